@@ -1,0 +1,1 @@
+"""The table timer's devices: buzzer, LED ring and button through gpiozero's pin factories."""

@@ -1,0 +1,1 @@
+"""The kiosk: the Kivy touchscreen app, the command line, the game log and the wiring of all parts."""
