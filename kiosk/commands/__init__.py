@@ -1,1 +1,1 @@
-"""One module per ``tablekeeper`` sub-command, each with ``add_arguments(parser)`` and ``run(args) -> int``."""
+"""One module per ``tablekeeper`` sub-command: ``add_arguments(parser)`` and ``run(args) -> int``."""
