@@ -390,7 +390,9 @@ class GameLog:
     def recent_players(self, limit: int = 12) -> list[str]:
         """Names used most recently first, each once (for quick re-use on the start screen)."""
         rows = self._read(
-            "SELECT name FROM players GROUP BY name ORDER BY MAX(game_id) DESC, MIN(seat) LIMIT ?",
+            "SELECT name FROM (SELECT name, game_id, seat, ROW_NUMBER() OVER "
+            "(PARTITION BY name ORDER BY game_id DESC) AS nth FROM players) "
+            "WHERE nth = 1 ORDER BY game_id DESC, seat LIMIT ?",
             (int(limit),),
         )
         return [r[0] for r in rows]
