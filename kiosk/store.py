@@ -19,6 +19,7 @@ fresh log, and :attr:`GameLog.problems` says what happened.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -94,6 +95,9 @@ class GameLog:
     def _connect(self) -> sqlite3.Connection:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            not_dir = NotADirectoryError(errno.ENOTDIR, "it is a file, not a folder")
+            raise translate(not_dir, self.path) from None
         except OSError as exc:
             raise translate(exc, self.path) from None
         new = not self.path.exists()
