@@ -1,0 +1,322 @@
+"""Upwords (Winning Moves 8x8 edition; the classic 10x10 board as an option) as a pure engine.
+
+The engine keeps the board (every stack, every buried tile), the scores, and how many tiles
+each rack and the bag hold: the kiosk cannot see racks, but it can count them, and that is
+all the end of the game needs (5 points off a tile left). Letters on racks are never
+asked for, so no letter distribution is needed (see ``docs/upwords.md``).
+
+>>> g = Upwords(["Ann", "Bob"])
+>>> _ = g.apply({"type": "play", "tiles": [
+...     {"row": 3, "col": c, "letter": ch} for c, ch in zip(range(1, 5), "MOOD")]})
+>>> g.scores(), g.to_move, g.bag
+({'Ann': 8, 'Bob': 0}, 'Bob', 46)
+>>> g.board.text()
+'8/8/8/1MOOD3/8/8/8/8'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from games.base import Game, GameSetupError, Outcome, Step, Turn
+from games.rulings import IllegalEvent, Ruling
+from games.upwords_board import Board, Placement
+from games.upwords_rules import RULE_TURN, ScoredWord, judge_play, parse_tiles
+
+RULE_CHALLENGE = "Upwords, rule 8 'Challenging a word'"
+RULE_PASS = "Upwords, rule 9 'Passing'"
+RULE_EXCHANGE = "Upwords, rule 10 'Exchanging a letter'"
+RULE_END = "Upwords, rule 11 'How to end the game'"
+RULE_LEFTOVER = "Upwords, rule 6F 'Scoring'"
+RULE_SOLO = "Upwords, 'Solo play rules'"
+
+#: Rule 6F: points off for each tile a player could not play.
+TILE_LEFT_PENALTY = 5
+#: Solo play: letters that may be exchanged in one game.
+SOLO_EXCHANGES = 5
+#: Tiles in the box by board size: 64 (Winning Moves 8x8), 100 (classic 10x10); see docs/upwords.md.
+TILES_BY_SIZE: Mapping[int, int] = {8: 64, 10: 100}
+
+
+@dataclass(frozen=True, slots=True)
+class LastPlay:
+    """The most recent play: who made it, what it formed, and the state it was made on.
+
+    ``before`` is what an upheld challenge goes back to (rule 8: the tiles come off).
+    """
+
+    player: int
+    tiles: tuple[Placement, ...]
+    words: tuple[ScoredWord, ...]
+    bonus: int
+    points: int
+    before: UpwordsState
+
+
+@dataclass(frozen=True, slots=True)
+class UpwordsState:
+    """Everything the game is at one moment. Immutable: every event makes a new one."""
+
+    board: Board
+    scores: tuple[int, ...]
+    racks: tuple[int, ...]
+    bag: int
+    mover: int
+    passes: int = 0
+    exchanged: int = 0
+    last: LastPlay | None = None
+    challengeable: bool = False
+    ended: str | None = None
+
+
+class Upwords(Game[UpwordsState]):
+    """Upwords for one to four players; one player plays the sheet's solo rules.
+
+    Events (see ``docs/transcript.md``): ``play``, ``pass``, ``exchange``, ``challenge``,
+    ``end``. Read-only views for the screen and the camera: :attr:`board`,
+    :attr:`last_play`, :attr:`racks`, :attr:`bag`.
+
+    Options: ``size`` (8 or 10), ``rack`` (7), ``tiles`` (None: 64 on 8x8, 100 on 10x10),
+    ``max_height`` (5).
+    """
+
+    name = "upwords"
+    title = "Upwords"
+    default_timer = None
+    default_options: ClassVar[Mapping[str, Any]] = {"size": 8, "rack": 7, "tiles": None, "max_height": 5}
+    min_players = 1
+    max_players = 4
+
+    # ----------------------------------------------------------------- set-up
+    def _check_options(self, options: Mapping[str, Any]) -> None:
+        def whole(key: str, low: int, high: int) -> int:
+            value = options[key]
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise GameSetupError(
+                    f"Upwords option {key} must be a whole number from {low} to {high}, not {value!r}"
+                )
+            return value
+
+        size = options["size"]
+        if size not in TILES_BY_SIZE:
+            raise GameSetupError(f"Upwords boards are 8x8 or 10x10, so size must be 8 or 10, not {size!r}")
+        whole("rack", 1, 12)
+        whole("max_height", 1, 9)
+        if options["tiles"] is None:
+            self._options["tiles"] = TILES_BY_SIZE[size]
+        tiles = whole("tiles", 2, 400)
+        if tiles < options["rack"] * len(self.players):
+            raise GameSetupError(f"{tiles} tiles cannot fill {len(self.players)} racks of {options['rack']}")
+
+    def _initial_state(self) -> UpwordsState:
+        n, rack = len(self.players), self._options["rack"]
+        return UpwordsState(
+            board=Board.empty(self._options["size"]),
+            scores=(0,) * n,
+            racks=(rack,) * n,
+            bag=self._options["tiles"] - rack * n,
+            mover=0,
+        )
+
+    # ----------------------------------------------------------------- read-only views
+    @property
+    def board(self) -> Board:
+        return self.state.board
+
+    @property
+    def last_play(self) -> LastPlay | None:
+        """The most recent play still on the board (words formed and their scores)."""
+        return self.state.last
+
+    @property
+    def racks(self) -> dict[str, int]:
+        """How many tiles each player holds."""
+        return dict(zip(self.players, self.state.racks, strict=True))
+
+    @property
+    def bag(self) -> int:
+        """How many tiles are left in the draw pile."""
+        return self.state.bag
+
+    @property
+    def solo(self) -> bool:
+        return len(self.players) == 1
+
+    @property
+    def total_tiles(self) -> int:
+        return int(self._options["tiles"])
+
+    # ----------------------------------------------------------------- the engine
+    def _to_move(self, state: UpwordsState) -> str | None:
+        return None if state.ended else self.players[state.mover]
+
+    def _scores(self, state: UpwordsState) -> dict[str, int]:
+        return dict(zip(self.players, state.scores, strict=True))
+
+    def _outcome(self, state: UpwordsState) -> Outcome | None:
+        if not state.ended:
+            return None
+        best = max(state.scores)
+        return Outcome(
+            tuple(p for p, s in zip(self.players, state.scores, strict=True) if s == best), state.ended
+        )
+
+    def _apply(self, state: UpwordsState, event: Mapping[str, Any]) -> Step:
+        kind = event["type"]
+        if kind == "challenge":
+            return self._challenge(state, event)
+        if state.ended:
+            raise IllegalEvent("the game is over", RULE_END)
+        handlers = {"play": self._play, "pass": self._pass, "exchange": self._exchange, "end": self._end}
+        if kind not in handlers:
+            raise IllegalEvent(
+                f"Upwords has no {kind!r} event; it knows play, pass, exchange, challenge and end", RULE_TURN
+            )
+        return handlers[kind](state, event)
+
+    def _next(self, mover: int) -> int:
+        return (mover + 1) % len(self.players)
+
+    def _play(self, state: UpwordsState, event: Mapping[str, Any]) -> Step:
+        me = state.mover
+        tiles = parse_tiles(event.get("tiles"), state.board.size)
+        judged = judge_play(
+            state.board,
+            tiles,
+            rack=state.racks[me],
+            rack_size=self._options["rack"],
+            max_height=self._options["max_height"],
+            allow_plural_s=event.get("not_plural") is True,
+        )
+        drawn = min(len(tiles), state.bag)
+        racks = list(state.racks)
+        racks[me] += drawn - len(tiles)
+        scores = list(state.scores)
+        scores[me] += judged.points
+        turns = [Turn(self.players[me], judged.points, judged.summary())]
+        new = UpwordsState(
+            board=judged.after,
+            scores=tuple(scores),
+            racks=tuple(racks),
+            bag=state.bag - drawn,
+            mover=self._next(me),
+            exchanged=state.exchanged,
+            last=LastPlay(me, judged.tiles, judged.words, judged.bonus, judged.points, state),
+            challengeable=True,
+        )
+        if new.bag == 0 and racks[me] == 0:
+            who = (
+                "the bag is empty and every tile is used"
+                if self.solo
+                else (f"{self.players[me]} used every tile with the bag empty")
+            )
+            new, penalties = self._finish(new, who)
+            turns.extend(penalties)
+        return Step(new, tuple(turns), judged.summary())
+
+    def _pass(self, state: UpwordsState, event: Mapping[str, Any]) -> Step:
+        me = state.mover
+        new = replace(state, mover=self._next(me), passes=state.passes + 1, challengeable=False)
+        turns = [Turn(self.players[me], 0, "passed")]
+        if new.passes >= len(self.players):
+            new, penalties = self._finish(new, "every player passed in turn")
+            turns.extend(penalties)
+        return Step(new, tuple(turns), "passed")
+
+    def _exchange(self, state: UpwordsState, event: Mapping[str, Any]) -> Step:
+        me = state.mover
+        count = event.get("count", 1)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise IllegalEvent(
+                f"an exchange's count must be a whole number of tiles, not {count!r}", RULE_EXCHANGE
+            )
+        if state.bag < count:
+            raise IllegalEvent(
+                f"the draw pile holds {_tiles(state.bag)}: not enough to exchange {_tiles(count)}",
+                RULE_EXCHANGE,
+            )
+        if count > state.racks[me]:
+            raise IllegalEvent(f"{self.players[me]} holds only {state.racks[me]} tiles", RULE_EXCHANGE)
+        if self.solo:
+            left = SOLO_EXCHANGES - state.exchanged
+            if count > left:
+                raise IllegalEvent(
+                    f"solo play allows {SOLO_EXCHANGES} letters to be exchanged in a game; {left} remain",
+                    RULE_SOLO,
+                )
+        elif count != 1:
+            raise IllegalEvent("a player exchanges one letter tile a turn", RULE_EXCHANGE)
+        summary = f"exchanged {count} tile{'s' if count > 1 else ''}"
+        if not self.solo:
+            summary += " (turn lost)"
+        new = replace(
+            state, mover=self._next(me), passes=0, exchanged=state.exchanged + count, challengeable=False
+        )
+        return Step(new, (Turn(self.players[me], 0, summary),), summary)
+
+    def _end(self, state: UpwordsState, event: Mapping[str, Any]) -> Step:
+        if state.bag and not (self.solo and state.exchanged >= SOLO_EXCHANGES):
+            raise IllegalEvent(
+                f"{state.bag} tiles are still in the draw pile: a player who cannot make a word can "
+                f"exchange a letter, or everyone can pass in turn to end the game",
+                RULE_END,
+            )
+        new, penalties = self._finish(replace(state, challengeable=False), "no one could make a word")
+        return Step(new, tuple(penalties), "the game is over")
+
+    def _finish(self, state: UpwordsState, why: str) -> tuple[UpwordsState, list[Turn]]:
+        """End the game: rule 6F takes 5 points off for every tile left on a rack."""
+        scores = list(state.scores)
+        turns = []
+        for i, left in enumerate(state.racks):
+            if left:
+                scores[i] -= TILE_LEFT_PENALTY * left
+                turns.append(
+                    Turn(
+                        self.players[i],
+                        -TILE_LEFT_PENALTY * left,
+                        f"{left} tile{'s' if left > 1 else ''} left",
+                    )
+                )
+        return replace(state, scores=tuple(scores), ended=why), turns
+
+    def _challenge(self, state: UpwordsState, event: Mapping[str, Any]) -> Step:
+        last = state.last
+        if last is None or not state.challengeable:
+            raise IllegalEvent(
+                "there is no play to challenge: a word must be challenged before the next turn",
+                RULE_CHALLENGE,
+            )
+        ruling = _parse_ruling(event.get("ruling"))
+        named = str(event.get("word") or ruling.word or "").strip().upper()
+        formed = [w.word for w in last.words]
+        if named and named not in formed:
+            raise IllegalEvent(
+                f"{named} was not formed by the last play, which formed {', '.join(formed)}", RULE_CHALLENGE
+            )
+        word = named or "/".join(formed)
+        player = self.players[last.player]
+        if ruling.legal:
+            return Step(state, (Turn(player, 0, f"{word} challenged and stands", ruling),), f"{word} stands")
+        # Rule 8: the tiles come off, the points go; the same player plays again or passes.
+        back = replace(last.before, challengeable=False)
+        summary = f"{word} ruled illegal: the tiles come off"
+        turns = [Turn(player, -last.points, summary, ruling)]
+        for i, (now, then) in enumerate(zip(state.scores, back.scores, strict=True)):
+            if i != last.player and now != then:  # the leftover penalties a going-out play caused
+                turns.append(Turn(self.players[i], then - now, "tiles-left penalty cancelled"))
+        return Step(back, tuple(turns), summary)
+
+
+def _tiles(n: int) -> str:
+    return f"{n or 'no'} tile{'' if n == 1 else 's'}"
+
+
+def _parse_ruling(raw: object) -> Ruling:
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("legal"), bool):
+        raise IllegalEvent(
+            "a challenge needs the ruling that settled it: {legal, reason, rule}", RULE_CHALLENGE
+        )
+    return Ruling.from_dict(dict(raw))
