@@ -2,18 +2,28 @@
 
 The same format is the kiosk's export, the input of ``tablekeeper replay``, the test
 fixtures and a bug report. ``docs/transcript.md`` documents it with examples.
+
+>>> from games.registry import new_game
+>>> g = new_game("tosswords", ["Ann", "Bob"])
+>>> _ = g.apply({"type": "move", "tiles": ["C", "T"], "keys": ["C", "T"], "die": 3, "word": "TRANCE"})
+>>> loads(dumps(g)).scores()
+{'Ann': 2, 'Bob': 0}
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.base import Game, GameSetupError
+from games.base import Game, GameSetupError, Step
 from games.registry import canonical_name, game_class
 from games.rulings import IllegalEvent
+
+#: The newest transcript format this code reads and writes.
+VERSION = 1
 
 
 class TranscriptError(ValueError):
@@ -23,6 +33,20 @@ class TranscriptError(ValueError):
         super().__init__(f"line {line}: {reason}" if line else reason)
         self.line = line
         self.reason = reason
+
+
+class TranscriptUnreadable(TranscriptError):
+    """The file itself cannot be read (missing, a directory, not text): nothing was played."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One event as replayed: where it was, what it did, and the standings right after it."""
+
+    line: int
+    event: dict[str, Any]
+    step: Step
+    scores: dict[str, int]
 
 
 def dumps(game: Game[Any]) -> str:
@@ -35,26 +59,49 @@ def save(game: Game[Any], path: str | Path) -> None:
 
 
 def new_from_header(header: dict[str, Any]) -> Game[Any]:
+    """A fresh game for a header line; TranscriptError (line 1) names what is wrong with it."""
     if not isinstance(header, dict) or "game" not in header:
         raise TranscriptError(1, "the first line must be a header with a 'game'")
+    if header.get("tablekeeper", "transcript") != "transcript":
+        raise TranscriptError(1, "the header is not a tablekeeper transcript header")
+    version = header.get("version", VERSION)
+    if not isinstance(version, int) or isinstance(version, bool) or version > VERSION:
+        raise TranscriptError(
+            1, f"transcript version {version!r} is newer than this tablekeeper reads ({VERSION})"
+        )
+    players = header.get("players", [])
+    options = header.get("options") or {}
+    if not isinstance(players, list) or not isinstance(options, dict):
+        raise TranscriptError(1, "the header's players must be a list and its options an object")
     try:
         cls = game_class(canonical_name(str(header["game"])))
-        return cls(header.get("players", []), header.get("options") or {})
+        return cls(players, options)
     except (KeyError, GameSetupError) as exc:
         raise TranscriptError(1, str(exc).strip("'\"")) from None
+    except ImportError:
+        raise TranscriptError(1, f"this tablekeeper has no engine for {header['game']!r} yet") from None
 
 
-def replay_lines(lines: Iterable[str]) -> Game[Any]:
-    """Play every line through its engine; raise TranscriptError at the first bad line."""
-    game: Game[Any] | None = None
+def _objects(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
+    """Each non-blank, non-comment line parsed as JSON, with its 1-based line number."""
     for number, raw in enumerate(lines, start=1):
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
         try:
-            obj = json.loads(text)
+            yield number, json.loads(text)
         except json.JSONDecodeError as exc:
-            raise TranscriptError(number, f"not JSON: {exc.msg}") from None
+            raise TranscriptError(number, f"not JSON: {exc.msg} (column {exc.colno})") from None
+
+
+def replay(lines: Iterable[str], on_event: Callable[[Entry], None] | None = None) -> Game[Any]:
+    """Play every line through its engine; raise TranscriptError at the first bad line.
+
+    ``on_event`` sees each applied event as it happens, so a caller that meets an error
+    still has every entry before it (``tablekeeper replay`` prints them).
+    """
+    game: Game[Any] | None = None
+    for number, obj in _objects(lines):
         if game is None:
             try:
                 game = new_from_header(obj)
@@ -62,19 +109,38 @@ def replay_lines(lines: Iterable[str]) -> Game[Any]:
                 raise TranscriptError(number, exc.reason) from None
             continue
         try:
-            game.apply(obj)
+            step = game.apply(obj)
         except IllegalEvent as exc:
             raise TranscriptError(number, str(exc)) from None
+        if on_event is not None:
+            on_event(Entry(number, game.peek() or {}, step, game.scores()))
     if game is None:
-        raise TranscriptError(0, "the transcript is empty")
+        raise TranscriptError(0, "the transcript is empty: it needs a header line")
     return game
 
 
-def load(path: str | Path) -> Game[Any]:
+def replay_lines(lines: Iterable[str]) -> Game[Any]:
+    """Play every line through its engine; raise TranscriptError at the first bad line."""
+    return replay(lines)
+
+
+def loads(text: str) -> Game[Any]:
+    return replay(text.splitlines())
+
+
+def read_text(path: str | Path) -> str:
+    """The transcript file's text, or TranscriptUnreadable saying plainly why not."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TranscriptUnreadable(0, f"there is no file {path}") from None
+    except IsADirectoryError:
+        raise TranscriptUnreadable(0, f"{path} is a directory, not a transcript file") from None
     except OSError as exc:
-        raise TranscriptError(0, f"cannot read {path}: {exc.strerror or exc}") from None
+        raise TranscriptUnreadable(0, f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise TranscriptError(0, f"{path} is not a UTF-8 text file") from None
-    return replay_lines(text.splitlines())
+        raise TranscriptUnreadable(0, f"{path} is not a UTF-8 text file") from None
+
+
+def load(path: str | Path) -> Game[Any]:
+    return loads(read_text(path))
