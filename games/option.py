@@ -104,9 +104,10 @@ class Option(Game[OptionState]):
     Events (``docs/transcript.md``): ``play``, ``pass``, ``exchange``, ``challenge``, ``end``.
     Options: ``first_word_min`` (4), ``rack`` (7), ``prisms`` (96).
 
-    When a player has played every prism with the bag empty, nobody moves
-    (:attr:`to_move` is None) and :attr:`needs_end` is True until an ``end`` event gives
-    the prisms left on each rack; only then is the game over with its final scores.
+    When a player has played every prism with the bag empty, :attr:`needs_end` is True:
+    no more plays are accepted (they are refused, saying why) until an ``end`` event gives
+    the prisms left on each rack; only then is the game over, with its final scores, and
+    :attr:`to_move` None (as in every engine, None exactly when the game is over).
     """
 
     name = "option"
@@ -146,6 +147,19 @@ class Option(Game[OptionState]):
         """True when someone went out with the bag empty: the racks must be counted (``end``)."""
         return self._went_out(self.state) is not None and not self.state.ended
 
+    def describe(self) -> str:
+        """``Ann 45, Bob 0 | racks Ann 7, Bob 7 | bag 82 | Bob to move``."""
+        s = self.state
+        scores = ", ".join(f"{p} {v}" for p, v in zip(self.players, s.scores, strict=True))
+        racks = ", ".join(f"{p} {v}" for p, v in zip(self.players, s.racks, strict=True))
+        if s.ended:
+            tail = f"over: {s.ended}"
+        elif self.needs_end:
+            tail = "count the prisms left on each rack to end the game"
+        else:
+            tail = f"{self.to_move} to move"
+        return f"{scores} | racks {racks} | bag {s.bag} | {tail}"
+
     @staticmethod
     def _went_out(state: OptionState) -> int | None:
         if state.bag:
@@ -154,7 +168,7 @@ class Option(Game[OptionState]):
 
     # ----------------------------------------------------------------- the engine
     def _to_move(self, state: OptionState) -> str | None:
-        if state.ended or self._went_out(state) is not None:
+        if state.ended:
             return None
         return self.players[state.mover]
 

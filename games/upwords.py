@@ -148,6 +148,14 @@ class Upwords(Game[UpwordsState]):
     def total_tiles(self) -> int:
         return int(self._options["tiles"])
 
+    def describe(self) -> str:
+        """``8/8/8/1MOOD3/8/8/8/8 | Ann 8, Bob 0 | racks Ann 7, Bob 7 | bag 46 | Bob to move``."""
+        s = self.state
+        scores = ", ".join(f"{p} {v}" for p, v in zip(self.players, s.scores, strict=True))
+        racks = ", ".join(f"{p} {v}" for p, v in zip(self.players, s.racks, strict=True))
+        tail = f"over: {s.ended}" if s.ended else f"{self.to_move} to move"
+        return f"{s.board.text()} | {scores} | racks {racks} | bag {s.bag} | {tail}"
+
     # ----------------------------------------------------------------- the engine
     def _to_move(self, state: UpwordsState) -> str | None:
         return None if state.ended else self.players[state.mover]
@@ -190,6 +198,13 @@ class Upwords(Game[UpwordsState]):
             max_height=self._options["max_height"],
             allow_plural_s=event.get("not_plural") is True,
         )
+        named = event.get("word")
+        if named is not None:
+            formed = [w.word for w in judged.words]
+            if not isinstance(named, str) or named.strip().upper() not in formed:
+                raise IllegalEvent(
+                    f"the play is said to make {named!r} but its tiles make {', '.join(formed)}", RULE_TURN
+                )
         drawn = min(len(tiles), state.bag)
         racks = list(state.racks)
         racks[me] += drawn - len(tiles)
