@@ -1,0 +1,300 @@
+"""Synthetic photographs of the two boards, with the truth that produced them.
+
+Tests, the vision benchmark and the kiosk's demo mode need pictures whose contents are known
+exactly. This module builds them the way a camera would see a real board: the board is a
+plane, every tile (or Upwords stack) is a box of real thickness, and a pinhole camera
+(:mod:`vision.render_camera`) projects it all, far objects first, visible side faces
+included. Then the room happens to it (:mod:`vision.render_effects`).
+
+Example::
+
+    from vision.render import Pose, render_upwords
+    shot = render_upwords({(3, 3): ("M", 1), (3, 4): ("O", 2)}, pose=Pose(tilt_deg=30), seed=1)
+    shot.image        # BGR uint8, 1024x768
+    shot.corners      # TL, TR, BR, BL of the playing area in the image (board plane)
+
+Same arguments and seed -> the same image, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import cv2
+import numpy as np
+
+from vision.render_camera import PinholeCamera, Pose
+from vision.render_effects import Effects, Hand, apply_effects
+from vision.render_textures import (
+    PX_PER_MM,
+    STREET_LETTERS,
+    _noise_texture,
+    marker_layout_mm,
+    street_board,
+    tile_face,
+    upwords_board,
+)
+
+__all__ = [
+    "STREET_LETTERS",
+    "Effects",
+    "Hand",
+    "Pose",
+    "Rendered",
+    "StreetSpec",
+    "UpwordsSpec",
+    "render_street",
+    "render_upwords",
+]
+
+FACE_PX = 96  # resolution of a tile-face texture before it is projected
+
+
+@dataclass(frozen=True, slots=True)
+class UpwordsSpec:
+    """Physical sizes of an Upwords set (mm): cell pitch, tile face, tile thickness, board margin."""
+
+    rows: int = 8
+    cols: int = 8
+    pitch_mm: float = 22.0
+    tile_mm: float = 19.5
+    thickness_mm: float = 3.6
+    margin_mm: float = 26.0
+
+    STYLE: ClassVar[str] = "upwords"
+
+
+@dataclass(frozen=True, slots=True)
+class StreetSpec:
+    """Physical sizes of the Word on the Street board (mm): column pitch, lane depth, tiles."""
+
+    rows: int = 5
+    cols: int = 17
+    pitch_mm: float = 30.0
+    lane_mm: float = 30.0
+    tile_mm: float = 25.0
+    thickness_mm: float = 4.0
+    margin_mm: float = 28.0
+
+    STYLE: ClassVar[str] = "street"
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """One synthetic photo and its ground truth.
+
+    ``corners``: the playing area's outer corners on the board plane, TL, TR, BR, BL (image
+    pixels, float). ``markers``: ArUco id -> its four image corners (when drawn).
+    ``letters`` / ``heights``: Upwords truth per cell (None / 0 when empty).
+    ``positions``: Word on the Street truth, letter -> -2..+2 on the board, or -3/+3 when
+    captured by the first/second team, or None when the tile is not in the picture.
+    """
+
+    image: np.ndarray
+    corners: np.ndarray
+    camera: PinholeCamera
+    kind: str
+    rows: int
+    cols: int
+    cell_mm: tuple[float, float]
+    thickness_mm: float
+    markers: dict[int, np.ndarray] = field(default_factory=dict)
+    letters: tuple[tuple[str | None, ...], ...] = ()
+    heights: tuple[tuple[int, ...], ...] = ()
+    positions: Mapping[str, int | None] = field(default_factory=dict)
+    hand: bool = False
+
+    @property
+    def image_size(self) -> tuple[int, int]:
+        return self.image.shape[1], self.image.shape[0]
+
+
+def _table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """A wooden table top: warm colour, grain along one axis."""
+    w, h = size
+    base = tuple(int(v) for v in rng.integers([40, 80, 120], [70, 110, 160]))
+    table = _noise_texture(rng, (h, w), base, 10.0).astype(np.float32)
+    yy = np.arange(h, dtype=np.float32)[:, None]
+    grain = 8.0 * np.sin(yy / rng.uniform(3.0, 7.0) + 3 * np.sin(np.arange(w)[None, :] / 90.0))
+    return np.clip(table + grain[..., None], 0, 255).astype(np.uint8)
+
+
+def _paste_plane(image: np.ndarray, texture: np.ndarray, camera: PinholeCamera, margin_mm: float) -> None:
+    """Project a top-down texture of the board plane (margin included) into the image, in place."""
+    s = PX_PER_MM
+    to_mm = np.array([[1 / s, 0, -margin_mm], [0, 1 / s, -margin_mm], [0, 0, 1.0]])
+    h_img = camera.plane_homography(0.0) @ to_mm
+    w, h = image.shape[1], image.shape[0]
+    cv2.warpPerspective(texture, h_img, (w, h), dst=image, flags=cv2.INTER_AREA,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+
+
+def _paste_quad(image: np.ndarray, texture: np.ndarray, quad: np.ndarray) -> None:
+    """Warp a square texture onto a projected quadrilateral (TL, TR, BR, BL), anti-aliased."""
+    h, w = image.shape[:2]
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    size = texture.shape[0]
+    src = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    m = cv2.getPerspectiveTransform(src, (quad - [x0, y0]).astype(np.float32))
+    patch = cv2.warpPerspective(texture, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpPerspective(np.full((size, size), 255, np.uint8), m, (x1 - x0, y1 - y0),
+                                flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255.0
+    region = image[y0:y1, x0:x1].astype(np.float32)
+    image[y0:y1, x0:x1] = (region * (1 - alpha) + patch.astype(np.float32) * alpha).astype(np.uint8)
+
+
+#: Outward normals of a box's four sides, and how bright each side is under the room light.
+_SIDES: tuple[tuple[tuple[float, float, float], float], ...] = (
+    ((0.0, -1.0, 0.0), 0.74), ((1.0, 0.0, 0.0), 0.62), ((0.0, 1.0, 0.0), 0.58), ((-1.0, 0.0, 0.0), 0.70),
+)
+
+
+#: Which two footprint corners (TL, TR, BR, BL) bound each side.
+_SIDE_CORNERS: dict[tuple[float, float], tuple[int, int]] = {
+    (0.0, -1.0): (0, 1), (1.0, 0.0): (1, 2), (0.0, 1.0): (2, 3), (-1.0, 0.0): (3, 0),
+}
+
+
+def _draw_stack(image: np.ndarray, camera: PinholeCamera, x0: float, y0: float, size: float, thickness: float,
+                height: int, letter: str, style: str, tint: float) -> None:
+    """Draw one tile or stack of ``height`` tiles: visible sides layer by layer, then the top face."""
+    side_colour = np.array((150, 188, 210) if style == "upwords" else (205, 212, 216), np.float32) * tint
+    foot = np.array([[x0, y0], [x0 + size, y0], [x0 + size, y0 + size], [x0, y0 + size]])
+    centre = np.array([x0 + size / 2, y0 + size / 2])
+    for normal, light in _SIDES:
+        n = np.array(normal)
+        face_centre = np.array([*(centre + n[:2] * size / 2), -height * thickness / 2])
+        if not camera.sees_face(face_centre, n):
+            continue
+        # the two footprint corners on this side
+        i, j = _SIDE_CORNERS[(normal[0], normal[1])]
+        a, b = foot[i], foot[j]
+        for layer in range(height):
+            zb, zt = -layer * thickness, -(layer + 1) * thickness
+            pts = camera.project(np.array([[*a, zb], [*b, zb], [*b, zt], [*a, zt]]))
+            shade = light * (0.96 if layer % 2 else 1.0)
+            cv2.fillConvexPoly(image, np.round(pts * 16).astype(np.int32), (side_colour * shade).tolist(),
+                               cv2.LINE_AA, shift=4)
+            fixed = np.round(pts * 16).astype(int)
+            cv2.line(image, tuple(fixed[2]), tuple(fixed[3]), (side_colour * light * 0.7).tolist(), 1,
+                     cv2.LINE_AA, shift=4)
+    top = -height * thickness
+    quad = camera.project(np.column_stack([foot, np.full(4, top)]))
+    face = tile_face(letter, FACE_PX, style)
+    if tint != 1.0:
+        face = np.clip(face.astype(np.float32) * tint, 0, 255).astype(np.uint8)
+    _paste_quad(image, face, quad)
+
+
+def _finish(image: np.ndarray, effects: Effects) -> np.ndarray:
+    return apply_effects(image, effects)
+
+
+def _markers(camera: PinholeCamera, w_mm: float, h_mm: float, margin_mm: float) -> dict[int, np.ndarray]:
+    out = {}
+    for marker_id, quad in enumerate(marker_layout_mm(w_mm, h_mm, margin_mm)):
+        out[marker_id] = camera.project(np.column_stack([quad, np.zeros(4)]))
+    return out
+
+
+def render_upwords(cells: Mapping[tuple[int, int], tuple[str, int]], *, spec: UpwordsSpec | None = None,
+                   pose: Pose | None = None, effects: Effects | None = None, seed: int = 0,
+                   markers: bool = False) -> Rendered:
+    """Photograph an Upwords board. ``cells`` maps (row, col) -> (top letter, stack height >= 1)."""
+    spec = spec or UpwordsSpec()
+    pose = pose or Pose()
+    effects = effects or Effects()
+    rng = np.random.default_rng(seed)
+    w_mm, h_mm = spec.cols * spec.pitch_mm, spec.rows * spec.pitch_mm
+    camera = PinholeCamera(pose, w_mm, h_mm, spec.margin_mm)
+    image = _table(rng, pose.image_size)
+    _paste_plane(image, upwords_board(spec.rows, spec.cols, spec.pitch_mm, spec.margin_mm, rng, markers),
+                 camera, spec.margin_mm)
+    letters = [[None] * spec.cols for _ in range(spec.rows)]
+    heights = [[0] * spec.cols for _ in range(spec.rows)]
+    for (r, c), (letter, height) in cells.items():
+        if not (0 <= r < spec.rows and 0 <= c < spec.cols) or height < 1:
+            raise ValueError(
+                f"no cell ({r}, {c}) with a stack of {height} on a {spec.rows}x{spec.cols} board")
+        letters[r][c], heights[r][c] = letter, int(height)
+    gap = (spec.pitch_mm - spec.tile_mm) / 2
+    order = sorted(cells, key=lambda rc: -camera.to_camera(
+        np.array([[(rc[1] + 0.5) * spec.pitch_mm, (rc[0] + 0.5) * spec.pitch_mm, 0.0]]))[0, 2])
+    for r, c in order:
+        letter, height = cells[(r, c)]
+        tint = float(rng.uniform(0.95, 1.04))
+        _draw_stack(image, camera, c * spec.pitch_mm + gap, r * spec.pitch_mm + gap, spec.tile_mm,
+                    spec.thickness_mm, int(height), letter, "upwords", tint)
+    corners = camera.project(np.array([[0, 0, 0], [w_mm, 0, 0], [w_mm, h_mm, 0], [0, h_mm, 0]], np.float64))
+    return Rendered(
+        image=_finish(image, effects), corners=corners, camera=camera, kind="upwords", rows=spec.rows,
+        cols=spec.cols, cell_mm=(spec.pitch_mm, spec.pitch_mm), thickness_mm=spec.thickness_mm,
+        markers=_markers(camera, w_mm, h_mm, spec.margin_mm) if markers else {},
+        letters=tuple(tuple(row) for row in letters), heights=tuple(tuple(row) for row in heights),
+        hand=effects.hand is not None,
+    )
+
+
+def render_street(positions: Mapping[str, int | None] | None = None, *, spec: StreetSpec | None = None,
+                  pose: Pose | None = None, effects: Effects | None = None, seed: int = 0,
+                  markers: bool = False) -> Rendered:
+    """Photograph Word on the Street. ``positions``: letter -> space -2..+2 (row = space + 2),
+    -3 / +3 for a tile captured by the first / second team (drawn beside the board on that
+    team's side), None for a tile not in the picture. Letters left out sit on the median (0).
+    """
+    spec = spec or StreetSpec()
+    pose = pose or Pose()
+    effects = effects or Effects()
+    rng = np.random.default_rng(seed)
+    placed: dict[str, int | None] = {letter: 0 for letter in STREET_LETTERS}
+    for letter, pos in (positions or {}).items():
+        if letter not in placed:
+            raise ValueError(f"{letter!r} is not a Word on the Street letter ({STREET_LETTERS})")
+        if pos is not None and not -3 <= pos <= 3:
+            raise ValueError(f"{letter} cannot be at space {pos}: spaces run from -2 to +2 (±3 = captured)")
+        placed[letter] = pos
+    w_mm, h_mm = spec.cols * spec.pitch_mm, spec.rows * spec.lane_mm
+    camera = PinholeCamera(pose, w_mm, h_mm, spec.margin_mm + 40)
+    image = _table(rng, pose.image_size)
+    _paste_plane(image, street_board(spec.pitch_mm, spec.lane_mm, spec.margin_mm, rng, markers), camera,
+                 spec.margin_mm)
+    gx, gy = (spec.pitch_mm - spec.tile_mm) / 2, (spec.lane_mm - spec.tile_mm) / 2
+    boxes = []
+    for col, letter in enumerate(STREET_LETTERS):
+        pos = placed[letter]
+        if pos is None:
+            continue
+        if abs(pos) == 3:  # captured: beside the board, on the capturing team's side
+            y = -spec.margin_mm - spec.tile_mm - 6 if pos < 0 else h_mm + spec.margin_mm + 6
+        else:
+            y = (pos + 2) * spec.lane_mm + gy + float(rng.uniform(-1.2, 1.2))
+        x = col * spec.pitch_mm + gx + float(rng.uniform(-1.2, 1.2))
+        boxes.append((x, y, letter))
+    half = spec.tile_mm / 2
+    boxes.sort(key=lambda b: -camera.to_camera(np.array([[b[0] + half, b[1] + half, 0]]))[0, 2])
+    for x, y, letter in boxes:
+        _draw_stack(image, camera, x, y, spec.tile_mm, spec.thickness_mm, 1, letter, "street",
+                    float(rng.uniform(0.96, 1.03)))
+    corners = camera.project(np.array([[0, 0, 0], [w_mm, 0, 0], [w_mm, h_mm, 0], [0, h_mm, 0]], np.float64))
+    return Rendered(
+        image=_finish(image, effects), corners=corners, camera=camera, kind="street", rows=spec.rows,
+        cols=spec.cols, cell_mm=(spec.pitch_mm, spec.lane_mm), thickness_mm=spec.thickness_mm,
+        markers=_markers(camera, w_mm, h_mm, spec.margin_mm) if markers else {},
+        positions=dict(placed), hand=effects.hand is not None,
+    )
+
+
+def describe(shot: Rendered) -> dict[str, Any]:
+    """The ground truth as plain data (for saving beside a rendered PNG)."""
+    return {
+        "kind": shot.kind, "rows": shot.rows, "cols": shot.cols,
+        "corners": shot.corners.round(2).tolist(),
+        "letters": [list(r) for r in shot.letters], "heights": [list(r) for r in shot.heights],
+        "positions": dict(shot.positions),
+    }
