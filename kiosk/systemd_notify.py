@@ -67,11 +67,14 @@ def watchdog_interval() -> float | None:
     """How often to call :func:`watchdog_ping`, in seconds: half of ``WatchdogSec=``.
 
     None when no watchdog is asked for (``WATCHDOG_USEC`` unset or bad, or meant for
-    another process according to ``WATCHDOG_PID``), as ``sd_watchdog_enabled(3)`` does.
+    another process according to ``WATCHDOG_PID``), as ``sd_watchdog_enabled(3)`` does,
+    with one difference: on the Pi the unit's main process is cage, the compositor, and
+    the kiosk is its child, so a ``WATCHDOG_PID`` naming our parent also means us (the
+    unit sets ``NotifyAccess=all`` so systemd accepts our pings).
     """
     usec = os.environ.get("WATCHDOG_USEC", "")
     pid = os.environ.get("WATCHDOG_PID", "")
-    if pid and pid != str(os.getpid()):
+    if pid and pid not in (str(os.getpid()), str(os.getppid())):
         return None
     try:
         value = int(usec)

@@ -1,0 +1,280 @@
+"""Deployment: the unit passes systemd-analyze, the installer is shellcheck-clean and
+idempotent in a scratch root, sd_notify reaches a real socket, and the package builds no
+shell commands and opens no network port."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kiosk import systemd_notify
+
+ROOT = Path(__file__).resolve().parents[1]
+UNIT = ROOT / "systemd" / "tablekeeper.service"
+INSTALLER = ROOT / "systemd" / "install-pi.sh"
+
+
+def _unit_values(key: str) -> list[str]:
+    return [line.split("=", 1)[1] for line in UNIT.read_text().splitlines() if line.startswith(f"{key}=")]
+
+
+# ------------------------------------------------------------------ the unit
+def test_systemd_analyze_verify_passes(tmp_path: Path) -> None:
+    if shutil.which("systemd-analyze") is None:
+        pytest.skip("systemd-analyze is not installed (apt install systemd)")
+    # cage is not installed on CI machines: point ExecStart's binary at a stand-in that
+    # exists, and verify everything else exactly as shipped.
+    fake_cage = tmp_path / "cage"
+    fake_cage.write_text("#!/bin/sh\nexit 0\n")
+    fake_cage.chmod(0o755)
+    text = UNIT.read_text()
+    assert "ExecStart=/usr/bin/cage " in text
+    (tmp_path / "tablekeeper.service").write_text(text.replace("/usr/bin/cage ", f"{fake_cage} ", 1))
+    done = subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", str(tmp_path / "tablekeeper.service")],
+        capture_output=True, text=True, check=False, cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "tablekeeper.service" not in done.stderr, done.stderr  # no warnings about our unit
+
+
+def test_unit_has_the_promised_settings() -> None:
+    assert _unit_values("Type") == ["notify"] and _unit_values("Restart") == ["always"]
+    assert int(_unit_values("WatchdogSec")[0]) >= 10
+    assert _unit_values("User") == ["tablekeeper"]
+    assert set(_unit_values("SupplementaryGroups")[0].split()) >= {"gpio", "video", "render", "input"}
+    assert _unit_values("StateDirectory") == ["tablekeeper"]
+    assert _unit_values("ConfigurationDirectory") == ["tablekeeper"]
+    env = dict(v.split("=", 1) for v in _unit_values("Environment"))
+    assert env["TABLEKEEPER_DATA"] == "/var/lib/tablekeeper"
+    assert env["TABLEKEEPER_CONFIG"].startswith("/etc/tablekeeper/")
+    assert env["KIVY_HOME"].startswith("/var/lib/tablekeeper")
+    assert any(k.startswith("KCFG_") for k in env)
+    for key, value in {"ProtectSystem": "strict", "ProtectHome": "yes", "NoNewPrivileges": "yes",
+                       "PrivateTmp": "yes", "DevicePolicy": "closed"}.items():
+        assert _unit_values(key) == [value], key
+    assert _unit_values("RestrictAddressFamilies") == ["AF_UNIX AF_NETLINK"]  # no AF_INET: no network
+    allowed = " ".join(_unit_values("DeviceAllow"))
+    for device in ("char-drm", "char-input", "char-gpiochip", "char-video4linux", "char-dma_heap",
+                   "char-spi", "/dev/pio0"):
+        assert device in allowed, device
+    # The writable places the hardening leaves are exactly the data and settings folders.
+    assert _unit_values("ReadWritePaths") == ["/etc/tablekeeper"]
+    assert int(_unit_values("StartLimitBurst")[0]) > 1 and _unit_values("OnFailure")
+
+
+# ------------------------------------------------------------------ the installer
+PACKAGES = ("games", "kiosk", "vision", "hardware", "calibration")
+
+def test_installer_is_shellcheck_clean() -> None:
+    if shutil.which("shellcheck") is None:
+        pytest.skip("shellcheck is not installed (apt install shellcheck)")
+    done = subprocess.run(["shellcheck", "-x", str(INSTALLER)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout
+
+
+def _snapshot(root: Path) -> dict[str, tuple]:
+    """Every path under root with its type, mode, owner, size, mtime and content hash."""
+    out: dict[str, tuple] = {}
+    for path in sorted(root.rglob("*")):
+        st = path.lstat()
+        digest = ""
+        if stat.S_ISREG(st.st_mode):
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        elif stat.S_ISLNK(st.st_mode):
+            digest = os.readlink(path)
+        key = str(path.relative_to(root))
+        out[key] = (st.st_mode, st.st_uid, st.st_gid, st.st_size, st.st_mtime_ns, digest)
+    return out
+
+
+def _seed_root(root: Path) -> None:
+    etc = root / "etc"
+    etc.mkdir(parents=True)
+    (etc / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (etc / "group").write_text("root:x:0:\nvideo:x:44:\n")
+    (etc / "shadow").write_text("root:*:19000:0:99999:7:::\n")
+    (etc / "gshadow").write_text("root:*::\nvideo:*::\n")
+    for name in ("shadow", "gshadow"):
+        (etc / name).chmod(0o640)
+
+
+@pytest.mark.slow
+def test_installer_runs_in_a_scratch_root_and_a_second_run_changes_nothing(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("the installer creates a user and chowns folders: run as root (CI does)")
+    if not Path("/usr/bin/python3").exists() or shutil.which("useradd") is None:
+        pytest.skip("needs Debian's /usr/bin/python3 and useradd")
+    root = tmp_path / "root"
+    _seed_root(root)
+    # Install from a copy: other work going on in the checkout must not look like a change.
+    source = tmp_path / "source"
+    junk = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
+    for part in ("systemd", "docs", *PACKAGES):
+        if (ROOT / part).is_dir():
+            shutil.copytree(ROOT / part, source / part, ignore=junk)
+    shutil.copy2(ROOT / "pyproject.toml", source / "pyproject.toml")
+    cmd = ["bash", str(source / "systemd" / "install-pi.sh"), "--root", str(root), "--no-deps"]
+    first = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "skipping" in first.stdout  # off a Pi: the Pi-only parts are skipped, and it says so
+    # What the first run made.
+    passwd = (root / "etc/passwd").read_text()
+    assert re.search(r"^tablekeeper:x:\d+:\d+:tablekeeper kiosk:/var/lib/tablekeeper:/usr/sbin/nologin$",
+                     passwd, re.M)
+    groups = (root / "etc/group").read_text()
+    for g in ("gpio", "video", "render", "input", "spi"):
+        assert re.search(rf"^{g}:x:\d+:(.*,)?tablekeeper(,|$)", groups, re.M), g
+    assert (root / "etc/systemd/system/tablekeeper.service").read_bytes() == UNIT.read_bytes()
+    assert (root / "etc/systemd/system/multi-user.target.wants/tablekeeper.service").is_symlink()
+    assert 'SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"' in (
+        root / "etc/udev/rules.d/99-tablekeeper-pio.rules").read_text()
+    data = (root / "var/lib/tablekeeper").stat()
+    assert stat.S_IMODE(data.st_mode) == 0o750 and data.st_uid != 0
+    venv = root / "opt/tablekeeper"
+    assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
+    help_text = subprocess.run([str(venv / "bin/tablekeeper"), "--help"], capture_output=True, text=True,
+                               check=False, env={"PATH": "/usr/bin:/bin"})
+    assert help_text.returncode == 0 and "doctor" in help_text.stdout
+    before = _snapshot(root)
+    second = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert "nothing to change" in second.stdout and "changed:" not in second.stdout
+    assert _snapshot(root) == before
+
+
+def test_installer_refuses_unknown_options() -> None:
+    done = subprocess.run(["bash", str(INSTALLER), "--frobnicate"], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 2 and "unknown option: --frobnicate" in done.stderr
+
+
+# ------------------------------------------------------------------ sd_notify
+def _listen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, abstract: bool) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    if abstract:
+        name = f"tablekeeper-test-{os.getpid()}-{id(sock)}"
+        sock.bind("\0" + name)
+        monkeypatch.setenv("NOTIFY_SOCKET", "@" + name)
+    else:
+        path = tmp_path / "notify.sock"
+        sock.bind(str(path))
+        monkeypatch.setenv("NOTIFY_SOCKET", str(path))
+    sock.settimeout(2)
+    return sock
+
+
+@pytest.mark.parametrize("abstract", [False, True])
+def test_notify_messages_reach_the_socket(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, abstract: bool
+) -> None:
+    with _listen(tmp_path, monkeypatch, abstract) as sock:
+        assert systemd_notify.notify_ready("start screen\nshown")
+        assert sock.recv(4096) == b"READY=1\nSTATUS=start screen shown"
+        assert systemd_notify.watchdog_ping()
+        assert sock.recv(4096) == b"WATCHDOG=1"
+        assert systemd_notify.notify_status("Upwords: Ann to play")
+        assert sock.recv(4096) == b"STATUS=Upwords: Ann to play"
+
+
+def test_notify_is_a_no_op_without_systemd(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    assert systemd_notify.notify_ready() is False and systemd_notify.watchdog_ping() is False
+
+
+def test_notify_never_raises_when_systemd_is_gone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "nobody-listens.sock"))
+    assert systemd_notify.watchdog_ping() is False
+
+
+def test_watchdog_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WATCHDOG_USEC", raising=False)
+    monkeypatch.delenv("WATCHDOG_PID", raising=False)
+    assert systemd_notify.watchdog_interval() is None
+    monkeypatch.setenv("WATCHDOG_USEC", "30000000")
+    assert systemd_notify.watchdog_interval() == 15.0
+    monkeypatch.setenv("WATCHDOG_PID", str(os.getppid()))  # cage is our parent on the Pi
+    assert systemd_notify.watchdog_interval() == 15.0
+    monkeypatch.setenv("WATCHDOG_PID", "1")
+    assert systemd_notify.watchdog_interval() is None
+    monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))
+    for bad in ("", "soon", "0", "-5"):
+        monkeypatch.setenv("WATCHDOG_USEC", bad)
+        assert systemd_notify.watchdog_interval() is None
+
+
+# ------------------------------------------------------------------ security
+
+def test_no_shell_command_is_built_anywhere_in_the_package() -> None:
+    offenders = []
+    pattern = re.compile(
+        r"shell\s*=\s*True|os\.system\(|os\.popen\(|subprocess\.getoutput|commands\.getoutput"
+    )
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+                if pattern.search(line):
+                    offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert offenders == []
+
+
+def _sockets_of(pid: int) -> set[str]:
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    return inodes
+
+
+def _listening_inet_inodes() -> set[str]:
+    listening = set()
+    for table in ("tcp", "tcp6", "udp", "udp6"):
+        path = Path("/proc/net") / table
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines()[1:]:
+            fields = line.split()
+            state, inode = fields[3], fields[9]
+            if table.startswith("udp") or state == "0A":  # 0A = LISTEN; any bound UDP socket counts
+                listening.add(inode)
+    return listening
+
+
+@pytest.mark.slow
+def test_the_command_line_opens_no_network_port(tmp_path: Path) -> None:
+    """The whole CLI, under doctor (which touches every part), holds no inet socket."""
+    env = {**os.environ, "TABLEKEEPER_DATA": str(tmp_path / "data"),
+           "TABLEKEEPER_CONFIG": str(tmp_path / "tk.toml"), "PYTHONPATH": str(ROOT)}
+    code = (
+        "import os, sys\n"
+        "from kiosk.cli import main\n"
+        "main(['doctor'])\n"
+        "sys.stdout.flush(); print('PID', os.getpid(), flush=True); sys.stdin.readline()\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, env=env, cwd=ROOT)
+    try:
+        assert proc.stdout is not None
+        pid = None
+        for line in proc.stdout:
+            if line.startswith("PID "):
+                pid = int(line.split()[1])
+                break
+        assert pid == proc.pid
+        assert _sockets_of(pid) & _listening_inet_inodes() == set()
+    finally:
+        proc.kill()
+        proc.wait()
