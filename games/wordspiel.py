@@ -111,7 +111,7 @@ class WordSpiel(Game[SpielState]):
                 f"WordSpiel has no {kind!r} event; it knows start_round, word, draw, exchange and challenge",
                 RULE_DEAL,
             )
-        if kind != "start_round" and not state.in_play:
+        if kind not in ("start_round", "challenge") and not state.in_play:
             raise IllegalEvent(
                 "no round is being played: deal and flip a card first (start_round)", RULE_DEAL
             )
