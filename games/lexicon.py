@@ -1,0 +1,254 @@
+"""The one loader of the word list: SCOWL, as installed by Debian's ``scowl`` package.
+
+Why SCOWL: it is a permissively licensed, spell-checker-grade English list that already
+separates what our rule sheets care about — ordinary words, words always written with a
+capital (``upper``, ``proper-names``), abbreviations and contractions — at graded size
+levels (10 = the commonest words … 95 = nearly everything). A word list typed into the
+repo could not be argued with at the table; a published dictionary can.
+
+This module is the only place in ``games/`` that reads the word list (the house-words
+file is the other file the core touches, in :mod:`games.house_words`). It answers
+questions about *spelling only*; what each game allows is in :mod:`games.words`.
+
+Keys are case- and accent-folded: ``"Café"``, ``"CAFE"`` and ``"café"`` all become
+``"cafe"``; apostrophes are kept (``"don't"``), so ``"DONT"`` is a different key.
+
+>>> lex = Lexicon.load(size=60)                 # doctest: +SKIP
+>>> lex.is_word("trance"), lex.name_form("alaska"), lex.abbreviation_form("tsp")  # doctest: +SKIP
+(True, 'Alaska', 'tsp')
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Where Debian and Raspberry Pi OS put the raw SCOWL lists (package ``scowl``).
+DEFAULT_DICT_DIR = Path("/usr/share/dict/scowl")
+#: 60 is SCOWL's own recommendation for spell checking: the largest size its author is
+#: confident holds no misspellings. See docs/words.md.
+DEFAULT_SIZE = 60
+DEFAULT_VARIANT = "american"
+#: The spelling categories that are combined with ``english`` to make one dictionary.
+VARIANTS: tuple[str, ...] = ("american", "british", "british_z", "canadian", "australian")
+#: SCOWL's sub-categories (the middle part of a file name).
+CATEGORIES: tuple[str, ...] = ("words", "upper", "proper-names", "abbreviations", "contractions")
+
+_INSTALL_HINT = "install the scowl package: sudo apt install scowl"
+_FILE_NAME = re.compile(r"^(?P<spelling>[a-z_0-9]+)-(?P<category>[a-z-]+)\.(?P<size>\d+)$")
+
+
+class LexiconMissing(FileNotFoundError):
+    """The word list is not installed (or not where the settings say)."""
+
+
+class LexiconError(ValueError):
+    """A word-list setting that cannot work, e.g. a size SCOWL does not have."""
+
+
+def fold(text: str) -> str:
+    """The lookup key of a word: lower case, accents dropped, other characters kept.
+
+    Tiles and cards carry no accents, so ``PINATA`` must find SCOWL's ``piñata``.
+    """
+    text = text.strip().lower().replace("\u2019", "'")
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _case_of(form: str) -> str:
+    """'lower' (tsp), 'caps' (VIP, CA) or 'capital' (Tue, Alaska)."""
+    if form == form.lower():
+        return "lower"
+    letters = [ch for ch in form if ch.isalpha()]
+    if len(letters) > 1 and all(ch.isupper() for ch in letters):
+        return "caps"
+    return "capital"
+
+
+_ABBREVIATION_RANK = {"caps": 0, "lower": 1, "capital": 2}
+
+
+@dataclass
+class Lexicon:
+    """One SCOWL dictionary: ``english`` + one spelling variant, every level up to ``size``.
+
+    Parameters: ``size`` (a SCOWL level: 10, 20, 35, 40, 50, 55, 60, 70, 80, 95),
+    ``variant`` (american, british, british_z, canadian, australian), ``dict_dir``.
+    """
+
+    size: int
+    variant: str
+    dict_dir: Path
+    #: ordinary words in lower case, with their possessives ("zebra's") — SCOWL ``words``
+    words: set[str] = field(default_factory=set, repr=False)
+    #: the ordinary words again, file by file from the commonest level up: the order in
+    #: which word searches offer words (TRANCE before TERRACE before TRUNCHEON)
+    by_level: list[list[str]] = field(default_factory=list, repr=False)
+    #: key -> how it is written, for words never written in lower case ("Alaska", "OK")
+    names: dict[str, str] = field(default_factory=dict, repr=False)
+    #: key -> how it is written ("tsp", "VIP", "Tue"); see abbreviation_form
+    abbreviations: dict[str, str] = field(default_factory=dict, repr=False)
+    #: contractions ("don't", "o'clock") — SCOWL ``contractions``
+    contractions: set[str] = field(default_factory=set, repr=False)
+    #: the source files read, for the record and for cache keys
+    files: list[Path] = field(default_factory=list, repr=False)
+    _by_letters: dict[str, str] | None = field(default=None, repr=False)
+
+    @classmethod
+    def load(
+        cls,
+        size: int = DEFAULT_SIZE,
+        variant: str = DEFAULT_VARIANT,
+        dict_dir: str | os.PathLike[str] = DEFAULT_DICT_DIR,
+    ) -> Lexicon:
+        """Read the SCOWL files for ``variant`` up to ``size``.
+
+        Raises :class:`LexiconMissing` when the directory holds no SCOWL lists and
+        :class:`LexiconError` for a size or variant the installed lists do not have.
+        """
+        directory = Path(dict_dir)
+        catalogue = _catalogue(directory)
+        sizes = sorted({s for (_, _, s) in catalogue})
+        try:
+            size = int(size)
+        except (TypeError, ValueError):
+            raise LexiconError(f"the word-list size must be a number, not {size!r}") from None
+        if size not in sizes:
+            raise LexiconError(
+                f"SCOWL has no size {size}; choose one of {', '.join(map(str, sizes))} "
+                f"(60 is a good desk dictionary)"
+            )
+        variant = str(variant).strip().lower()
+        spellings = {sp for (sp, _, _) in catalogue}
+        known = [v for v in VARIANTS if v in spellings]
+        if variant not in known:
+            raise LexiconError(f"unknown spelling variant {variant!r}; choose one of {', '.join(known)}")
+        lex = cls(size=size, variant=variant, dict_dir=directory)
+        for category in CATEGORIES:
+            for level in sizes:
+                if level > size:
+                    break
+                for spelling in ("english", variant):
+                    path = catalogue.get((spelling, category, level))
+                    if path is not None:
+                        lex._read(path, category)
+        return lex
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _read(self, path: Path, category: str) -> None:
+        # One entry a line. Upstream SCOWL is ISO-8859-1; Debian's package ships UTF-8.
+        raw = path.read_bytes()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("latin-1")
+        self.files.append(path)
+        if not text.isascii():
+            text = "\n".join(fold(w) if not w.isascii() and w == w.lower() else w for w in text.split("\n"))
+        entries = text.split()
+        if category == "words":
+            lower = [w for w in entries if w.islower()]
+            self.words.update(lower)
+            self.by_level.append(lower)
+            if len(lower) != len(entries):  # a few words are written in capitals ("OK")
+                for w in entries:
+                    if not w.islower():
+                        self.names.setdefault(fold(w), w)
+        elif category in ("upper", "proper-names"):
+            names = self.names
+            for w in entries:
+                key = fold(w)
+                if key not in names:
+                    names[key] = w
+        elif category == "abbreviations":
+            # When SCOWL writes one abbreviation several ways, keep the strictest for the
+            # rule sheets: all capitals (an acronym: ASAP, CO), then lower case (tsp), then
+            # a capital initial (Tue, Gen).
+            abbreviations = self.abbreviations
+            for w in entries:
+                key = fold(w)
+                old = abbreviations.get(key)
+                if old is None or _ABBREVIATION_RANK[_case_of(w)] < _ABBREVIATION_RANK[_case_of(old)]:
+                    abbreviations[key] = w
+        else:
+            self.contractions.update(fold(w) for w in entries)
+
+    # -- questions -------------------------------------------------------------------------
+
+    def is_word(self, key: str) -> bool:
+        """An ordinary word written in lower case (or its possessive)."""
+        return key in self.words
+
+    def name_form(self, key: str) -> str | None:
+        """How a word that is never written in lower case is written ("Alaska"), else None."""
+        return self.names.get(key)
+
+    def abbreviation_form(self, key: str) -> str | None:
+        """How an abbreviation is written ("tsp", "VIP", "Tue"), else None.
+
+        Where SCOWL has it both in capitals and in lower case ("ASAP", "asap"), the capitals.
+        """
+        return self.abbreviations.get(key)
+
+    def abbreviation_case(self, key: str) -> str | None:
+        """'lower' (tsp), 'caps' (VIP, CA) or 'capital' (Tue) for an abbreviation, else None."""
+        form = self.abbreviations.get(key)
+        return None if form is None else _case_of(form)
+
+    def is_contraction(self, key: str) -> bool:
+        return key in self.contractions
+
+    def apostrophe_form(self, letters: str) -> str | None:
+        """The entry that is ``letters`` with an apostrophe put back: "dont" -> "don't".
+
+        Tiles have no apostrophe, so a player may spell a contraction without one.
+        """
+        if self._by_letters is None:
+            index: dict[str, str] = {}
+            for key in (*self.contractions, *(w for w in self.words if "'" in w)):
+                index.setdefault(key.replace("'", ""), key)
+            self._by_letters = index
+        return self._by_letters.get(letters)
+
+    def knows(self, key: str) -> bool:
+        """In any list: a word, a name, an abbreviation or a contraction."""
+        return key in self.words or key in self.names or key in self.abbreviations or key in self.contractions
+
+    def describe(self) -> str:
+        """'SCOWL size 60' (and the variant when it is not American)."""
+        extra = "" if self.variant == DEFAULT_VARIANT else f", {self.variant.replace('_', ' ')}"
+        return f"SCOWL size {self.size}{extra}"
+
+    def __len__(self) -> int:
+        return len(self.words) + len(self.names) + len(self.abbreviations) + len(self.contractions)
+
+
+def _catalogue(directory: Path) -> dict[tuple[str, str, int], Path]:
+    """(spelling, category, size) -> file, for every SCOWL list in ``directory``."""
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        raise LexiconMissing(
+            f"the word list is not installed: {directory} does not exist; {_INSTALL_HINT}"
+        ) from None
+    except NotADirectoryError:
+        raise LexiconMissing(
+            f"the word list directory {directory} is not a directory; {_INSTALL_HINT}"
+        ) from None
+    except PermissionError:
+        raise LexiconMissing(f"cannot read the word list directory {directory}: permission denied") from None
+    found: dict[tuple[str, str, int], Path] = {}
+    for name in names:
+        m = _FILE_NAME.match(name)
+        if m and m["category"] in CATEGORIES:
+            found[(m["spelling"], m["category"], int(m["size"]))] = directory / name
+    if not any(sp == "english" and cat == "words" for (sp, cat, _) in found):
+        raise LexiconMissing(f"no SCOWL word lists in {directory}; {_INSTALL_HINT}")
+    return found

@@ -1,0 +1,432 @@
+"""What each of the five games allows as a word, in the words of its rule sheet.
+
+Each game has two checks:
+
+* a *shape* check that needs no dictionary and that no house rule can lift: Tosswords'
+  3 to 12 letters and its draw (keys, die, extra tiles), WordSpiel's spiral;
+* a *word* check that asks the dictionary (through :class:`games.word_forms.Facts`) and
+  that a house word overrides — players may allow "QI" or strike "OK".
+
+Every verdict is a :class:`games.rulings.Ruling` whose ``reason`` a player can read and
+whose ``rule`` names the line of the sheet it comes from. Choices the sheets leave open
+are recorded in docs/rulings.md under "Word authority".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from games.lexicon import Lexicon
+from games.rulings import Ruling
+from games.word_forms import Facts, affix_kind, plural_stem
+from games.wordfit import (
+    TOSSWORDS_RULE_EXTRAS,
+    TOSSWORDS_RULE_SPACING,
+    WORDSPIEL_RULE_SPIRAL,
+    key_spacing_fits,
+    spiral_overlaps,
+    tosswords_misfit,
+)
+
+WOTS_RULE = "Word on the Street, 'Allowable Words'"
+UPWORDS_RULE = "Upwords, rule 4 NOTE: a word is legal if it is in the dictionary"
+UPWORDS_RULE_LENGTH = "Upwords, 'How to play' rule 3: a word of two letters or more"
+UPWORDS_7A = "Upwords, rule 7A 'Words that are always capitalized'"
+UPWORDS_7B = "Upwords, rule 7B 'Words requiring a hyphen'"
+UPWORDS_7C = "Upwords, rule 7C 'Words requiring an apostrophe'"
+UPWORDS_7D = "Upwords, rule 7D 'Abbreviations and symbols'"
+UPWORDS_7E = "Upwords, rule 7E 'Prefixes and suffixes, that cannot stand alone'"
+TOSSWORDS_RULE = "Tosswords, 'A few fine points'"
+WORDSPIEL_RULE = "WordSpiel, 'Allowable words'"
+WORDSPIEL_RULE_ONE = "WordSpiel, rule B: only one word per turn"
+OPTION_RULE = "Option, 'Object': no proper nouns, abbreviations, foreign words, apostrophes or hyphens"
+OPTION_RULE_DICTIONARY = "Option, 'Challenging an opponent's word': consult a dictionary"
+
+TOSSWORDS_MIN, TOSSWORDS_MAX = 3, 12
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """A Tosswords draw: two key tiles, the die (None = the d12's wild blank), extra tiles."""
+
+    keys: tuple[str, str]
+    die: int | None
+    extras: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a ruling needs besides the word: the dictionary and the table's situation."""
+
+    lex: Lexicon
+    game: str
+    draw: Draw | None = None
+    spiral: str | None = None
+
+    def ruling(self, facts: Facts, legal: bool, reason: str, rule: str, source: str = "dictionary") -> Ruling:
+        return Ruling(
+            legal=legal, reason=reason, rule=rule, word=facts.display, game=self.game, source=source
+        )
+
+    def unknown(self, facts: Facts, rule: str) -> Ruling:
+        return self.ruling(
+            facts, False, f"{facts.display} is not in the dictionary ({self.lex.describe()})", rule
+        )
+
+
+# -- shared wording ------------------------------------------------------------------------
+
+
+def _plural(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
+def _shape_problem(facts: Facts) -> str | None:
+    """Spaces or symbols: not one word whatever the game."""
+    if facts.spaced:
+        return f"{facts.display} is {_plural(len(facts.words), 'word')}, not one"
+    if facts.symbols:
+        verb = "is" if len(facts.symbols) == 1 else "are"
+        return f"{facts.display} contains {', '.join(facts.symbols)}, which {verb} not a letter"
+    return None
+
+
+def _names_form(facts: Facts) -> str:
+    return facts.name or facts.display
+
+
+# -- Word on the Street --------------------------------------------------------------------
+
+
+def wots_word(facts: Facts, ctx: Context) -> Ruling:
+    if facts.spaced:
+        return ctx.ruling(
+            facts,
+            False,
+            f"{facts.display} is {_plural(len(facts.words), 'word')}; a compound counts only when it "
+            f"is written as one word (like SANDBOX)",
+            WOTS_RULE,
+            "rules",
+        )
+    if facts.symbols:
+        return ctx.ruling(facts, False, _shape_problem(facts) or "", WOTS_RULE, "rules")
+    if facts.hyphenated:
+        return _wots_hyphen(facts, ctx)
+    if facts.is_word:
+        return ctx.ruling(
+            facts,
+            True,
+            f"{facts.display} is an English word; whether it fits the category card is for the "
+            f"players to vote on",
+            WOTS_RULE,
+        )
+    if facts.name:
+        return ctx.ruling(
+            facts,
+            True,
+            f"{facts.display} is a name ({facts.name}); names of persons and places are allowed",
+            WOTS_RULE,
+        )
+    if facts.contraction:
+        return ctx.ruling(facts, True, f"{facts.display} is an English word (a contraction)", WOTS_RULE)
+    if facts.without_apostrophe:
+        return ctx.ruling(
+            facts,
+            True,
+            f"{facts.display} is {facts.without_apostrophe.upper()}; the apostrophe is not a letter",
+            WOTS_RULE,
+        )
+    if facts.abbreviation:
+        return ctx.ruling(
+            facts, False, f"{facts.display} is an abbreviation ({facts.abbreviation}), not a word", WOTS_RULE
+        )
+    return ctx.unknown(facts, WOTS_RULE)
+
+
+def _wots_hyphen(facts: Facts, ctx: Context) -> Ruling:
+    """A hyphen only as part of a name: Zeta-Jones, Winston-Salem — not part-time."""
+    lex = ctx.lex
+    missing = [p for p in facts.parts if not p or not (lex.is_word(p) or lex.name_form(p))]
+    if missing:
+        shown = ", ".join(p.upper() or "an empty part" for p in missing)
+        return ctx.ruling(
+            facts,
+            False,
+            f"{facts.display} is not in the dictionary: {shown} is not a word or name ({lex.describe()})",
+            WOTS_RULE,
+        )
+    names = [lex.name_form(p) for p in facts.parts]
+    only_names = [n for p, n in zip(facts.parts, names, strict=True) if n and not lex.is_word(p)]
+    if only_names or names[-1]:
+        shown = only_names[0] if only_names else names[-1]
+        return ctx.ruling(
+            facts, True, f"{facts.display} is a name ({shown} is a name), so its hyphen is allowed", WOTS_RULE
+        )
+    return ctx.ruling(
+        facts,
+        False,
+        f"{facts.display} is hyphenated but is not a name; a hyphen is allowed only as part of a "
+        f"name, like Zeta-Jones",
+        WOTS_RULE,
+    )
+
+
+# -- Upwords -------------------------------------------------------------------------------
+
+
+def upwords_word(facts: Facts, ctx: Context) -> Ruling:
+    if facts.spaced:
+        return ctx.ruling(facts, False, _shape_problem(facts) or "", UPWORDS_RULE, "rules")
+    if facts.symbols:
+        return ctx.ruling(
+            facts, False, f"{_shape_problem(facts)}: symbols are not allowed", UPWORDS_7D, "rules"
+        )
+    if facts.hyphenated:
+        return ctx.ruling(facts, False, f"{facts.display} needs a hyphen", UPWORDS_7B)
+    if facts.apostrophe:
+        return ctx.ruling(facts, False, f"{facts.display} needs an apostrophe", UPWORDS_7C)
+    if facts.dotted:
+        return ctx.ruling(facts, False, f"{facts.display} is an abbreviation", UPWORDS_7D)
+    if len(facts.letters) < 2:
+        return ctx.ruling(
+            facts, False, f"{facts.display} is a single letter, not a word", UPWORDS_RULE_LENGTH, "rules"
+        )
+    if facts.is_word:
+        return ctx.ruling(facts, True, f"{facts.display} is in the dictionary", UPWORDS_RULE)
+    if facts.without_apostrophe:
+        return ctx.ruling(
+            facts,
+            False,
+            f"{facts.display} is {facts.without_apostrophe.upper()}, which needs an apostrophe",
+            UPWORDS_7C,
+        )
+    affix = affix_kind(facts.key)
+    if affix:
+        return ctx.ruling(facts, False, f"{facts.display} is a {affix} that cannot stand alone", UPWORDS_7E)
+    if facts.abbreviation:
+        return ctx.ruling(
+            facts, False, f"{facts.display} is an abbreviation ({facts.abbreviation})", UPWORDS_7D
+        )
+    if facts.name:
+        return ctx.ruling(facts, False, f"{facts.display} is always capitalized ({facts.name})", UPWORDS_7A)
+    return ctx.unknown(facts, UPWORDS_RULE)
+
+
+# -- Tosswords -----------------------------------------------------------------------------
+
+
+def tosswords_shape(facts: Facts, ctx: Context) -> Ruling | None:
+    """Three to twelve letters (the strip), and the draw: key spacing and every extra tile."""
+    n = len(facts.letters)
+    if not TOSSWORDS_MIN <= n <= TOSSWORDS_MAX:
+        side = "fewer than three" if n < TOSSWORDS_MIN else "more than twelve"
+        return ctx.ruling(
+            facts,
+            False,
+            f"{facts.display} has {_plural(n, 'letter')}, {side}; words must have 3 to 12",
+            TOSSWORDS_RULE,
+            "rules",
+        )
+    draw = ctx.draw
+    if draw is None:
+        return None
+    misfit = tosswords_misfit(facts.letters, draw.keys, draw.die, draw.extras)
+    if misfit is None:
+        return None
+    spaced_ok = key_spacing_fits(facts.letters, *draw.keys, draw.die)
+    rule = TOSSWORDS_RULE_EXTRAS if spaced_ok else TOSSWORDS_RULE_SPACING
+    return ctx.ruling(facts, False, misfit, rule, "rules")
+
+
+def tosswords_word(facts: Facts, ctx: Context) -> Ruling:
+    problem = _shape_problem(facts)
+    if problem is None and facts.hyphenated:
+        problem = f"{facts.display} is hyphenated"
+    if problem is None and (facts.apostrophe or facts.without_apostrophe):
+        problem = f"{facts.display} needs an apostrophe ({facts.contraction or facts.without_apostrophe})"
+    if problem is None and facts.dotted:
+        problem = f"{facts.display} is an abbreviation"
+    if problem:
+        return ctx.ruling(facts, False, f"{problem}; Tosswords words are plain single words", TOSSWORDS_RULE)
+    if facts.is_word:
+        stem = plural_stem(facts.key, ctx.lex)
+        if stem is not None:
+            return ctx.ruling(
+                facts,
+                False,
+                f"{facts.display} is a plural of {stem.upper()} made with an S; plurals are not allowed",
+                TOSSWORDS_RULE,
+            )
+        return _tosswords_legal(facts, ctx)
+    if facts.abbreviation:
+        return ctx.ruling(
+            facts,
+            False,
+            f"{facts.display} is an abbreviation ({facts.abbreviation}), not a word",
+            TOSSWORDS_RULE,
+        )
+    if facts.name:
+        return ctx.ruling(
+            facts,
+            False,
+            f"{facts.display} is a proper noun ({facts.name}); proper nouns aren't permitted",
+            TOSSWORDS_RULE,
+        )
+    return ctx.unknown(facts, TOSSWORDS_RULE)
+
+
+def _draw_text(draw: Draw) -> str:
+    """'has 3 letters between T and C and contains P' — what fitting the draw means."""
+    k1, k2 = (k.upper() for k in draw.keys)
+    gap = "any number of letters" if draw.die is None else _plural(draw.die, "letter")
+    extra = f" and contains {', '.join(e.upper() for e in draw.extras)}" if draw.extras else ""
+    return f"has {gap} between {k1} and {k2}{extra}"
+
+
+def _draw_rule(draw: Draw) -> str:
+    return TOSSWORDS_RULE_EXTRAS if draw.extras else TOSSWORDS_RULE_SPACING
+
+
+def _tosswords_legal(facts: Facts, ctx: Context) -> Ruling:
+    draw = ctx.draw
+    if draw is None:
+        return ctx.ruling(
+            facts, True, f"{facts.display} is a word, not a plural or a proper noun", TOSSWORDS_RULE
+        )
+    return ctx.ruling(facts, True, f"{facts.display} is a word and {_draw_text(draw)}", _draw_rule(draw))
+
+
+# -- WordSpiel -----------------------------------------------------------------------------
+
+
+def wordspiel_shape(facts: Facts, ctx: Context) -> Ruling | None:
+    """With a spiral: start with its last letter(s), in order, and add at least one card."""
+    if ctx.spiral is None or facts.spaced:
+        return None
+    if spiral_overlaps(ctx.spiral, facts.letters):
+        return None
+    spiral = "".join(ch for ch in ctx.spiral.upper() if ch.isalpha())
+    return ctx.ruling(
+        facts,
+        False,
+        f"{facts.display} does not start with the last letter(s) of {spiral} and add at least one card",
+        WORDSPIEL_RULE_SPIRAL,
+        "rules",
+    )
+
+
+def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
+    def no(reason: str, what: str) -> Ruling:
+        return ctx.ruling(facts, False, reason, f"{WORDSPIEL_RULE}: not allowed — {what}")
+
+    if facts.spaced:
+        return ctx.ruling(facts, False, _shape_problem(facts) or "", WORDSPIEL_RULE_ONE, "rules")
+    if facts.symbols:
+        return ctx.ruling(facts, False, _shape_problem(facts) or "", WORDSPIEL_RULE, "rules")
+    if facts.hyphenated:
+        return no(f"{facts.display} is a hyphenated word", "hyphenated words")
+    if facts.apostrophe:
+        return no(f"{facts.display} is a contraction", "contractions")
+    if facts.is_word and not (facts.dotted and facts.abbreviation):
+        return _wordspiel_legal(facts, ctx, f"{facts.display} is in the dictionary")
+    case = facts.abbreviation_case
+    if case == "lower":
+        return _wordspiel_legal(
+            facts, ctx, f"{facts.display} is a common abbreviation ({facts.abbreviation})"
+        )
+    if case == "caps":
+        return no(
+            f"{facts.display} is an acronym or a proper-noun abbreviation ({facts.abbreviation})",
+            "acronyms and proper noun abbreviations",
+        )
+    if case == "capital":
+        return no(
+            f"{facts.display} is a proper-noun abbreviation ({facts.abbreviation})",
+            "proper noun abbreviations",
+        )
+    if facts.without_apostrophe:
+        return no(f"{facts.display} is the contraction {facts.without_apostrophe.upper()}", "contractions")
+    if facts.name:
+        return no(f"{facts.display} is a proper noun ({facts.name})", "proper nouns")
+    return ctx.unknown(facts, WORDSPIEL_RULE)
+
+
+def _wordspiel_legal(facts: Facts, ctx: Context, reason: str, source: str = "dictionary") -> Ruling:
+    if ctx.spiral is None:
+        return ctx.ruling(facts, True, reason, WORDSPIEL_RULE, source)
+    k = spiral_overlaps(ctx.spiral, facts.letters)[-1]
+    spiral = "".join(ch for ch in ctx.spiral.upper() if ch.isalpha())
+    return ctx.ruling(
+        facts,
+        True,
+        f"{reason}, and builds on {spiral[-k:]}, the end of the spiral",
+        WORDSPIEL_RULE_SPIRAL,
+        source,
+    )
+
+
+# -- Option --------------------------------------------------------------------------------
+
+
+def option_word(facts: Facts, ctx: Context) -> Ruling:
+    problem = _shape_problem(facts)
+    if problem:
+        return ctx.ruling(facts, False, problem, OPTION_RULE, "rules")
+    if facts.hyphenated:
+        return ctx.ruling(facts, False, f"{facts.display} is spelled with a hyphen", OPTION_RULE)
+    if facts.apostrophe:
+        return ctx.ruling(facts, False, f"{facts.display} is spelled with an apostrophe", OPTION_RULE)
+    if facts.dotted:
+        return ctx.ruling(facts, False, f"{facts.display} is an abbreviation", OPTION_RULE)
+    if facts.is_word:
+        return ctx.ruling(facts, True, f"{facts.display} is in the dictionary", OPTION_RULE_DICTIONARY)
+    if facts.without_apostrophe:
+        return ctx.ruling(
+            facts,
+            False,
+            f"{facts.display} is {facts.without_apostrophe.upper()}, spelled with an apostrophe",
+            OPTION_RULE,
+        )
+    if facts.abbreviation:
+        return ctx.ruling(
+            facts, False, f"{facts.display} is an abbreviation ({facts.abbreviation})", OPTION_RULE
+        )
+    if facts.name:
+        return ctx.ruling(facts, False, f"{facts.display} is a proper noun ({facts.name})", OPTION_RULE)
+    return ctx.unknown(facts, OPTION_RULE_DICTIONARY)
+
+
+# -- the table -----------------------------------------------------------------------------
+
+Shape = Callable[[Facts, Context], "Ruling | None"]
+WordCheck = Callable[[Facts, Context], Ruling]
+
+
+def _no_shape(facts: Facts, ctx: Context) -> Ruling | None:
+    return None
+
+
+#: canonical game name -> (shape check, word check)
+POLICIES: dict[str, tuple[Shape, WordCheck]] = {
+    "word-on-the-street": (_no_shape, wots_word),
+    "upwords": (_no_shape, upwords_word),
+    "tosswords": (tosswords_shape, tosswords_word),
+    "wordspiel": (wordspiel_shape, wordspiel_word),
+    "option": (_no_shape, option_word),
+}
+
+
+def house_ruling(facts: Facts, ctx: Context, allowed: bool, scope: str) -> Ruling:
+    """The ruling a house entry gives, worded for the game (draw and spiral included)."""
+    where = "in all games" if scope == "all games" else f"in {scope}"
+    if not allowed:
+        return ctx.ruling(
+            facts, False, f"{facts.display} is struck by house rule ({where})", "House rule", "house"
+        )
+    reason = f"{facts.display} is allowed by house rule ({where})"
+    if ctx.game == "tosswords" and ctx.draw is not None:
+        return ctx.ruling(facts, True, f"{reason}, and {_draw_text(ctx.draw)}", _draw_rule(ctx.draw), "house")
+    if ctx.game == "wordspiel" and ctx.spiral is not None:
+        return _wordspiel_legal(facts, ctx, reason, "house")
+    return ctx.ruling(facts, True, reason, "House rule", "house")
