@@ -226,16 +226,18 @@ class Board:
         return "\n".join(lines)
 
 
-_TOKEN = re.compile(r"\d+|\[[A-Za-z]*\]|Qu|[A-Z]|.")
+_TOKEN = re.compile(r"\d+|\[[^\]]*\]|Qu|[A-Z]|.")
 
 
 def _parse_row(row_text: str, number: int) -> list[Stack]:
     line: list[Stack] = []
     for token in _TOKEN.findall(row_text):
         if token.isdigit():
-            if int(token) == 0:
-                raise BoardTextError(f"row {number}: an empty run must be 1 or more cells, not 0")
+            if token.startswith("0"):
+                raise BoardTextError(f"row {number}: a run of empty cells is 1 or more, not {token}")
             line.extend(() for _ in range(int(token)))
+        elif token == "[":
+            raise BoardTextError(f"row {number}: a [ stack is not closed with ]")
         elif token.startswith("["):
             letters = re.findall(r"Qu|[A-Z]|.", token[1:-1])
             if not letters or any(t not in LETTERS for t in letters):
