@@ -62,8 +62,13 @@ def test_cues_of_a_turn_warning_ticks_and_final_at_exact_times() -> None:
     c = Countdown(30.0).start(0.0)
     cues = c.cues(0.0, 100.0)
     assert [(c.kind.value, c.at) for c in cues] == [
-        ("warning", 20.0), ("tick", 25.0), ("tick", 26.0), ("tick", 27.0), ("tick", 28.0),
-        ("tick", 29.0), ("final", 30.0),
+        ("warning", 20.0),
+        ("tick", 25.0),
+        ("tick", 26.0),
+        ("tick", 27.0),
+        ("tick", 28.0),
+        ("tick", 29.0),
+        ("final", 30.0),
     ]
     assert [c.remaining for c in cues] == [10.0, 5.0, 4.0, 3.0, 2.0, 1.0, 0.0]
     assert c.next_cue_at(0.0) == 20.0 and c.next_cue_at(20.0) == 25.0 and c.next_cue_at(30.0) is None
