@@ -1,0 +1,308 @@
+"""The checks behind ``tablekeeper doctor``: each one small, each answering in plain words.
+
+A check is a function ``(Context) -> Result``. It never raises: a part of tablekeeper
+that is missing or broken is itself a finding (``Result.fail``), and :func:`run_checks`
+turns any unexpected exception into one too, so ``doctor`` always prints a full report.
+Modules owned by other parts (hardware, vision, calibration, the word list) are imported
+inside the check that needs them.
+
+Each finding that is not OK carries ``fix``: the one command (or edit) that repairs it.
+"Warn" is for what the kiosk copes with (no camera: it referees by touch); "fail" is for
+what a person must fix, and makes ``doctor`` exit non-zero.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kiosk import paths
+from kiosk import settings as settings_file
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+
+#: Below this much free space in the data directory, warn; below the second, fail.
+LOW_SPACE = 200 * 1024 * 1024
+VERY_LOW_SPACE = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One line of the report."""
+
+    name: str
+    status: str
+    detail: str
+    fix: str = ""
+
+    @classmethod
+    def ok(cls, name: str, detail: str) -> Result:
+        return cls(name, OK, detail)
+
+    @classmethod
+    def warn(cls, name: str, detail: str, fix: str = "") -> Result:
+        return cls(name, WARN, detail, fix)
+
+    @classmethod
+    def fail(cls, name: str, detail: str, fix: str = "") -> Result:
+        return cls(name, FAIL, detail, fix)
+
+
+@dataclass
+class Context:
+    """What every check may look at; built once by the command."""
+
+    settings: settings_file.Settings
+    on_pi: bool
+    test_devices: bool = False
+    #: Where /dev, /proc and /sys are (tests point these at a prepared tree).
+    dev: Path = Path("/dev")
+    proc: Path = Path("/proc")
+    service_user: str = "tablekeeper"
+    notes: list[str] = field(default_factory=list)
+
+    def config_path(self) -> Path:
+        return self.settings.path or paths.config_file()
+
+
+Check = Callable[[Context], Result]
+
+
+def _missing_module(name: str, exc: ImportError) -> Result:
+    return Result.fail(name, f"this part of tablekeeper is missing ({exc})",
+                       "reinstall tablekeeper: sudo systemd/install-pi.sh")
+
+
+# ------------------------------------------------------------------ files and data
+def check_data_dir(ctx: Context) -> Result:
+    name = "data directory"
+    folder = paths.data_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-"):
+            pass
+    except FileExistsError:
+        return Result.fail(name, f"{folder} is a file, not a folder",
+                           f"move the file away: sudo mv {folder} {folder}.old")
+    except OSError as exc:
+        return Result.fail(name, f"cannot write to {folder}: {exc.strerror or exc}",
+                           f"sudo install -d -o {ctx.service_user} -g {ctx.service_user} -m 750 {folder}")
+    free = shutil.disk_usage(folder).free
+    mib = free // (1024 * 1024)
+    if free < VERY_LOW_SPACE:
+        return Result.fail(name, f"{folder}: only {mib} MiB free — the game log cannot grow",
+                           f"free space: sudo du -xh {folder.anchor} --max-depth=2 | sort -h | tail")
+    if free < LOW_SPACE:
+        return Result.warn(name, f"{folder}: writable, but only {mib} MiB free",
+                           "sudo apt-get clean && sudo journalctl --vacuum-size=50M")
+    return Result.ok(name, f"{folder}: writable, {mib} MiB free")
+
+
+def check_game_log(ctx: Context) -> Result:
+    """Read-only: doctor never creates, changes or moves the log."""
+    name = "game log"
+    path = paths.game_log_file()
+    if not path.exists():
+        return Result.ok(name, f"{path}: none yet (created at the first game)")
+    try:
+        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+        try:
+            verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
+            games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] if verdict == "ok" else 0
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        verdict = str(exc)
+        games = 0
+    if verdict != "ok":
+        return Result.fail(name, f"{path} is damaged ({verdict})",
+                           "sudo systemctl restart tablekeeper  (it keeps the damaged log aside, "
+                           "recovers what it can and starts a new one)")
+    return Result.ok(name, f"{path}: healthy, {games} game(s)")
+
+
+def check_settings(ctx: Context) -> Result:
+    name = "settings"
+    path = ctx.config_path()
+    if ctx.settings.problems:
+        return Result.fail(name, "; ".join(ctx.settings.problems), f"edit {path} (or delete it for defaults)")
+    try:
+        from hardware.config import HardwareConfig, HardwareConfigError
+    except ImportError as exc:
+        return _missing_module(name, exc)
+    try:
+        HardwareConfig.from_section(ctx.settings.section("hardware"))
+    except HardwareConfigError as exc:
+        return Result.fail(name, "; ".join(exc.problems), f"edit the [hardware] table in {path}")
+    where = str(path) if path.exists() else f"{path} (not there: defaults)"
+    return Result.ok(name, where)
+
+
+def check_calibration(ctx: Context) -> Result:
+    name = "calibration"
+    path = paths.calibration_file()
+    if not path.exists():
+        return Result.warn(name, f"the camera is not calibrated yet ({path}); the kiosk works by touch",
+                           "tablekeeper calibrate")
+    try:
+        from calibration.file import CalibrationError, load_calibration
+    except ImportError as exc:
+        return _missing_module(name, exc)
+    try:
+        cal = load_calibration(path)
+    except CalibrationError as exc:
+        return Result.fail(name, str(exc), "tablekeeper calibrate  (until then the kiosk works by touch)")
+    kind = getattr(cal, "kind", None) or getattr(cal, "board", "")
+    return Result.ok(name, f"{path}: {kind} {getattr(cal, 'rows', '?')}x{getattr(cal, 'cols', '?')}")
+
+
+# ------------------------------------------------------------------ words and OCR
+def check_tesseract(ctx: Context) -> Result:
+    name = "Tesseract"
+    exe = shutil.which("tesseract")
+    if exe is None:
+        return Result.fail(name, "tesseract is not installed (the letter reader needs it)",
+                           "sudo apt install tesseract-ocr tesseract-ocr-eng")
+    try:
+        done = subprocess.run([exe, "--list-langs"], capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Result.fail(name, f"{exe} does not run: {exc}", "sudo apt install --reinstall tesseract-ocr")
+    langs = set((done.stdout + done.stderr).split())
+    if "eng" not in langs:
+        return Result.fail(name, "the English language data is missing", "sudo apt install tesseract-ocr-eng")
+    version = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=20, check=False)
+    first = (version.stdout or version.stderr).splitlines()[:1]
+    return Result.ok(name, f"{first[0] if first else exe} with English")
+
+
+def check_word_list(ctx: Context) -> Result:
+    name = "word list"
+    words = ctx.settings.section("words")
+    try:
+        from games.lexicon import Lexicon, LexiconError, LexiconMissing
+    except ImportError as exc:
+        return _missing_module(name, exc)
+    try:
+        lex = Lexicon.load(words.get("size", 60), words.get("variant", "american"), words.get("dict_dir"))
+    except LexiconMissing as exc:
+        return Result.fail(name, str(exc), "sudo apt install scowl")
+    except LexiconError as exc:
+        return Result.fail(name, str(exc), f"edit the [words] table in {ctx.config_path()}")
+    return Result.ok(name, lex.describe() if hasattr(lex, "describe") else f"{len(lex)} words")
+
+
+# ------------------------------------------------------------------ screen and touch
+def _touchscreens(proc: Path) -> list[tuple[str, str]]:
+    """(name, eventN) of input devices reporting multi-touch positions (ABS_MT_POSITION_X)."""
+    try:
+        text = (proc / "bus/input/devices").read_text(errors="replace")
+    except OSError:
+        return []
+    found = []
+    for block in text.split("\n\n"):
+        info: dict[str, str] = {}
+        for line in block.splitlines():
+            if line.startswith("N: Name="):
+                info["name"] = line.split("=", 1)[1].strip('"')
+            elif line.startswith("H: Handlers="):
+                events = [h for h in line.split("=", 1)[1].split() if h.startswith("event")]
+                info["event"] = events[0] if events else ""
+            elif line.startswith("B: ABS="):
+                words = line.split("=", 1)[1].split()
+                bits = int("".join(w.rjust(16, "0") for w in words), 16) if words else 0
+                info["mt"] = "1" if bits >> 0x35 & 1 else ""
+        if info.get("mt") and info.get("event"):
+            found.append((info.get("name", "?"), info["event"]))
+    return found
+
+
+def check_display(ctx: Context) -> Result:
+    name = "display"
+    where = os.environ.get("WAYLAND_DISPLAY") or os.environ.get("DISPLAY") or ""
+    session = "Wayland" if os.environ.get("WAYLAND_DISPLAY") else "X11" if where else ""
+    cards = sorted(p.name for p in (ctx.dev / "dri").glob("card*"))
+    if cards:
+        card = ctx.dev / "dri" / cards[0]
+        if not os.access(card, os.R_OK | os.W_OK):
+            return Result.fail(name, f"{card} exists but this user may not use it",
+                               f"sudo usermod -aG video,render {ctx.service_user}")
+        how = f"{session} session" if session else "no session here; the service starts cage on tty1"
+        return Result.ok(name, f"KMS/DRM {', '.join(cards)} ({how})")
+    if session:
+        return Result.ok(name, f"a {session} display ({where})")
+    if ctx.on_pi:
+        return Result.fail(name, "no KMS display driver (/dev/dri/card* missing)",
+                           "add dtoverlay=vc4-kms-v3d to /boot/firmware/config.txt, then sudo reboot")
+    return Result.warn(name, "no screen here (no DISPLAY, WAYLAND_DISPLAY or /dev/dri)",
+                       "xvfb-run -a -s '-screen 0 800x480x24' tablekeeper kiosk")
+
+
+def check_touch(ctx: Context) -> Result:
+    name = "touch input"
+    screens = _touchscreens(ctx.proc)
+    if not screens:
+        detail = "no touchscreen found"
+        if ctx.on_pi:
+            return Result.warn(name, f"{detail}: check the display's ribbon cable and power",
+                               "sudo dmesg | grep -i -e touch -e ft5x06 -e goodix")
+        return Result.warn(name, f"{detail} (the mouse stands in for a finger)")
+    dev_name, event = screens[0]
+    node = ctx.dev / "input" / event
+    if node.exists() and not os.access(node, os.R_OK):
+        return Result.fail(name, f"{dev_name} ({node}) is not readable by this user",
+                           f"sudo usermod -aG input {ctx.service_user}")
+    return Result.ok(name, f"{dev_name} ({node})")
+
+
+# ------------------------------------------------------------------ camera
+def check_camera(ctx: Context) -> Result:
+    name = "camera"
+    try:
+        from vision.camera import open_camera
+    except ImportError:
+        open_camera = None
+    if open_camera is not None:
+        return _camera_through_vision(name, open_camera)
+    videos = sorted(p.name for p in ctx.dev.glob("video*"))
+    if ctx.on_pi and shutil.which("rpicam-hello"):
+        done = subprocess.run(["rpicam-hello", "--list-cameras"], capture_output=True, text=True,
+                              timeout=30, check=False)
+        if "Available cameras" in done.stdout and ": " in done.stdout.split("Available cameras", 1)[1]:
+            return Result.ok(name, done.stdout.strip().splitlines()[-1].strip())
+    if videos:
+        return Result.ok(name, f"video devices: {', '.join(videos)}")
+    return Result.warn(name, "no camera found; the kiosk referees by touch",
+                       "connect the camera (ribbon cable or USB), then: tablekeeper doctor")
+
+
+def _camera_through_vision(name: str, open_camera: Callable[..., Any]) -> Result:
+    try:
+        opened = open_camera("auto")
+    except Exception as exc:  # a driver can fail in many ways; doctor reports, never crashes
+        return Result.warn(name, f"the camera could not be opened: {exc}; the kiosk referees by touch",
+                           "sudo systemctl stop tablekeeper  (if the kiosk holds it); tablekeeper doctor")
+    source, reason = opened if isinstance(opened, tuple) else (opened, "")
+    if source is None:
+        return Result.warn(name, f"no camera ({reason or 'none found'}); the kiosk referees by touch",
+                           "connect the camera (ribbon cable or USB), then: tablekeeper doctor")
+    try:
+        described = source.describe() if hasattr(source, "describe") else type(source).__name__
+        frame = source.read()
+    except Exception as exc:  # same: report it
+        frame, described = None, f"{exc}"
+    finally:
+        close = getattr(source, "close", None)
+        if close is not None:
+            close()
+    if frame is None:
+        return Result.warn(name, f"{described}: opened, but gave no picture (lost)",
+                           "check the cable; then: tablekeeper doctor")
+    shape = getattr(frame, "shape", ())
+    return Result.ok(name, f"{described}: {shape[1] if len(shape) > 1 else '?'}x{shape[0] if shape else '?'}")
