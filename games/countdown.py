@@ -29,9 +29,6 @@ import math
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-#: Seconds of slack used when a time sits exactly on a boundary (a float a hair either side).
-EPSILON = 1e-6
-
 
 class Phase(StrEnum):
     """Where a countdown is. ``warning`` is ``running`` in its last seconds."""

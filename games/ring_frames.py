@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from games.countdown import EPSILON, Countdown, Phase
+from games.countdown import Countdown, Phase
 
 RGB = tuple[int, int, int]
 
@@ -88,11 +88,43 @@ class RingFrame:
         return cls(Phase.IDLE, GREEN, (0.0,) * leds)
 
 
-def _units(remaining: float, countdown: Countdown, style: RingStyle) -> int:
-    """How many level-steps of the ring are lit for ``remaining`` seconds (ceiling, clamped)."""
+def _ahead(end: float, t: float, step: float, limit: int) -> int:
+    """How many of the times ``end, end - step, end - 2*step, …`` (at most ``limit``) are after ``t``.
+
+    Counting boundary *times* (rather than dividing the remaining seconds) keeps the frame
+    and :func:`next_frame_change` exactly consistent: the change predicted for a boundary
+    happens at that very float, never a rounding error before or after it.
+    """
+    if t >= end:
+        return 0
+    k = math.ceil((end - t) / step)
+    while k > 0 and not end - (k - 1) * step > t:
+        k -= 1
+    while k < limit and end - k * step > t:
+        k += 1
+    return min(k, limit)
+
+
+def _passed(start: float, t: float, step: float) -> int:
+    """How many of the times ``start + step, start + 2*step, …`` are at or before ``t``."""
+    if t < start + step:
+        return 0
+    n = math.floor((t - start) / step)
+    while n > 0 and start + n * step > t:
+        n -= 1
+    while start + (n + 1) * step <= t:
+        n += 1
+    return n
+
+
+def _units(countdown: Countdown, now: float, style: RingStyle) -> int:
+    """How many level-steps of the ring are lit at ``now``."""
     total = style.leds * style.levels
     step = countdown.duration / total
-    return max(0, min(total, math.ceil((remaining - EPSILON) / step)))
+    end = countdown.ends_at
+    if end is None:  # paused: frozen at the remaining time
+        return _ahead(countdown.remaining(now), 0.0, step, total)
+    return _ahead(end, now, step, total)
 
 
 def _draining(units: int, style: RingStyle) -> list[float]:
@@ -101,16 +133,18 @@ def _draining(units: int, style: RingStyle) -> list[float]:
     return levels + [0.0] * (style.leds - len(levels))
 
 
-def _blink_on(remaining: float, half: float) -> bool:
-    """In the warning, on for the half-period that starts at each whole multiple of the period."""
-    return math.ceil((remaining - EPSILON) / half) % 2 == 0
-
-
-def _expired_on(since_end: float, style: RingStyle) -> bool:
+def _expired(end: float, now: float, style: RingStyle) -> tuple[bool, float]:
+    """Whether an expired ring is lit at ``now``, and when that next changes."""
     half = style.blink_period / 2
-    if since_end < style.flash_seconds:
-        return math.floor((since_end + EPSILON) / half) % 2 == 0
-    return (since_end - style.flash_seconds + EPSILON) % style.heartbeat < half
+    beats = end + style.flash_seconds
+    if now < beats:
+        n = _passed(end, now, half)
+        return n % 2 == 0, min(end + (n + 1) * half, beats)
+    m = _passed(beats, now, style.heartbeat)
+    beat = beats + m * style.heartbeat
+    if now < beat + half:
+        return True, beat + half
+    return False, beats + (m + 1) * style.heartbeat
 
 
 def ring_frame(countdown: Countdown, now: float, style: RingStyle) -> RingFrame:
@@ -120,20 +154,22 @@ def ring_frame(countdown: Countdown, now: float, style: RingStyle) -> RingFrame:
         return RingFrame.dark(style.leds)
     if phase is Phase.EXPIRED:
         end = countdown.ends_at
-        on = end is None or _expired_on(now - end, style)
+        on = end is None or _expired(end, now, style)[0]
         return RingFrame(phase, RED, (1.0 if on else 0.0,) * style.leds)
     remaining = countdown.remaining(now)
     in_warning = phase is Phase.WARNING or (
         phase is Phase.PAUSED and countdown.warning > 0 and remaining <= countdown.warning
     )
     colour = AMBER if in_warning else GREEN
-    levels = _draining(_units(remaining, countdown, style), style)
+    levels = _draining(_units(countdown, now, style), style)
     if phase is Phase.PAUSED:
         levels = [lv * style.paused_level for lv in levels]
     elif phase is Phase.WARNING and style.mono:
         lead = sum(1 for lv in levels if lv > 0) - 1
-        if lead >= 0 and not _blink_on(remaining, style.blink_period / 2):
-            levels[lead] = 0.0
+        end = countdown.ends_at
+        assert end is not None  # the warning phase is running
+        if lead >= 0 and _ahead(end, now, style.blink_period / 2, 1 << 30) % 2:
+            levels[lead] = 0.0  # on for the half-period that starts at each whole period
     return RingFrame(phase, colour, tuple(levels))
 
 
@@ -146,25 +182,17 @@ def next_frame_change(countdown: Countdown, now: float, style: RingStyle) -> flo
     end = countdown.ends_at
     if end is None or phase in (Phase.IDLE, Phase.PAUSED):
         return None
-    half = style.blink_period / 2
     if phase is Phase.EXPIRED:
-        since_end = now - end
-        if since_end + EPSILON < style.flash_seconds:
-            k = math.floor((since_end + EPSILON) / half)
-            return min(end + (k + 1) * half, end + style.flash_seconds)
-        beat_start = end + style.flash_seconds
-        n = math.floor((now - beat_start + EPSILON) / style.heartbeat)
-        on_end = beat_start + n * style.heartbeat + half
-        return on_end if on_end > now + EPSILON else beat_start + (n + 1) * style.heartbeat
-    remaining = countdown.remaining(now)
-    step = countdown.duration / (style.leds * style.levels)
+        return _expired(end, now, style)[1]
+    total = style.leds * style.levels
+    step = countdown.duration / total
     candidates = [end]
-    units = _units(remaining, countdown, style)
+    units = _units(countdown, now, style)
     if units >= 1:
         candidates.append(end - (units - 1) * step)
     if countdown.warning > 0 and end - countdown.warning > now:
         candidates.append(end - countdown.warning)
     if phase is Phase.WARNING and style.mono:
-        b = math.ceil((remaining - EPSILON) / half)
-        candidates.append(end - (b - 1) * half)
+        half = style.blink_period / 2
+        candidates.append(end - (_ahead(end, now, half, 1 << 30) - 1) * half)
     return min(t for t in candidates if t > now)

@@ -92,7 +92,7 @@ def test_bad_styles_are_refused(bad: dict[str, float]) -> None:
         RingStyle(**bad)  # type: ignore[arg-type]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     duration=st.sampled_from([7.0, 30.0, 60.0, 45.5]),
     leds=st.integers(min_value=1, max_value=24),
