@@ -159,3 +159,11 @@ def test_binary_file_is_refused_plainly(tmp_path: Path) -> None:
     path = tmp_path / "photo.jpg"
     path.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\xff\xfe")
     assert_plain_error(tk("replay", str(path)), 2, "not a UTF-8 text file")
+
+
+def test_the_example_in_the_transcript_docs_replays() -> None:
+    doc = (ROOT / "docs" / "transcript.md").read_text(encoding="utf-8")
+    example = doc.split("```jsonl\n", 1)[1].split("```", 1)[0]
+    result = tk("replay", "-", "--json", stdin=example)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["game"] == "word-on-the-street"
