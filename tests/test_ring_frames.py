@@ -92,7 +92,7 @@ def test_bad_styles_are_refused(bad: dict[str, float]) -> None:
         RingStyle(**bad)  # type: ignore[arg-type]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     duration=st.sampled_from([7.0, 30.0, 60.0, 45.5]),
     leds=st.integers(min_value=1, max_value=24),
@@ -117,4 +117,6 @@ def test_next_frame_change_is_exactly_when_the_frame_next_changes(
         return
     assert change > now
     for fraction in (0.01, 0.5, 0.99):
-        assert ring_frame(c, now + (change - now) * fraction, style) == frame
+        probe_at = now + (change - now) * fraction
+        if now < probe_at < change:  # (a gap of a few ulps may have no float strictly inside)
+            assert ring_frame(c, probe_at, style) == frame
