@@ -59,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
     from hardware.pins import is_raspberry_pi
 
     ctx = checks.Context(
-        settings=settings_file.load(), on_pi=is_raspberry_pi(), test_devices=args.test_devices
+        settings=settings_file.load(keep_aside=False),  # doctor looks; it never moves files
+        on_pi=is_raspberry_pi(),
+        test_devices=args.test_devices,
     )
     results = run_checks(ctx)
     if args.json:
