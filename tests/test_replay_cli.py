@@ -167,3 +167,12 @@ def test_the_example_in_the_transcript_docs_replays() -> None:
     result = tk("replay", "-", "--json", stdin=example)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["game"] == "word-on-the-street"
+
+
+def test_transcript_module_examples_run() -> None:
+    import doctest
+
+    import games.transcript as module
+
+    result = doctest.testmod(module)
+    assert result.attempted and not result.failed

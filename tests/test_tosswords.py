@@ -331,3 +331,12 @@ def test_random_games_keep_every_invariant(
             assert sorted(retired + left) == list(string.ascii_uppercase), "26 tiles per side"
             assert len(left) != 1, "one tile alone can never be retired"
     check_common(g)
+
+
+def test_module_examples_run() -> None:
+    import doctest
+
+    import games.tosswords as module
+
+    result = doctest.testmod(module)
+    assert result.attempted and not result.failed

@@ -312,3 +312,12 @@ def test_random_games_keep_every_invariant(events: list[dict[str, Any]], to_win:
             assert all(now[ch] == previous[ch] for ch in captured_before), "captured tiles never move"
         previous = now
     check_common(g)
+
+
+def test_module_examples_run() -> None:
+    import doctest
+
+    import games.word_on_the_street as module
+
+    result = doctest.testmod(module)
+    assert result.attempted and not result.failed

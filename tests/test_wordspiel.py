@@ -333,3 +333,12 @@ def test_random_games_keep_every_invariant(
         if n > 1 and g.phase != "deal" and g.round:
             assert g.spiral and all(h >= 0 for h in g.scores().values())
     check_common(g)
+
+
+def test_module_examples_run() -> None:
+    import doctest
+
+    import games.wordspiel as module
+
+    result = doctest.testmod(module)
+    assert result.attempted and not result.failed
