@@ -311,6 +311,21 @@ class Tosswords(Game[TosswordsState]):
         """Each side's tiles still face down, alphabetically."""
         return {self.players[i]: list(self.state.pile(i)) for i in (0, 1)}
 
+    def draw_sizes(self) -> list[int]:
+        """How many tiles the side to move may draw: 2 up to its pile, never leaving exactly one."""
+        if self.to_move is None:
+            return []
+        left = len(self.state.pile(self.state.to_move))
+        return [n for n in range(2, left + 1) if left - n != 1]
+
+    def can_challenge(self) -> bool:
+        """True while the last word (a move's or a steal's) may still be challenged."""
+        return self.state.last is not None
+
+    def can_steal(self) -> bool:
+        """True straight after a time-out whose draw can be stolen (option ``steal``)."""
+        return self.state.stealable is not None and not self.is_over()
+
     @property
     def die_faces(self) -> tuple[int | None, ...]:
         """The faces of the die in use (``None`` is the blank wild face)."""

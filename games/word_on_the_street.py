@@ -233,6 +233,17 @@ class WordOnTheStreet(Game[WotsState]):
         """Each letter's space: −2..+2 on the street, −3 / +3 captured by the first / second team."""
         return dict(zip(LETTERS, self.state.positions, strict=True))
 
+    def preview(self, word: str) -> tuple[TileMove, ...]:
+        """The tile moves ``word`` would make for the team on the street, without playing it.
+
+        For the screen, to show which tiles to move before the team commits to the word.
+        """
+        return move_tiles(self.state, self.state.on_street, word)[1]
+
+    def can_challenge(self) -> bool:
+        """True while the last word may still be challenged (straight after it, once)."""
+        return self.state.last is not None
+
     def captured(self) -> dict[str, list[str]]:
         """Each team's captured tiles, in the order they were captured."""
         return {self.players[i]: list(self.state.captured[i]) for i in (0, 1)}

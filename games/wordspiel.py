@@ -368,6 +368,14 @@ class WordSpiel(Game[SpielState]):
             return "over"
         return "play" if self.state.in_play else "deal"
 
+    def overlaps(self, word: str) -> list[int]:
+        """The overlaps ``word`` may build on at the spiral's end (shortest first; empty: it cannot)."""
+        return spiral_overlaps(self.state.spiral, word) if self.state.in_play else []
+
+    def can_challenge(self) -> bool:
+        """True while the last word may still be challenged (straight after it)."""
+        return self.state.last is not None
+
     def hands(self) -> dict[str, int]:
         """How many cards each player holds."""
         return dict(zip(self.players, self.state.hands, strict=True))

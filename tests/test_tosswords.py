@@ -340,3 +340,18 @@ def test_module_examples_run() -> None:
 
     result = doctest.testmod(module)
     assert result.attempted and not result.failed
+
+
+def test_draw_sizes_never_strand_one_tile() -> None:
+    g = game()
+    assert g.draw_sizes() == [n for n in range(2, 27) if n != 25]
+    assert down_to_three().draw_sizes() == [3]
+
+
+def test_can_steal_and_can_challenge_for_the_screen() -> None:
+    g = game(steal=True)
+    assert not g.can_steal() and not g.can_challenge()
+    g.apply(move("CT", "CT", 3, "TRANCE"))
+    assert g.can_challenge() and not g.can_steal()
+    g.apply({"type": "timeout", "tiles": ["R", "S"], "keys": ["R", "S"], "die": 1})
+    assert g.can_steal() and not g.can_challenge()

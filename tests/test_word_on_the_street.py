@@ -321,3 +321,14 @@ def test_module_examples_run() -> None:
 
     result = doctest.testmod(module)
     assert result.attempted and not result.failed
+
+
+def test_preview_shows_the_moves_without_playing() -> None:
+    g = purple_position()
+    before = g.state
+    assert [(m.letter, m.after) for m in g.preview("PURPLE")] == [("P", 1), ("R", 3), ("P", 2)]
+    assert g.state is before and not g.can_challenge()
+    g.apply({"type": "word", "word": "PURPLE"})
+    assert g.can_challenge()
+    g.apply({"type": "challenge", "kind": "spelling", "ruling": LEGAL})
+    assert not g.can_challenge()

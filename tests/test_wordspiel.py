@@ -342,3 +342,12 @@ def test_module_examples_run() -> None:
 
     result = doctest.testmod(module)
     assert result.attempted and not result.failed
+
+
+def test_overlaps_and_can_challenge_for_the_screen() -> None:
+    g = after_fun()
+    assert g.overlaps("FUNNY") == [3] and g.overlaps("NO") == [1] and g.overlaps("TONE") == []
+    assert g.can_challenge()
+    g.apply({"type": "draw", "keep": True})
+    assert not g.can_challenge()
+    assert game().overlaps("FUN") == [], "nothing to build on before the deal"
