@@ -92,8 +92,12 @@ def _shape_problem(facts: Facts) -> str | None:
     return None
 
 
-def _names_form(facts: Facts) -> str:
-    return facts.name or facts.display
+def _capitalized(facts: Facts) -> str:
+    """'a proper noun (Robert)', or 'always written in capitals (OK)' for the few such words."""
+    name = facts.name or ""
+    if len(name) > 1 and name.isupper():
+        return f"always written in capitals ({name})"
+    return f"a proper noun ({name})"
 
 
 # -- Word on the Street --------------------------------------------------------------------
@@ -125,7 +129,8 @@ def wots_word(facts: Facts, ctx: Context) -> Ruling:
         return ctx.ruling(
             facts,
             True,
-            f"{facts.display} is a name ({facts.name}); names of persons and places are allowed",
+            f"{facts.display} is {_capitalized(facts)}; capitalized words such as names of persons "
+            f"and places are allowed",
             WOTS_RULE,
         )
     if facts.contraction:
@@ -270,7 +275,7 @@ def tosswords_word(facts: Facts, ctx: Context) -> Ruling:
         return ctx.ruling(
             facts,
             False,
-            f"{facts.display} is a proper noun ({facts.name}); proper nouns aren't permitted",
+            f"{facts.display} is {_capitalized(facts)}; proper nouns aren't permitted",
             TOSSWORDS_RULE,
         )
     return ctx.unknown(facts, TOSSWORDS_RULE)
@@ -348,7 +353,7 @@ def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
     if facts.without_apostrophe:
         return no(f"{facts.display} is the contraction {facts.without_apostrophe.upper()}", "contractions")
     if facts.name:
-        return no(f"{facts.display} is a proper noun ({facts.name})", "proper nouns")
+        return no(f"{facts.display} is {_capitalized(facts)}", "proper nouns")
     return ctx.unknown(facts, WORDSPIEL_RULE)
 
 
@@ -393,7 +398,7 @@ def option_word(facts: Facts, ctx: Context) -> Ruling:
             facts, False, f"{facts.display} is an abbreviation ({facts.abbreviation})", OPTION_RULE
         )
     if facts.name:
-        return ctx.ruling(facts, False, f"{facts.display} is a proper noun ({facts.name})", OPTION_RULE)
+        return ctx.ruling(facts, False, f"{facts.display} is {_capitalized(facts)}", OPTION_RULE)
     return ctx.unknown(facts, OPTION_RULE_DICTIONARY)
 
 

@@ -57,14 +57,18 @@ class WordAuthority:
         variant: str = DEFAULT_VARIANT,
         dict_dir: str | os.PathLike[str] = DEFAULT_DICT_DIR,
         house_file: str | os.PathLike[str] | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
     ) -> WordAuthority:
         """Load SCOWL (``size``, ``variant`` from ``dict_dir``) and the house words in ``house_file``.
+
+        ``cache_dir`` lets the lexicon keep a parsed copy for faster loads (see
+        :meth:`games.lexicon.Lexicon.load`).
 
         Raises :class:`games.lexicon.LexiconMissing` when the word list is not installed,
         :class:`games.lexicon.LexiconError` for a bad size or variant and
         :class:`games.house_words.HouseWordsError` for a damaged house file (left untouched).
         """
-        lexicon = Lexicon.load(size=size, variant=variant, dict_dir=dict_dir)
+        lexicon = Lexicon.load(size=size, variant=variant, dict_dir=dict_dir, cache_dir=cache_dir)
         house = HouseWords.load(house_file) if house_file is not None else HouseWords()
         return cls(lexicon, house)
 
@@ -199,6 +203,7 @@ class WordAuthority:
                 for w in sorted(level, key=len):
                     if (
                         TOSSWORDS_MIN <= len(w) <= TOSSWORDS_MAX
+                        and w.isascii()
                         and w.isalpha()
                         and w not in seen
                         and (w[-1] != "s" or plural_stem(w, lex) is None)
@@ -216,7 +221,7 @@ class WordAuthority:
             rank: dict[str, int] = {}
             for level in lex.by_level:
                 for w in sorted(level, key=len):
-                    if w.isalpha() and w not in rank:
+                    if w.isascii() and w.isalpha() and w not in rank:
                         rank[w] = len(rank)
             for key, form in lex.abbreviations.items():
                 if form.islower() and key.isalpha() and key not in rank and key not in lex.names:

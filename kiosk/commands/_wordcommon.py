@@ -1,0 +1,61 @@
+"""What ``check``, ``words`` and ``house`` share: the word settings, loading the authority,
+and turning the authority's errors into plain messages (exit 2, never a traceback).
+
+Exit status for these commands follows grep: 0 yes (LEGAL, words found, done), 1 no
+(ILLEGAL, nothing fits, no such house rule), 2 could not answer — bad usage, or a word list
+or house-words file that is missing or damaged — always with a message saying what to do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from games.house_words import HouseWordsError
+from games.lexicon import LexiconError, LexiconMissing
+from games.words import WordAuthority
+
+
+def add_dictionary_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--size", type=int, metavar="N",
+        help="SCOWL size: 10, 20, 35, 40, 50, 55, 60, 70, 80 or 95 (default from settings: 60)",
+    )
+    parser.add_argument(
+        "--variant", metavar="NAME",
+        help="spelling: american, british, british_z, canadian or australian (default from settings)",
+    )
+
+
+def word_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The [words] settings, with --size/--variant on top; settings problems go to stderr."""
+    from kiosk import settings
+
+    loaded = settings.load()
+    for problem in loaded.problems:
+        print(f"tablekeeper: {problem}", file=sys.stderr)
+    section = loaded.section("words")
+    if getattr(args, "size", None) is not None:
+        section["size"] = args.size
+    if getattr(args, "variant", None) is not None:
+        section["variant"] = args.variant
+    return section
+
+
+def load_authority(args: argparse.Namespace, *, house: bool = True) -> WordAuthority:
+    """The authority the settings describe, with the house words; UsageError when it cannot be."""
+    from kiosk import paths
+    from kiosk.cli import UsageError
+
+    section = word_settings(args)
+    try:
+        return WordAuthority.load(
+            size=section.get("size", 60),
+            variant=section.get("variant", "american"),
+            dict_dir=section.get("dict_dir", "/usr/share/dict/scowl"),
+            house_file=paths.house_words_file() if house else None,
+            cache_dir=paths.data_dir() / "cache",
+        )
+    except (LexiconMissing, LexiconError, HouseWordsError) as exc:
+        raise UsageError(str(exc)) from None
