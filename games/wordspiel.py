@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from games import wordspiel_solo as solo
 from games.base import Game, GameSetupError, Outcome, Step, Turn
 from games.rulings import IllegalEvent, Ruling
 from games.wordfit import WORDSPIEL_RULE_SPIRAL, spiral_overlaps
@@ -191,31 +192,13 @@ class WordSpiel(Game[SpielState]):
         )
         summary = f"{w}: {cards} card{'s' if cards != 1 else ''} on {state.spiral[-overlap:]}"
         if self.solitaire:
-            return self._solo_after_word(new, cards, summary)
+            return solo.after_word(new, self.players[0], cards, summary)
         turns = [Turn(self.players[p], 0, summary)]
         if hands[p] == 0:
             new, ends = self._end_round(new)
             turns.extend(ends)
             summary += f"; {self.players[p]} is out and round {state.round} ends"
         return Step(new, tuple(turns), summary)
-
-    def _solo_after_word(self, new: SpielState, cards: int, summary: str) -> Step:
-        """Solitaire: the hand is empty (won), or it was the last chance (lost), or a card is added."""
-        player = self.players[0]
-        if new.hands[0] == 0:
-            new = replace(new, in_play=False, result="won")
-            return Step(new, (Turn(player, -cards, summary + ": the hand is empty"),), summary)
-        if new.last_chance:
-            new = replace(new, in_play=False, result="lost")
-            return Step(new, (Turn(player, -cards, summary + ": the last chance is gone"),), summary)
-        assert new.pile is not None
-        if new.pile == 0:  # cannot happen: an empty pile always gives the last chance first
-            return Step(new, (Turn(player, -cards, summary),), summary)
-        new = replace(new, hands=(new.hands[0] + 1,), pile=new.pile - 1, last_chance=new.pile == 1)
-        summary += "; a card from the draw pile"
-        if new.last_chance:
-            summary += " (the last: one last chance)"
-        return Step(new, (Turn(player, 1 - cards, summary),), summary)
 
     def _end_round(self, state: SpielState) -> tuple[SpielState, list[Turn]]:
         totals = tuple(t + h for t, h in zip(state.totals, state.hands, strict=True))
@@ -238,14 +221,7 @@ class WordSpiel(Game[SpielState]):
         if self.solitaire:
             if not keep:
                 raise IllegalEvent("in solitaire a drawn card goes to the hand", RULE_SOLO)
-            assert state.pile is not None
-            if state.pile == 0:
-                new = replace(base, in_play=False, result="lost")
-                summary = "no word and no card left to draw: the game is lost"
-                return Step(new, (Turn(player, 0, summary),), summary)
-            new = replace(base, hands=(state.hands[0] + 1,), pile=state.pile - 1, last_chance=state.pile == 1)
-            summary = "no word: a card from the draw pile" + (" (the last)" if new.last_chance else "")
-            return Step(new, (Turn(player, 1, summary),), summary)
+            return solo.no_word(base, player)
         hands = list(state.hands)
         if keep:
             hands[p] += 1
