@@ -355,3 +355,10 @@ def test_can_steal_and_can_challenge_for_the_screen() -> None:
     assert g.can_challenge() and not g.can_steal()
     g.apply({"type": "timeout", "tiles": ["R", "S"], "keys": ["R", "S"], "die": 1})
     assert g.can_steal() and not g.can_challenge()
+
+
+def test_steal_transcript() -> None:
+    g = replay_file("tosswords_steal.jsonl")
+    assert g.retired() == {"Parents": ["C"], "Twins": []} and g.to_move == "Parents"
+    assert [t.points for t in g.turns] == [2, 3, -3, 0, -1, 0]
+    check_common(g)

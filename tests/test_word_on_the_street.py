@@ -332,3 +332,13 @@ def test_preview_shows_the_moves_without_playing() -> None:
     assert g.can_challenge()
     g.apply({"type": "challenge", "kind": "spelling", "ruling": LEGAL})
     assert not g.can_challenge()
+
+
+def test_challenges_transcript() -> None:
+    g = replay_file("wots_challenges.jsonl")
+    assert g.scores() == {"Reds": 2, "Blues": 0} and g.captured()["Reds"] == ["C", "R"]
+    pos = g.positions()
+    assert (pos["B"], pos["L"], pos["T"], pos["H"]) == (-1, -1, -1, -1)  # H from CHEER only
+    assert all(pos[ch] == 0 for ch in "SNDW")
+    assert g.to_move == "Blues"
+    check_common(g)

@@ -351,3 +351,20 @@ def test_overlaps_and_can_challenge_for_the_screen() -> None:
     g.apply({"type": "draw", "keep": True})
     assert not g.can_challenge()
     assert game().overlaps("FUN") == [], "nothing to build on before the deal"
+
+
+@pytest.mark.parametrize(
+    ("name", "spiral", "bob"),
+    [("wordspiel_fun_no.jsonl", "FUNO", 9), ("wordspiel_fun_unite.jsonl", "FUNITE", 7)],
+)
+def test_fun_variants_transcripts(name: str, spiral: str, bob: int) -> None:
+    g = replay_file(name)
+    assert g.spiral == spiral and g.hands() == {ANN: 8, BOB: bob}
+    check_common(g)
+
+
+def test_solitaire_transcript() -> None:
+    g = replay_file("wordspiel_solitaire.jsonl")
+    assert g.outcome().winner == "Sol" and g.scores() == {"Sol": 0}  # type: ignore[union-attr]
+    assert g.spiral == "SONETAN" and g.draw_pile == 0 and g.exchanges_left() == {"Sol": 2}
+    check_common(g)
