@@ -134,10 +134,8 @@ class Lexicon:
                 f"(60 is a good desk dictionary)"
             )
         variant = str(variant).strip().lower()
-        spellings = {sp for (sp, _, _) in catalogue}
-        known = [v for v in VARIANTS if v in spellings]
-        if variant not in known:
-            raise LexiconError(f"unknown spelling variant {variant!r}; choose one of {', '.join(known)}")
+        if variant not in VARIANTS:
+            raise LexiconError(f"unknown spelling variant {variant!r}; choose one of {', '.join(VARIANTS)}")
         sources = [
             (catalogue[(spelling, category, level)], category)
             for category in CATEGORIES
