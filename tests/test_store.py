@@ -243,3 +243,60 @@ def test_the_log_works_from_another_thread(log: GameLog) -> None:
     for t in threads:
         t.join()
     assert errors == [] and len(log.events(gid)) == 60
+
+
+# ------------------------------------------------------------------ with the real engines
+TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.jsonl"))
+
+
+@pytest.mark.skipif(not TRANSCRIPTS, reason="no transcripts in tests/transcripts yet")
+@pytest.mark.parametrize("transcript", TRANSCRIPTS, ids=lambda p: p.stem)
+def test_every_worked_example_round_trips_through_the_log(tmp_path: Path, transcript: Path) -> None:
+    """Each rule-sheet example, stored event by event, rebuilds to the same game and exports the same."""
+    from games.rulings import IllegalEvent
+
+    text = transcript.read_text(encoding="utf-8")
+    lines = [x for x in text.splitlines() if x.strip() and not x.startswith("#")]
+    header, *events = (json.loads(x) for x in lines)
+    with GameLog(tmp_path / "games.sqlite3") as log:
+        gid = log.start_game(header)
+        reference = log.rebuild(gid)  # the engine itself decides which events a game accepts
+        for event in events:
+            try:
+                reference.apply(event)
+            except IllegalEvent:
+                break  # some examples end in a refused event; the kiosk would not store it
+            log.append(gid, event)
+        game = log.rebuild(gid)
+        assert game.events == reference.events and game.scores() == reference.scores()
+        assert replay_lines(log.export(gid).splitlines()).scores() == reference.scores()
+        if game.is_over():
+            log.finish(gid, game.outcome())
+            stats = log.player_stats()
+            winners = set(game.outcome().winners)
+            assert {n for n, s in stats.items() if s["wins"]} == winners
+            best = {t.player: t.points for t in game.turns}
+            for turn in game.turns:
+                best[turn.player] = max(best[turn.player], turn.points)
+            assert {n: s["best_turn"] for n, s in stats.items() if n in best} == best
+
+
+@pytest.mark.skipif(not (Path(__file__).parent / "transcripts" / "upwords-figures.jsonl").exists(),
+                    reason="the Upwords figures transcript is not there yet")
+def test_a_real_upwords_game_to_the_end_gives_the_statistics(tmp_path: Path) -> None:
+    text = (Path(__file__).parent / "transcripts" / "upwords-figures.jsonl").read_text(encoding="utf-8")
+    header, *events = (json.loads(x) for x in text.splitlines() if x.strip() and not x.startswith("#"))
+    with GameLog(tmp_path / "games.sqlite3") as log:
+        gid = log.start_game(header)
+        for event in [*events, {"type": "pass"}, {"type": "pass"}]:
+            log.append(gid, event)
+        game = log.rebuild(gid)
+        assert game.is_over()
+        log.finish(gid, game.outcome())
+        winner = game.outcome().winners[0]
+        stats = log.player_stats()
+        assert stats[winner]["wins"] == 1 and sum(s["wins"] for s in stats.values()) == 1
+        for player in game.players:
+            assert stats[player]["best_turn"] == max(t.points for t in game.turns if t.player == player)
+        assert log.games()[0].status == "finished" and log.games()[0].winners == (winner,)
+        assert log.game_in_progress() is None
