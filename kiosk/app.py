@@ -1,0 +1,194 @@
+"""The Kivy app: a banner over a stack of screens, all driven by one :class:`Session`.
+
+This is the composition root of the touchscreen. It owns the session (game, log, word
+authority), the turn timer, the optional camera, and the systemd heartbeat. Screens get
+the app and call ``app.session`` / ``app.timer``; nothing else changes the game.
+
+Import this module only after ``kiosk.commands.kiosk`` has set Kivy's environment.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from kiosk.session import Session
+from kiosk.settings import Settings
+from kiosk.widgets import theme
+from kiosk.widgets.basics import Banner, fill
+
+log = logging.getLogger(__name__)
+
+
+def _notify() -> Any:
+    """kiosk.systemd_notify, or None where it is missing (then the kiosk runs without it)."""
+    try:
+        from kiosk import systemd_notify
+    except ImportError:
+        return None
+    return systemd_notify
+
+
+class TableKeeperApp(App):
+    """The kiosk. ``services`` is what :func:`kiosk.commands.kiosk.build_services` wired."""
+
+    title = "tablekeeper"
+
+    def __init__(
+        self,
+        session: Session,
+        settings: Settings,
+        timer: Any,
+        *,
+        camera: Any = None,
+        demo: Any = None,
+        screenshots: Path | None = None,
+        on_started: Callable[[TableKeeperApp], Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.session = session
+        self.settings = settings
+        self.timer = timer
+        self.camera = camera
+        self.demo = demo
+        self.screenshots = screenshots
+        self._on_started = on_started
+        self.banner: Banner | None = None
+        self.manager: ScreenManager | None = None
+        self.screens: dict[str, Any] = {}
+        self.category = ""
+        self._deck: Any = None
+
+    # ------------------------------------------------------------------ building
+    def build(self) -> FloatLayout:
+        from kiosk.screens import build_screens
+
+        Window.clearcolor = theme.BG
+        root = FloatLayout()
+        fill(root, theme.BG)
+        # The banner floats over the top of the screen (every screen is laid out for the full
+        # 800x480); information fades by itself, a problem stays until it is tapped.
+        self.banner = Banner(pos_hint={"x": 0, "top": 1})
+        self.manager = ScreenManager(transition=NoTransition())
+        for screen in build_screens(self):
+            self.screens[screen.name] = screen
+            self.manager.add_widget(screen)
+        root.add_widget(self.manager)
+        root.add_widget(self.banner)
+        for problem in self.settings.problems:
+            self.banner.show(problem)
+        return root
+
+    def on_start(self) -> None:
+        resumed = self.session.resume()
+        for problem in self._take_problems():
+            self.warn(problem)
+        self.go("game" if resumed else "start")
+        if self.timer is not None and getattr(self.timer, "problem", ""):
+            self.warn(self.timer.problem, "info")
+        Clock.schedule_once(self._ready, 0)
+        threading.Thread(target=self._warm_authority, name="word-list", daemon=True).start()
+        notify = _notify()
+        interval = notify.watchdog_interval() if notify else None
+        if interval:
+            Clock.schedule_interval(lambda _dt: notify.watchdog_ping(), max(0.5, interval / 2))
+
+    def _ready(self, _dt: float) -> None:
+        notify = _notify()
+        if notify is not None:
+            notify.notify_ready()
+        if self._on_started is not None:
+            self._on_started(self)
+
+    def _warm_authority(self) -> None:
+        """Load the word list off the UI thread so the first challenge is instant."""
+        self.session.warm_up()
+        Clock.schedule_once(lambda _dt: self.show_problems(), 0)
+
+    def on_stop(self) -> None:
+        if self.timer is not None and hasattr(self.timer, "close"):
+            self.timer.close()
+        if self.camera is not None and hasattr(self.camera, "close"):
+            self.camera.close()
+
+    # ------------------------------------------------------------------ helpers for screens
+    def go(self, name: str, **context: Any) -> None:
+        """Show a screen; it refreshes itself from the session before it is drawn."""
+        screen = self.screens[name]
+        if hasattr(screen, "prepare"):
+            screen.prepare(**context)
+        assert self.manager is not None
+        self.manager.current = name
+        self.show_problems()
+
+    def news(self, message: str) -> None:
+        """What the last action did, on the game screen's news line (not a banner)."""
+        self.screens["game"].show_news(message)
+
+    def warn(self, message: str, level: str = "error") -> None:
+        if self.banner is not None and message:
+            self.banner.show(message, level)
+
+    def show_problems(self) -> None:
+        for problem in self._take_problems():
+            self.warn(problem)
+
+    def _take_problems(self) -> list[str]:
+        problems, self.session.problems[:] = list(self.session.problems), []
+        return problems
+
+    # ------------------------------------------------------------------ the category deck
+    def current_category(self) -> str:
+        """The Word on the Street category on the table this turn ("" when none drawn)."""
+        return self.category
+
+    def draw_category(self) -> None:
+        """Draw the turn's category from the kiosk's own deck (its state is kept on disk)."""
+        deck = self._open_deck()
+        if deck is None:
+            return
+        try:
+            card = deck.draw()
+        except Exception as exc:
+            self.warn(f"No category could be drawn: {exc}")
+            return
+        self.category = str(getattr(card, "text", card))
+
+    def turn_over(self) -> None:
+        """The card goes to the back of the tray when the turn ends."""
+        self.category = ""
+
+    def _open_deck(self) -> Any:
+        if self._deck is None:
+            try:
+                from kiosk.categories import open_deck
+            except ImportError:
+                self.warn("The category deck is not installed: draw a card from the box.")
+                return None
+            try:
+                self._deck = open_deck(self.settings)
+            except Exception as exc:
+                self.warn(f"The category deck could not be opened: {exc}")
+                return None
+        return self._deck
+
+    def screenshot(self, name: str) -> Path | None:
+        """Save the window as ``<screenshots>/<name>.png`` (used by tests and ``--screenshots``)."""
+        if self.screenshots is None:
+            return None
+        self.screenshots.mkdir(parents=True, exist_ok=True)
+        path = self.screenshots / f"{name}.png"
+        # Rendered from the widget tree (not read back from the screen), so it is exactly
+        # the screen as laid out now, whatever the display server's buffers hold.
+        self.root.export_to_png(str(path))
+        return path

@@ -1,0 +1,77 @@
+"""``tablekeeper kiosk``: the touchscreen app (demo mode when there is no Pi hardware).
+
+Kivy reads its settings from the environment when it is first imported, so this module
+sets them (no command-line parsing by Kivy, its home in the data directory, an 800x480
+window) before anything imports Kivy; ``KCFG_*`` variables a person set win.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from pathlib import Path
+
+from kiosk.cli import UsageError
+
+log = logging.getLogger(__name__)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        help="demo mode even on a Pi: mock GPIO, a replayed camera, a scripted game to step through",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        metavar="DIR",
+        help="keep the game log, settings and Kivy files here (default: the data directory)",
+    )
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen (the Pi's kiosk mode)")
+    parser.add_argument(
+        "--screenshots",
+        type=Path,
+        metavar="DIR",
+        help="save a screenshot of each screen as it is first shown",
+    )
+
+
+def prepare_environment(data: Path, fullscreen: bool = False) -> None:
+    """Set Kivy's environment before Kivy is imported (a no-op for keys already set)."""
+    kivy_home = data / "kivy"
+    kivy_home.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_HOME", str(kivy_home))
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    os.environ.setdefault("KCFG_GRAPHICS_WIDTH", "800")
+    os.environ.setdefault("KCFG_GRAPHICS_HEIGHT", "480")
+    os.environ.setdefault("KCFG_GRAPHICS_RESIZABLE", "0")
+    os.environ.setdefault("KCFG_KIVY_EXIT_ON_ESCAPE", "0")
+    os.environ.setdefault("KCFG_INPUT_MOUSE", "mouse,disable_multitouch")
+    if fullscreen:
+        os.environ.setdefault("KCFG_GRAPHICS_FULLSCREEN", "auto")
+
+
+def run(args: argparse.Namespace) -> int:
+    data = args.data
+    if data is not None:
+        if data.exists() and not data.is_dir():
+            raise UsageError(f"--data {data} is a file, not a folder")
+        os.environ["TABLEKEEPER_DATA"] = str(data)
+        os.environ.setdefault("TABLEKEEPER_CONFIG", str(data / "tablekeeper.toml"))
+    from kiosk import paths
+
+    data = paths.data_dir()
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot use {data} for the kiosk's files: {exc.strerror or exc}") from None
+    prepare_environment(data, args.fullscreen)
+    from kiosk.wiring import build_app
+
+    app = build_app(demo=args.demo or None, screenshots=args.screenshots)
+    app.run()
+    return 0

@@ -1,0 +1,34 @@
+"""The kiosk's screens. Each is a Kivy ``Screen`` that reads the session in ``prepare()``
+and calls the session (never the engine) when a button is tapped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def build_screens(app: Any) -> list[Any]:
+    from kiosk.screens.challenge import ChallengeScreen
+    from kiosk.screens.end import EndScreen
+    from kiosk.screens.entry import EntryScreen
+    from kiosk.screens.game import GameScreen
+    from kiosk.screens.history import HistoryScreen
+    from kiosk.screens.names import NamesScreen
+    from kiosk.screens.option_form import LettersScreen, TallyScreen
+    from kiosk.screens.settings_screen import SettingsScreen
+    from kiosk.screens.start import StartScreen
+
+    return [
+        cls(app)
+        for cls in (
+            StartScreen,
+            NamesScreen,
+            GameScreen,
+            EntryScreen,
+            ChallengeScreen,
+            HistoryScreen,
+            EndScreen,
+            SettingsScreen,
+            LettersScreen,
+            TallyScreen,
+        )
+    ]

@@ -1,0 +1,91 @@
+"""Turn entry by touch: the word (or tiles, die, cards) typed on a big keyboard.
+
+The screen is the same for every game — a field, a row of the game's own controls, a row
+of its other moves (pass, no word, timeout…) and the keyboard; the game-specific part is a
+*form* from :mod:`kiosk.screens.forms`. A refused turn keeps everything typed and says why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+
+from kiosk.screens import forms
+from kiosk.screens.base import KioskScreen
+from kiosk.widgets import theme
+from kiosk.widgets.basics import BigButton, Panel, Text
+from kiosk.widgets.keyboard import BigKeyboard
+
+
+class EntryScreen(KioskScreen):
+    screen_name = "entry"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.form: forms.Form | None = None
+        self.bar = self.title_bar(
+            "Turn",
+            BigButton("Cancel", tid="entry.cancel", on_tap=lambda: self.app.go("game")),
+            BigButton("Done", tid="entry.done", on_tap=self.done, accent=True),
+        )
+        self.body.add_widget(self.bar)
+        field = Panel(size_hint_y=None, height=theme.TOUCH, padding=(10, 0), spacing=8)
+        self.field = Text("", size=theme.LARGE, bold=True, halign="left")
+        self.field.tid = "entry.field"
+        self.preview = Text("", size=theme.SMALL, color=theme.MUTED, halign="right")
+        self.preview.tid = "entry.preview"
+        field.add_widget(self.field)
+        field.add_widget(self.preview)
+        self.body.add_widget(field)
+        self.controls = BoxLayout(spacing=4, size_hint_y=None, height=theme.TOUCH)
+        self.body.add_widget(self.controls)
+        self.actions = BoxLayout(spacing=4, size_hint_y=None, height=theme.TOUCH)
+        self.body.add_widget(self.actions)
+        self.keyboard = BigKeyboard(tid="kb", on_change=self.typed, spaces=False)
+        self.body.add_widget(self.keyboard)
+
+    def prepare(self, **_context: Any) -> None:
+        game = self.session.game
+        if game is None:
+            return
+        self.form = forms.form_for(self, game)
+        self.bar.title.text = self.form.title
+        self.controls.clear_widgets()
+        self.actions.clear_widgets()
+        self.form.build(self.controls, self.actions)
+        for row in (self.controls, self.actions):
+            row.height = theme.TOUCH if row.children else 0
+            row.opacity = 1 if row.children else 0
+        self.keyboard.max_length = self.form.max_length
+        self.keyboard.set(self.form.initial_text())
+
+    def typed(self, text: str) -> None:
+        if self.form is None:
+            return
+        self.field.text = self.form.show(text)
+        self.preview.text = self.form.preview(text)
+
+    def refresh_preview(self) -> None:
+        self.typed(self.keyboard.text)
+
+    def done(self) -> None:
+        if self.form is None:
+            return
+        event = self.form.event(self.keyboard.text)
+        if event is not None:
+            self.submit(event)
+
+    def submit(self, event: dict[str, Any]) -> bool:
+        """Send a move to the session; on success back to the game with the timer reset."""
+        result = self.session.submit(event)
+        if not result.ok:
+            self.app.warn(result.message)
+            return False
+        if self.form is not None:
+            self.form.after_submit(event)
+        self.app.news(result.message or "Saved.")
+        game_screen = self.app.screens["game"]
+        game_screen.after_turn()
+        self.app.go("game")
+        return True

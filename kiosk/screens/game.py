@@ -1,0 +1,220 @@
+"""The game screen: whose turn (huge), the scores, the table, the timer ring, big buttons.
+
+It redraws from the session after every action and animates only the timer (30 frames a
+second while it runs). Turn entry, challenges and history are their own screens.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.uix.boxlayout import BoxLayout
+
+from kiosk import playbook
+from kiosk.screens import tables
+from kiosk.screens.base import KioskScreen
+from kiosk.widgets import theme
+from kiosk.widgets.basics import BigButton, Panel, Text
+from kiosk.widgets.ring import RingView
+
+
+class GameScreen(KioskScreen):
+    screen_name = "game"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self._tick_event: Any = None
+        top = BoxLayout(size_hint_y=None, height=70, spacing=theme.GAP)
+        self.mover = Text("", size=theme.HUGE, bold=True, color=theme.ACCENT, halign="left")
+        self.mover.tid = "game.mover"
+        top.add_widget(self.mover)
+        side = BoxLayout(orientation="vertical", size_hint_x=0.5)
+        self.info = Text("", size=theme.SMALL, color=theme.MUTED, halign="right")
+        self.info.tid = "game.info"
+        self.news = Text("", size=theme.SMALL, color=theme.ACCENT, halign="right")
+        self.news.tid = "game.news"
+        side.add_widget(self.info)
+        side.add_widget(self.news)
+        top.add_widget(side)
+        self.body.add_widget(top)
+        self.card_row = BoxLayout(size_hint_y=None, height=theme.TOUCH, spacing=theme.GAP)
+        self.category = Text("", size=theme.LARGE, bold=True)
+        self.category.tid = "game.category"
+        card_panel = Panel()
+        card_panel.add_widget(self.category)
+        self.card_row.add_widget(card_panel)
+        self.card_row.add_widget(
+            BigButton(
+                "New card",
+                tid="game.card",
+                on_tap=self.draw_card,
+                size_hint_x=None,
+                width=150,
+                face=theme.INFO,
+            )
+        )
+        self.body.add_widget(self.card_row)
+        middle = BoxLayout(spacing=theme.GAP)
+        self.scores = BoxLayout(orientation="vertical", spacing=4, size_hint_x=None, width=210)
+        middle.add_widget(self.scores)
+        self.table = tables.TablePanel()
+        middle.add_widget(self.table)
+        timer_box = BoxLayout(orientation="vertical", size_hint_x=None, width=200, spacing=4)
+        self.ring = RingView()
+        timer_box.add_widget(self.ring)
+        middle.add_widget(timer_box)
+        self.body.add_widget(middle)
+        self.buttons = BoxLayout(size_hint_y=None, height=theme.TOUCH + 6, spacing=theme.GAP)
+        self.timer_button = BigButton(
+            "Start timer", tid="game.timer", on_tap=self.toggle_timer, face=theme.INFO
+        )
+        self.buttons.add_widget(self.timer_button)
+        self.buttons.add_widget(
+            BigButton("Turn", tid="game.turn", on_tap=self.enter_turn, accent=True, size=theme.LARGE)
+        )
+        self.challenge_button = BigButton(
+            "Challenge", tid="game.challenge", on_tap=self.challenge, face=theme.BAD
+        )
+        self.buttons.add_widget(self.challenge_button)
+        self.buttons.add_widget(BigButton("Undo", tid="game.undo", on_tap=self.undo))
+        self.buttons.add_widget(BigButton("Menu", tid="game.menu", on_tap=lambda: self.app.go("history")))
+        self.demo_button: BigButton | None = None
+        self.body.add_widget(self.buttons)
+
+    # ------------------------------------------------------------------ drawing
+    def prepare(self, fresh: bool = False, **_context: Any) -> None:
+        game = self.session.game
+        if game is None:
+            Clock.schedule_once(lambda _dt: self.app.go("start"), 0)
+            return
+        if self.app.demo is not None and self.demo_button is None:
+            self.demo_button = BigButton("Demo step", tid="game.demo", on_tap=self.demo_step, face=theme.GOOD)
+            self.buttons.add_widget(self.demo_button, index=len(self.buttons.children))
+        if fresh and self.app.timer is not None:
+            self.app.timer.reset(game.timer_seconds)
+        self.refresh()
+
+    def on_enter(self, *_: Any) -> None:
+        self._tick_event = Clock.schedule_interval(self.tick, 1 / 30)
+        self.tick(0)
+
+    def on_leave(self, *_: Any) -> None:
+        if self._tick_event is not None:
+            self._tick_event.cancel()
+            self._tick_event = None
+
+    def refresh(self) -> None:
+        """Redraw everything but the timer from the session's game."""
+        game = self.session.game
+        if game is None:
+            return
+        guide = playbook.guide(game.name)
+        if game.is_over():
+            Clock.schedule_once(lambda _dt: self.app.go("end"), 0)
+        self.mover.text = f"{game.to_move} to play" if game.to_move else "Game over"
+        self.info.text = tables.info_line(game)
+        if not self.news.text and game.turns:
+            self.news.text = f"last: {game.turns[-1].player} {game.turns[-1].summary}"
+        self._draw_scores(game, guide)
+        self.table.show(game, self.app.camera)
+        show_card = game.name == "word-on-the-street"
+        self.card_row.height = theme.TOUCH if show_card else 0
+        self.card_row.opacity = 1 if show_card else 0
+        self.card_row.disabled = not show_card
+        if show_card:
+            self.category.text = self.app.current_category() or "Tap New card for a category"
+        self.challenge_button.disabled = self.session.challenge_target() is None
+
+    def show_news(self, message: str) -> None:
+        """What the last action did, in one line under the game's info (fades at the next one)."""
+        self.news.text = message
+
+    def _draw_scores(self, game: Any, guide: playbook.Guide) -> None:
+        self.scores.clear_widgets()
+        # Word on the Street's street needs the width; its two teams' counts go on the info line.
+        street = game.name == "word-on-the-street"
+        self.scores.width = 0 if street else 210
+        self.scores.opacity = 0 if street else 1
+        if street:
+            return
+        scores = game.scores()
+        extra = tables.score_extras(game)
+        for i, name in enumerate(game.players):
+            mover = name == game.to_move
+            row = Panel(bg=list(theme.ACCENT if mover else theme.PANEL), padding=(8, 0))
+            row.tid = f"game.score.{i}"
+            colour = theme.ACCENT_TEXT if mover else theme.TEXT
+            row.add_widget(Text(name, size=theme.BODY, bold=True, color=colour, halign="left"))
+            value = f"{scores.get(name, 0)}"
+            row.add_widget(
+                Text(value, size=theme.LARGE, bold=True, color=colour, size_hint_x=0.45, halign="right")
+            )
+            self.scores.add_widget(row)
+            if name in extra:
+                row.add_widget(Text(extra[name], size=theme.SMALL, color=colour, size_hint_x=0.5))
+        self.scores.add_widget(
+            Text(
+                f"({guide.score_label}{', lowest wins' if guide.lower_wins else ''})",
+                size=theme.SMALL,
+                color=theme.MUTED,
+                size_hint_y=None,
+                height=30,
+            )
+        )
+
+    def tick(self, _dt: float) -> None:
+        timer = self.app.timer
+        if timer is None or not timer.enabled:
+            self.ring.show([(0, 0, 0)] * 12, "--", theme.MUTED)
+            self.timer_button.disabled = True
+            return
+        self.timer_button.disabled = False
+        view = timer.view()
+        colour = (
+            theme.BAD if view.phase == "expired" else theme.WARN if view.phase == "warning" else theme.TEXT
+        )
+        self.ring.show(view.frame, view.digits, colour)
+        label = {"running": "Pause", "warning": "Pause", "paused": "Resume"}.get(view.phase, "Start timer")
+        if view.phase == "expired":
+            label = "Restart timer"
+        if self.timer_button.text != label:
+            self.timer_button.text = label
+
+    # ------------------------------------------------------------------ taps
+    def toggle_timer(self) -> None:
+        if self.app.timer is not None:
+            self.app.timer.toggle()
+            self.tick(0)
+
+    def enter_turn(self) -> None:
+        self.app.go("entry")
+
+    def challenge(self) -> None:
+        self.app.go("challenge")
+
+    def undo(self) -> None:
+        result = self.session.undo()
+        if result.ok:
+            self.show_news(result.message)
+        else:
+            self.app.warn(result.message)
+        self.refresh()
+
+    def draw_card(self) -> None:
+        self.app.draw_category()
+        self.refresh()
+
+    def demo_step(self) -> None:
+        if self.app.demo is None:
+            return
+        message = self.app.demo.step(self.session)
+        if message:
+            self.show_news(message)
+        self.refresh()
+
+    def after_turn(self) -> None:
+        """A turn was scored: the timer resets for the next player."""
+        game = self.session.game
+        if self.app.timer is not None and game is not None:
+            self.app.timer.reset(game.timer_seconds)

@@ -1,0 +1,104 @@
+"""History and menu: every turn, score and ruling of this game; or the games played so far.
+
+Reached from the game screen's Menu button (with the game's menu: settings, give up) and
+from the start screen's Games button (the list of games and each player's record).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
+
+from kiosk.screens.base import KioskScreen
+from kiosk.widgets import theme
+from kiosk.widgets.basics import BigButton, LongText
+
+
+class HistoryScreen(KioskScreen):
+    screen_name = "history"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.stats = False
+        self.give_up = BigButton("Give up game", tid="history.abandon", on_tap=self.abandon, face=theme.BAD)
+        self.bar = self.title_bar(
+            "History",
+            self.give_up,
+            BigButton("Settings", tid="history.settings", on_tap=lambda: self.app.go("settings")),
+            BigButton("Back", tid="history.back", on_tap=self.back, accent=True),
+        )
+        self.body.add_widget(self.bar)
+        self.scroll = ScrollView(do_scroll_x=False, bar_width=12)
+        self.lines = GridLayout(cols=1, spacing=2, size_hint_y=None)
+        self.lines.bind(minimum_height=self.lines.setter("height"))
+        self.scroll.add_widget(self.lines)
+        self.body.add_widget(self.scroll)
+        self._armed = False
+
+    def prepare(self, stats: bool = False, **_context: Any) -> None:
+        self.stats = stats or self.session.game is None
+        self._armed = False
+        self.give_up.text = "Give up game"
+        self.give_up.disabled = self.stats
+        self.give_up.opacity = 0 if self.stats else 1
+        self.lines.clear_widgets()
+        if self.stats:
+            self.bar.title.text = "Games played"
+            self._games()
+        else:
+            self._turns()
+
+    def _line(self, text: str, colour: tuple[float, ...] = theme.TEXT) -> None:
+        self.lines.add_widget(LongText(text, size=theme.BODY, color=colour, halign="left"))
+
+    def _turns(self) -> None:
+        game = self.session.game
+        self.bar.title.text = f"{game.title}: history"
+        totals = dict.fromkeys(game.players, 0)
+        turns = game.turns
+        if not turns:
+            self._line("No turn yet.", theme.MUTED)
+        for n, turn in enumerate(turns, start=1):
+            totals[turn.player] = totals.get(turn.player, 0) + turn.points
+            self._line(
+                f"{n}. [b]{turn.player}[/b]  {turn.points:+d}  {turn.summary}  (total {totals[turn.player]})"
+            )
+            if turn.ruling is not None:
+                colour = theme.GOOD if turn.ruling.legal else theme.BAD
+                self._line(f"     {turn.ruling.verdict}: {turn.ruling.reason} - {turn.ruling.rule}", colour)
+        self._line("Scores now: " + ", ".join(f"{p} {s}" for p, s in game.scores().items()), theme.ACCENT)
+
+    def _games(self) -> None:
+        store = self.session.log
+        try:
+            games = store.games(12)
+            stats = store.player_stats()
+        except Exception as exc:
+            self._line(f"The game log cannot be read: {exc}", theme.BAD)
+            return
+        if not games:
+            self._line("No game played yet.", theme.MUTED)
+        for g in games:
+            who = ", ".join(g.players)
+            won = f" - won by {', '.join(g.winners)}" if g.winners else ""
+            self._line(f"#{g.id} {g.game}: {who} ({g.status}{won})")
+        if stats:
+            self._line("Players: games / wins / best turn", theme.ACCENT)
+            for name, s in sorted(stats.items()):
+                self._line(
+                    f"   {name}: {s.get('games', 0)} / {s.get('wins', 0)} / {s.get('best_turn') or '-'}"
+                )
+
+    def back(self) -> None:
+        self.app.go("game" if self.session.game is not None and not self.stats else "start")
+
+    def abandon(self) -> None:
+        """Two taps: the first arms it (a mis-tap never throws a game away)."""
+        if not self._armed:
+            self._armed = True
+            self.give_up.text = "Tap again to give up"
+            return
+        self.session.abandon()
+        self.app.go("start")

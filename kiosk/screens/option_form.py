@@ -1,0 +1,189 @@
+"""Option turn entry: the word on the keyboard, then each letter's printed points and colour.
+
+The prism set is not in the rule sheet, so the kiosk cannot know a letter's value: the
+player taps it in (1 by default), and the colour of the side showing, for the one-colour
+double. Further words formed by the same turn are added one after another.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+
+from kiosk.screens.base import KioskScreen
+from kiosk.screens.forms import Form, letters
+from kiosk.widgets import theme
+from kiosk.widgets.basics import BigButton, Stepper, Text
+
+
+class OptionForm(Form):
+    title = "Option: the word formed"
+    max_length = 15
+
+    def build(self, controls: BoxLayout, actions: BoxLayout) -> None:
+        self.count = Stepper("entry.exchange_count", 1, 1, 7, "swap {}")
+        controls.add_widget(self.count)
+        self.action(
+            controls, "Exchange", "entry.exchange", lambda: {"type": "exchange", "count": self.count.value}
+        )
+        self.action(actions, "Pass", "entry.pass", {"type": "pass"})
+        self.action(
+            actions,
+            "End: count the racks",
+            "entry.end",
+            lambda: self.screen.app.go("tally", kind="option"),
+            face=theme.WARN,
+        )
+
+    def preview(self, text: str) -> str:
+        return "next: each letter's points and colour"
+
+    def event(self, text: str) -> dict[str, Any] | None:
+        word = letters(text)
+        if not word:
+            self.screen.app.warn("Type the word formed (or Pass).")
+            return None
+        self.screen.app.go("letters", word=word)
+        return None
+
+
+class LettersScreen(KioskScreen):
+    """Points and colour of each letter of a word, then Done (or add another word)."""
+
+    screen_name = "letters"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.words: list[dict[str, Any]] = []
+        self.word = ""
+        self.bar = self.title_bar(
+            "Points of each letter",
+            BigButton("Back", tid="letters.back", on_tap=lambda: self.app.go("entry")),
+            BigButton("+ Word", tid="letters.more", on_tap=self.another, face=theme.INFO),
+            BigButton("Done", tid="letters.done", on_tap=self.done, accent=True),
+        )
+        self.body.add_widget(self.bar)
+        self.columns = BoxLayout(spacing=4)
+        self.body.add_widget(self.columns)
+        bottom = BoxLayout(spacing=8, size_hint_y=None, height=theme.TOUCH)
+        self.prisms = Stepper("letters.prisms", 1, 1, 7, "{} from rack")
+        self.turned = Stepper("letters.turned", 0, 0, 20, "{} turned")
+        bottom.add_widget(self.prisms)
+        bottom.add_widget(self.turned)
+        self.body.add_widget(bottom)
+        self.points: list[Stepper] = []
+        self.colours: list[BigButton] = []
+
+    def prepare(self, word: str = "", **_context: Any) -> None:
+        if word:
+            self.word = word
+        if not self.words:
+            self.prisms.set(min(7, len(self.word)))
+            self.turned.set(0)
+        self.bar.title.text = f"{self.word}: points, colour" + (
+            f" (+{len(self.words)} words)" if self.words else ""
+        )
+        self.columns.clear_widgets()
+        self.points, self.colours = [], []
+        for i, ch in enumerate(self.word):
+            column = BoxLayout(orientation="vertical", spacing=2)
+            column.add_widget(Text(ch, size=theme.HUGE, bold=True, color=theme.ACCENT))
+            stepper = Stepper(f"letters.points.{i}", 1, 0, 20, "{}", orientation="vertical")
+            stepper.children[0].width = stepper.children[-1].width = 0  # vertical: full-width buttons
+            for child in stepper.children:
+                child.size_hint_x = 1
+            self.points.append(stepper)
+            column.add_widget(stepper)
+            colour = BigButton("dark", tid=f"letters.colour.{i}", face=theme.PANEL_HI, size=theme.SMALL)
+            colour.bind(on_release=lambda b: self._flip(b))
+            self.colours.append(colour)
+            column.add_widget(colour)
+            self.columns.add_widget(column)
+
+    @staticmethod
+    def _flip(button: BigButton) -> None:
+        button.text = "light" if button.text == "dark" else "dark"
+        button.set_face(
+            (0.85, 0.85, 0.8, 1) if button.text == "light" else theme.PANEL_HI,
+            dark_text=button.text == "light",
+        )
+
+    def _current(self) -> dict[str, Any]:
+        return {
+            "word": self.word,
+            "letters": [
+                {"letter": ch, "points": self.points[i].value, "color": self.colours[i].text}
+                for i, ch in enumerate(self.word)
+            ],
+        }
+
+    def another(self) -> None:
+        """Keep this word and type the next one the turn formed."""
+        self.words.append(self._current())
+        self.app.go("entry")
+
+    def done(self) -> None:
+        words = [*self.words, self._current()]
+        event = {"type": "play", "words": words, "prisms": self.prisms.value, "turned": self.turned.value}
+        if self.app.screens["entry"].submit(event):
+            self.words = []
+
+
+class TallyScreen(KioskScreen):
+    """The end of an Upwords or Option game: what each player has left."""
+
+    screen_name = "tally"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.kind = ""
+        self.bar = self.title_bar(
+            "End of the game",
+            BigButton("Back", tid="tally.back", on_tap=lambda: self.app.go("game")),
+            BigButton("End game", tid="tally.done", on_tap=self.done, accent=True),
+        )
+        self.body.add_widget(self.bar)
+        self.rows = BoxLayout(orientation="vertical", spacing=6)
+        self.body.add_widget(self.rows)
+        self.steppers: dict[str, Stepper] = {}
+
+    def prepare(self, kind: str = "", **_context: Any) -> None:
+        game = self.session.game
+        self.kind = kind or (game.name if game else "")
+        self.rows.clear_widgets()
+        self.steppers = {}
+        if game is None:
+            return
+        what = "tiles left on the rack" if self.kind == "upwords" else "points left on the rack (both sides)"
+        self.bar.title.text = f"End: {what}"
+        for i, name in enumerate(game.players):
+            row = BoxLayout(spacing=8, size_hint_y=None, height=theme.TOUCH)
+            row.add_widget(Text(name, size=theme.LARGE, bold=True, halign="left"))
+            stepper = Stepper(f"tally.{i}", 0, 0, 200 if self.kind == "option" else 7, "{}")
+            self.steppers[name] = stepper
+            row.add_widget(stepper)
+            self.rows.add_widget(row)
+        self.rows.add_widget(Text("", size=theme.SMALL))
+
+    def done(self) -> None:
+        game = self.session.game
+        if game is None:
+            return
+        if self.kind == "upwords":
+            event = {"type": "end", "tiles_left": {n: s.value for n, s in self.steppers.items()}}
+        else:
+            racks = game.racks
+            counts = racks() if callable(racks) else racks
+            event = {
+                "type": "end",
+                "racks": {n: _rack(counts.get(n, 0), s.value) for n, s in self.steppers.items()},
+            }
+        self.app.screens["entry"].submit(event)
+
+
+def _rack(prisms: int, total: int) -> list[list[int]]:
+    """A rack of ``prisms`` prisms worth ``total`` points in all (see docs/rulings.md, Kiosk)."""
+    if prisms == 0:
+        return []
+    return [[total, 0]] + [[0, 0] for _ in range(prisms - 1)]

@@ -1,0 +1,119 @@
+"""What the middle of the game screen shows for each game, read from its engine.
+
+The engines expose read-only views (``positions()``, ``board``, ``retired()``,
+``spiral``, ``hands()``); this module turns them into the plain data the board widgets
+draw. When a camera reader is running its latest read replaces the engine's board, with
+the uncertain cells framed in red.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+
+from kiosk.widgets import theme
+from kiosk.widgets.basics import Text
+from kiosk.widgets.boards import GridView, StreetView, TilesView
+
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class TablePanel(BoxLayout):
+    """Holds one view at a time and swaps it when the game changes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", spacing=4, **kwargs)
+        self.tid = "game.table"
+        self.view: Any = None
+        self.kind = ""
+        self.caption = Text("", size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=28)
+
+    def _use(self, kind: str, factory: Any) -> Any:
+        if kind != self.kind:
+            self.clear_widgets()
+            self.view = factory()
+            self.view.tid = f"game.table.{kind}"
+            self.kind = kind
+            self.add_widget(self.view)
+            self.add_widget(self.caption)
+        return self.view
+
+    def show(self, game: Any, camera: Any = None) -> None:
+        name = game.name
+        if name == "word-on-the-street":
+            positions = tuple(game.positions().items())
+            self._use("street", StreetView).set((positions, tuple(game.players)))
+            captured = game.captured()
+            self.caption.text = "   ".join(f"{t}: {''.join(c) or '-'}" for t, c in captured.items())
+        elif name == "upwords":
+            read = camera.latest() if camera is not None and hasattr(camera, "latest") else None
+            board = game.board
+            tops = [[board.top(r, c) for c in range(board.size)] for r in range(board.size)]
+            heights = [[board.height(r, c) for c in range(board.size)] for r in range(board.size)]
+            uncertain: frozenset[tuple[int, int]] = frozenset()
+            if read is not None:
+                tops, heights, uncertain = read.tops, read.heights, frozenset(read.uncertain)
+            last = game.last_play
+            fresh = frozenset(p.cell for p in last.tiles) if last is not None else frozenset()
+            self._use("grid", GridView).set((_freeze(tops), _freeze(heights), uncertain, fresh))
+            self.caption.text = (
+                f"camera: {read.summary}" if read is not None else f"tiles in the bag: {game.bag}"
+            )
+        elif name == "tosswords":
+            rows = tuple((side, ALPHABET, "".join(tiles)) for side, tiles in game.retired().items())
+            self._use("tiles", TilesView).set(rows)
+            self.caption.text = "lit tiles are retired"
+        elif name == "wordspiel":
+            spiral = game.spiral or ""
+            self._use("text", _big_text).text = _spiral_text(spiral)
+            self.caption.text = f"round {max(1, game.round)} of {game.options.get('rounds', 5)}"
+        else:
+            self._use("text", _big_text).text = _option_text(game)
+            self.caption.text = "last play"
+
+
+def _big_text() -> Text:
+    return Text("", size=theme.LARGE, bold=True)
+
+
+def _freeze(grid: Any) -> tuple[tuple[Any, ...], ...]:
+    return tuple(tuple(row) for row in grid)
+
+
+def _spiral_text(spiral: str) -> str:
+    if not spiral:
+        return "Flip the first card to start the round"
+    tail = spiral[-14:]
+    return f"[size=22]spiral ends[/size]\n[size=44]{'...' if len(spiral) > 14 else ''}{tail}[/size]"
+
+
+def _option_text(game: Any) -> str:
+    turns = game.turns
+    if not turns:
+        return "First word: at least 4 letters, anywhere on the board"
+    last = turns[-1]
+    return f"{last.player}\n[size=40]{last.summary}[/size]\n{last.points:+d}"
+
+
+def info_line(game: Any) -> str:
+    """The small grey line top right: the round, the bag, the die, the captured count."""
+    name = game.name
+    if name == "upwords":
+        return f"{game.bag} tiles in the bag"
+    if name == "wordspiel":
+        return f"Round {max(1, game.round)}/{game.options.get('rounds', 5)} - {game.phase}"
+    if name == "tosswords":
+        die = game.options.get("die", "d6")
+        return f"die {die}{' - steals on' if game.options.get('steal') else ''}"
+    if name == "word-on-the-street":
+        counts = "  ".join(f"{team} {n}" for team, n in game.scores().items())
+        return f"captured: {counts} (first to {game.options.get('tiles_to_win', 8)})"
+    return f"{len(game.turns)} turns scored"
+
+
+def score_extras(game: Any) -> dict[str, str]:
+    """A second figure per player where the game has one (cards in hand, tiles on the rack)."""
+    if game.name == "wordspiel":
+        return {n: f"{h} cards" for n, h in game.hands().items()}
+    return {}

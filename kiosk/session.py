@@ -1,0 +1,260 @@
+"""The kiosk's controller: one game, its log, the word authority — and no Kivy.
+
+Every screen talks to a :class:`Session` and nothing else, so the whole referee (start a
+game, enter a turn, challenge, undo, resume after a power cut) is testable with plain
+pytest. The order of every change is the durability promise of the kiosk:
+
+1. apply the event to a *copy* of the engine — an :class:`IllegalEvent` refuses it and
+   nothing is written;
+2. append it to the SQLite log (``GameLog.append`` returns only once it is on disk) — a
+   :class:`StoreError` (disk full…) refuses it and the screen says the entry was not saved;
+3. only then make the copy the live game, so what the screen shows is always on disk.
+
+Undo is the same in reverse: drop the last row, then take the event back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from games.base import Game, GameSetupError, Turn
+from games.registry import canonical_name, new_game
+from games.rulings import IllegalEvent, Ruling
+from kiosk import playbook
+
+log = logging.getLogger(__name__)
+
+
+class Log(Protocol):
+    """The part of ``kiosk.store.GameLog`` the session uses (see the brief's contract)."""
+
+    def start_game(self, header: dict[str, Any]) -> int: ...
+    def append(self, game_id: int, event: dict[str, Any]) -> int: ...
+    def drop_last(self, game_id: int) -> dict[str, Any] | None: ...
+    def game_in_progress(self) -> int | None: ...
+    def rebuild(self, game_id: int) -> Game[Any]: ...
+    def finish(self, game_id: int, outcome: dict[str, Any]) -> None: ...
+    def abandon(self, game_id: int) -> None: ...
+    def recent_players(self, limit: int) -> list[str]: ...
+
+
+class Authority(Protocol):
+    def rule(self, game: str, word: str, **context: Any) -> Ruling: ...
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a screen needs after an action: did it happen, what to say, the ruling if any."""
+
+    ok: bool
+    message: str = ""
+    ruling: Ruling | None = None
+    turns: tuple[Turn, ...] = ()
+    event: dict[str, Any] | None = None
+
+    @classmethod
+    def refused(cls, message: str) -> Result:
+        return cls(False, message)
+
+
+@dataclass
+class Session:
+    """The live game and everything that changes it.
+
+    ``log`` is the game log (``kiosk.store.GameLog``). ``authority`` is the word authority
+    (``games.words.WordAuthority``) or a zero-argument callable that loads it on first use,
+    so the start screen never waits for the word list. ``now`` gives the wall-clock time
+    written into each event's ``at``.
+    """
+
+    log: Log
+    authority: Authority | Callable[[], Authority] | None = None
+    now: Callable[[], float] = time.time
+    game: Game[Any] | None = None
+    game_id: int | None = None
+    problems: list[str] = field(default_factory=list)
+    _authority_error: str = ""
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    # ------------------------------------------------------------------ games
+    def new_game(self, name: str, players: Sequence[str], options: Mapping[str, Any] | None = None) -> Result:
+        """Start a game; the header is in the log before the game exists on screen."""
+        try:
+            game = new_game(canonical_name(name), [p.strip() for p in players], dict(options or {}))
+        except (GameSetupError, KeyError) as exc:
+            return Result.refused(str(exc).strip("'\""))
+        self.close_game()
+        try:
+            game_id = self.log.start_game(game.header())
+        except Exception as exc:  # StoreError and friends: say so, keep the old state
+            return Result.refused(_plain(exc))
+        self.game, self.game_id = game, game_id
+        return Result(True, f"{game.title}: {game.to_move} to play")
+
+    def resume(self) -> bool:
+        """Rebuild the newest unfinished game from the log; False when there is none."""
+        try:
+            game_id = self.log.game_in_progress()
+            if game_id is None:
+                return False
+            self.game = self.log.rebuild(game_id)
+        except Exception as exc:
+            self.problems.append(f"The game in progress could not be restored: {_plain(exc)}")
+            return False
+        self.game_id = game_id
+        return True
+
+    def in_progress(self) -> int | None:
+        try:
+            return self.log.game_in_progress()
+        except Exception:
+            return None
+
+    def close_game(self) -> None:
+        """Record a finished game's outcome (kept in the log's statistics) and forget it."""
+        if self.game is not None and self.game_id is not None:
+            outcome = self.game.outcome()
+            try:
+                if outcome is not None:
+                    self.log.finish(
+                        self.game_id,
+                        {
+                            "winners": list(outcome.winners),
+                            "termination": outcome.termination,
+                            "scores": self.game.scores(),
+                        },
+                    )
+            except Exception as exc:
+                self.problems.append(f"The result could not be saved: {_plain(exc)}")
+        self.game = self.game_id = None
+
+    def abandon(self) -> None:
+        """Give up the current game (it stays in the log, marked abandoned)."""
+        if self.game_id is not None:
+            try:
+                self.log.abandon(self.game_id)
+            except Exception as exc:
+                self.problems.append(f"Could not mark the game abandoned: {_plain(exc)}")
+        self.game = self.game_id = None
+
+    def recent_players(self, limit: int = 8) -> list[str]:
+        try:
+            return list(self.log.recent_players(limit))
+        except Exception:
+            return []
+
+    # ------------------------------------------------------------------ events
+    def submit(self, event: Mapping[str, Any]) -> Result:
+        """Apply one event: refuse it (nothing written) or log it, then show it."""
+        if self.game is None or self.game_id is None:
+            return Result.refused("No game is being played: start one first.")
+        stamped = {**dict(event), "at": datetime.fromtimestamp(self.now(), UTC).isoformat(timespec="seconds")}
+        twin = self.game.copy()
+        try:
+            step = twin.apply(stamped)
+        except IllegalEvent as exc:
+            return Result.refused(_illegal_text(exc))
+        try:
+            self.log.append(self.game_id, twin.peek() or stamped)
+        except Exception as exc:
+            return Result.refused(_plain(exc))
+        self.game = twin
+        message = step.message or "; ".join(t.summary for t in step.turns if t.summary)
+        return Result(True, message, turns=step.turns, event=twin.peek())
+
+    def undo(self) -> Result:
+        """Take back the last event (a turn, or a ruling). The log row goes first."""
+        if self.game is None or self.game_id is None or self.game.peek() is None:
+            return Result.refused("There is nothing to undo.")
+        try:
+            self.log.drop_last(self.game_id)
+        except Exception as exc:
+            return Result.refused(_plain(exc))
+        event = self.game.undo()
+        return Result(True, f"Took back: {playbook.describe_event(event)}", event=event)
+
+    # ------------------------------------------------------------------ challenges
+    def challenge_target(self) -> playbook.Target | None:
+        """The word a challenge would be about (the last one played), or None."""
+        return None if self.game is None else playbook.target(self.game)
+
+    def rule(self, kind: str = "", word: str | None = None) -> Ruling | None:
+        """Ask the word authority about the challenged word (no event yet). None: rule by hand.
+
+        ``word`` picks one of several words a play formed (Upwords); default: the target's.
+        """
+        target = self.challenge_target()
+        if target is None or self.game is None:
+            return None
+        authority = self._authority()
+        if authority is None:
+            return None
+        if word:
+            target = playbook.Target(word.upper(), target.player, target.event)
+        context = playbook.authority_context(self.game, target, kind)
+        try:
+            return authority.rule(self.game.name, target.word, **context)
+        except Exception as exc:  # the authority must never take the kiosk down
+            log.exception("word authority failed")
+            self.problems.append(f"The word list could not rule on {target.word}: {_plain(exc)}")
+            return None
+
+    def challenge(self, ruling: Ruling | None = None, word: str | None = None, **details: Any) -> Result:
+        """Settle a challenge of the last word: the ruling goes into the event, then the log.
+
+        ``details`` carries what the game's challenge event needs (``kind``, ``by``,
+        ``votes``, ``first_error``). Without a ruling (a vote) only the details are sent.
+        """
+        target = self.challenge_target()
+        if self.game is None or target is None:
+            return Result.refused("There is no word to challenge yet.")
+        event: dict[str, Any] = {"type": "challenge", **{k: v for k, v in details.items() if v is not None}}
+        if ruling is not None:
+            event["ruling"] = {k: v for k, v in ruling.to_dict().items() if v != ""}
+        if word:
+            target = playbook.Target(word.upper(), target.player, target.event)
+        event.update(playbook.challenge_extras(self.game, target))
+        result = self.submit(event)
+        if not result.ok:
+            return result
+        return Result(True, result.message, ruling=ruling, turns=result.turns, event=result.event)
+
+    def authority_problem(self) -> str:
+        return self._authority_error
+
+    def warm_up(self) -> bool:
+        """Load the word authority now (the app calls this on a worker thread at start)."""
+        return self._authority() is not None
+
+    def _authority(self) -> Authority | None:
+        with self._lock:
+            if self.authority is None:
+                return None
+            if not hasattr(self.authority, "rule"):
+                loader = self.authority
+                try:
+                    self.authority = loader()  # type: ignore[operator]
+                except Exception as exc:
+                    self._authority_error = (
+                        f"The word list could not be loaded ({_plain(exc)}): rule by hand."
+                    )
+                    self.problems.append(self._authority_error)
+                    self.authority = None
+                    return None
+            return self.authority  # type: ignore[return-value]
+
+
+def _illegal_text(exc: IllegalEvent) -> str:
+    return f"{exc.reason[:1].upper()}{exc.reason[1:]}" + (f" ({exc.rule})" if exc.rule else "")
+
+
+def _plain(exc: BaseException) -> str:
+    """An exception as a sentence for the banner (store errors already are one)."""
+    text = str(exc).strip("'\"") or type(exc).__name__
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,98 @@
+"""The turn timer as the kiosk's screens use it: a thin face over ``hardware.TableTimer``.
+
+``TableTimer`` owns the one countdown (``games.countdown``) and drives the LED ring and
+the buzzer from its own thread (mock gpiozero pins off the Pi, or no parts at all). The
+screen reads the same ``ring_frame`` the LEDs get, so the ring drawn on screen mirrors
+the hardware LED for LED; this class only adds what a screen needs (digits, a phase name,
+the turn length of the current game) and keeps a hardware fault from reaching the UI.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from games.countdown import Countdown, CountdownError
+
+log = logging.getLogger(__name__)
+
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class TimerView:
+    """What the screen draws this frame."""
+
+    phase: str
+    digits: str
+    frame: tuple[RGB, ...]
+    remaining: float
+
+
+def digits(remaining: float) -> str:
+    """Whole seconds rounded up (a timer shows 1 until it is really 0): '45', '1:30'."""
+    whole = int(remaining + 0.999)
+    return f"{whole // 60}:{whole % 60:02d}" if whole >= 60 else str(whole)
+
+
+class TurnTimer:
+    """Start/pause/reset the table timer from the screen; ``view()`` each frame.
+
+    ``table`` is a ``hardware.table_timer.TableTimer`` (its thread already started or not:
+    :meth:`start` starts it). ``warning`` and ``ticks`` come from the settings.
+    """
+
+    def __init__(self, table: Any, *, warning: float = 10.0, ticks: bool = True, problem: str = "") -> None:
+        self.table = table
+        self.warning = float(warning)
+        self.ticks = bool(ticks)
+        self.seconds: float | None = table.countdown.duration
+        #: A plain sentence for the banner when the hardware is missing or failed.
+        self.problem = problem
+
+    def start(self) -> None:
+        self.table.start_thread()
+
+    @property
+    def enabled(self) -> bool:
+        """False for a game played without a timer (Upwords, Option by default)."""
+        return bool(self.seconds)
+
+    def _safely(self, what: str, *args: Any) -> None:
+        try:
+            getattr(self.table, what)(*args)
+        except CountdownError as exc:
+            self.problem = f"The timer refused: {exc}"
+        except Exception as exc:  # a failing ring or buzzer must never stop the game
+            log.exception("table timer %s failed", what)
+            self.problem = f"The timer hardware failed ({exc}); the timer may show on screen only."
+
+    def toggle(self) -> None:
+        if self.enabled:
+            self._safely("toggle")
+
+    def reset(self, seconds: float | None = None, *, keep_length: bool = False) -> None:
+        """Back to full for the next turn; a new ``seconds`` (a new game) changes the length."""
+        if not keep_length and seconds != self.seconds:
+            self.seconds = seconds
+            if seconds:
+                countdown = Countdown(
+                    float(seconds),
+                    warning=min(self.warning, float(seconds)),
+                    tick_seconds=5 if self.ticks else 0,
+                )
+                self._safely("set_countdown", countdown)
+        self._safely("reset")
+
+    def view(self) -> TimerView:
+        if not self.enabled:
+            return TimerView("off", "--", (), 0.0)
+        v = self.table.view()
+        return TimerView(v.phase.value, digits(v.remaining), v.frame.pixels(1.0), v.remaining)
+
+    def close(self) -> None:
+        try:
+            self.table.close()
+        except Exception:
+            log.exception("closing the table timer")

@@ -1,0 +1,288 @@
+"""The few building blocks every screen uses: a big button, a label, a panel, a banner.
+
+Every interactive widget gets a ``tid`` (test id, e.g. ``"start.go"``) so GUI tests find it
+in the widget tree with :func:`find` and tap it with a real touch event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
+
+from kivy.graphics import Color, Rectangle, RoundedRectangle
+from kivy.properties import ListProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from kiosk.widgets import theme
+
+
+class Panel(BoxLayout):
+    """A box with a rounded, filled background."""
+
+    bg = ListProperty(list(theme.PANEL))
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        with self.canvas.before:
+            self._color = Color(*self.bg)
+            self._rect = RoundedRectangle(radius=[10])
+        self.bind(pos=self._redraw, size=self._redraw, bg=self._recolor)
+
+    def _redraw(self, *_: Any) -> None:
+        self._rect.pos, self._rect.size = self.pos, self.size
+
+    def _recolor(self, *_: Any) -> None:
+        self._color.rgba = self.bg
+
+
+def fill(widget: Widget, rgba: tuple[float, ...]) -> None:
+    """Paint a flat background behind ``widget`` that follows its size."""
+    with widget.canvas.before:
+        color = Color(*rgba)
+        rect = Rectangle(pos=widget.pos, size=widget.size)
+    widget._fill = (color, rect)
+
+    def follow(*_: Any) -> None:
+        rect.pos, rect.size = widget.pos, widget.size
+
+    widget.bind(pos=follow, size=follow)
+
+
+class Text(Label):
+    """A label that wraps inside its width (Kivy labels do not by default)."""
+
+    def __init__(
+        self,
+        text: str = "",
+        size: int = theme.BODY,
+        color: tuple[float, ...] = theme.TEXT,
+        bold: bool = False,
+        halign: str = "center",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            text=text,
+            font_size=max(size, theme.SMALL),
+            color=color,
+            bold=bold,
+            halign=halign,
+            valign="middle",
+            markup=True,
+            **kwargs,
+        )
+        self.bind(size=self._wrap)
+
+    def _wrap(self, *_: Any) -> None:
+        self.text_size = (self.width - 8, self.height)
+
+
+class FitText(Text):
+    """One line that shrinks its font (down to :data:`theme.SMALL`) rather than wrap or clip."""
+
+    def __init__(self, text: str = "", size: int = theme.LARGE, **kwargs: Any) -> None:
+        super().__init__(text, size=size, **kwargs)
+        self._largest = size
+        self.bind(text=self._fit, width=self._fit)
+
+    def _fit(self, *_: Any) -> None:
+        # Roboto's average advance is about 0.56 em for capitals and lower case mixed.
+        chars = max(1, len(self.text))
+        fitting = int((self.width - 12) / (0.56 * chars))
+        self.font_size = max(theme.SMALL, min(self._largest, fitting))
+
+
+class LongText(Text):
+    """Wrapped text whose height follows its content (for scrolling lists)."""
+
+    def __init__(self, text: str = "", **kwargs: Any) -> None:
+        super().__init__(text, size_hint_y=None, **kwargs)
+        self.bind(texture_size=lambda *_: setattr(self, "height", max(36, self.texture_size[1] + 8)))
+
+    def _wrap(self, *_: Any) -> None:
+        self.text_size = (self.width - 8, None)
+
+
+class BigButton(Button):
+    """A flat, rounded, high-contrast button at least :data:`theme.TOUCH` px tall."""
+
+    face = ListProperty(list(theme.PANEL_HI))
+
+    def __init__(
+        self,
+        text: str = "",
+        tid: str = "",
+        on_tap: Callable[[], Any] | None = None,
+        accent: bool = False,
+        face: tuple[float, ...] | None = None,
+        size: int = theme.BODY,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("min_height", theme.TOUCH)
+        min_h = kwargs.pop("min_height")
+        super().__init__(
+            text=text,
+            font_size=max(size, theme.SMALL),
+            bold=True,
+            background_normal="",
+            background_down="",
+            background_color=(0, 0, 0, 0),
+            color=theme.ACCENT_TEXT if accent else theme.TEXT,
+            halign="center",
+            valign="middle",
+            markup=True,
+            **kwargs,
+        )
+        self.tid = tid
+        self.face = list(face or (theme.ACCENT if accent else theme.PANEL_HI))
+        if self.size_hint_y is None and self.height < min_h:
+            self.height = min_h
+        with self.canvas.before:
+            self._color = Color(*self.face)
+            self._rect = RoundedRectangle(radius=[10])
+        self.bind(
+            pos=self._redraw, size=self._redraw, face=self._redraw, state=self._redraw, disabled=self._redraw
+        )
+        self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 10, None)))
+        if on_tap is not None:
+            self.bind(on_release=lambda *_: on_tap())
+
+    def _redraw(self, *_: Any) -> None:
+        r, g, b, a = self.face
+        if self.state == "down":
+            r, g, b = (min(1.0, c + 0.15) for c in (r, g, b))
+        if self.disabled:
+            a = 0.35
+        self._color.rgba = (r, g, b, a)
+        self._rect.pos = (self.x + 2, self.y + 2)
+        self._rect.size = (self.width - 4, self.height - 4)
+
+    def set_face(self, rgba: tuple[float, ...], dark_text: bool = False) -> None:
+        self.face = list(rgba)
+        self.color = theme.ACCENT_TEXT if dark_text else theme.TEXT
+
+
+class Stepper(BoxLayout):
+    """``[-] label [+]`` for a whole number in a range; ``on_change`` gets the new value."""
+
+    def __init__(
+        self,
+        tid: str,
+        value: int,
+        low: int,
+        high: int,
+        fmt: str = "{}",
+        on_change: Callable[[int], Any] | None = None,
+        step: int = 1,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(spacing=2, **kwargs)
+        self.tid = tid
+        self.value, self.low, self.high, self.fmt, self.step = value, low, high, fmt, step
+        self._on_change = on_change
+        self.add_widget(
+            BigButton(
+                "-",
+                tid=f"{tid}.less",
+                on_tap=lambda: self.change(-self.step),
+                size_hint_x=None,
+                width=theme.TOUCH,
+                size=theme.LARGE,
+            )
+        )
+        self.label = Text(fmt.format(value), size=theme.BODY, bold=True)
+        self.add_widget(self.label)
+        self.add_widget(
+            BigButton(
+                "+",
+                tid=f"{tid}.more",
+                on_tap=lambda: self.change(self.step),
+                size_hint_x=None,
+                width=theme.TOUCH,
+                size=theme.LARGE,
+            )
+        )
+
+    def change(self, delta: int) -> None:
+        self.set(max(self.low, min(self.high, self.value + delta)))
+
+    def set(self, value: int) -> None:
+        self.value = value
+        self.label.text = self.fmt.format(value)
+        if self._on_change is not None:
+            self._on_change(value)
+
+
+class Banner(BoxLayout):
+    """A strip over the top of the screen for news and problems in plain words.
+
+    Information fades after a few seconds; a problem stays until it is tapped (then the next
+    one, if several are waiting). It floats over the screen so no layout has to make room.
+    """
+
+    INFO_SECONDS: ClassVar[float] = 4.0
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(size_hint_y=None, height=0, opacity=0, padding=(6, 4), **kwargs)
+        self.label = BigButton("", tid="banner", on_tap=self.hide, face=theme.BAD, size=theme.SMALL)
+        self.add_widget(self.label)
+        self.messages: list[tuple[str, str]] = []
+        self._fade: Any = None
+
+    def show(self, message: str, level: str = "error") -> None:
+        if not message or any(m == message for m, _ in self.messages):
+            return
+        if level != "error":  # news replaces news; problems queue up
+            self.messages = [(m, lv) for m, lv in self.messages if lv == "error"]
+        self.messages.append((message, level))
+        self.messages.sort(key=lambda m: m[1] != "error")
+        self._render()
+
+    def _render(self) -> None:
+        from kivy.clock import Clock
+
+        if self._fade is not None:
+            self._fade.cancel()
+            self._fade = None
+        if not self.messages:
+            self.height, self.opacity, self.disabled = 0, 0, True
+            return
+        message, level = self.messages[0]
+        more = f"  (+{len(self.messages) - 1} more)" if len(self.messages) > 1 else ""
+        self.label.text = message + more
+        self.label.set_face(theme.BAD if level == "error" else theme.INFO)
+        self.height, self.opacity, self.disabled = theme.TOUCH + 8, 0.97, False
+        if level != "error":
+            self._fade = Clock.schedule_once(lambda _dt: self.hide(), self.INFO_SECONDS)
+
+    def hide(self) -> None:
+        if self.messages:
+            self.messages.pop(0)
+        self._render()
+
+    def on_touch_down(self, touch: Any) -> bool:
+        # Hidden, the banner must not swallow a tap meant for what is under it (its button
+        # keeps its old place until the next layout pass).
+        if not self.messages:
+            return False
+        return bool(super().on_touch_down(touch))
+
+    @property
+    def showing(self) -> str:
+        return self.messages[0][0] if self.messages else ""
+
+
+def find(root: Widget, tid: str) -> Widget | None:
+    """The widget with this test id under ``root`` (depth first), or None."""
+    for widget in root.walk(restrict=True):
+        if getattr(widget, "tid", None) == tid:
+            return widget
+    return None
+
+
+def find_all(root: Widget, prefix: str) -> Iterator[Widget]:
+    for widget in root.walk(restrict=True):
+        if str(getattr(widget, "tid", "")).startswith(prefix):
+            yield widget

@@ -1,0 +1,144 @@
+"""The middle of the game screen: each game's table drawn from its engine (or the camera).
+
+Each view takes plain values (positions, a grid of tops and heights, letters) so it can
+draw the engine's state or the camera's read alike; uncertain cells of a camera read get
+a red frame so the players check them before a turn is scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
+from kivy.uix.widget import Widget
+
+from kiosk.widgets import theme
+
+_TEX_CACHE: dict[tuple[str, int, bool], Any] = {}
+
+
+def _text_texture(text: str, size: int, bold: bool = True) -> Any:
+    key = (text, size, bold)
+    if key not in _TEX_CACHE:
+        label = CoreLabel(text=text, font_size=size, bold=bold)
+        label.refresh()
+        _TEX_CACHE[key] = label.texture
+    return _TEX_CACHE[key]
+
+
+class _Canvas(Widget):
+    """A widget that redraws itself from ``self.data`` whenever the data or its size changes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.data: Any = None
+        self.bind(size=lambda *_: self.redraw(), pos=lambda *_: self.redraw())
+
+    def set(self, data: Any) -> None:
+        if data != self.data:
+            self.data = data
+            self.redraw()
+
+    def redraw(self) -> None:
+        self.canvas.clear()
+        if self.data is not None:
+            with self.canvas:
+                self.paint(self.data)
+
+    def paint(self, data: Any) -> None:
+        raise NotImplementedError
+
+    def letter(self, text: str, cx: float, cy: float, size: int, rgba: Sequence[float] = theme.TEXT) -> None:
+        tex = _text_texture(text, max(theme.SMALL, size))
+        Color(*rgba)
+        Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size)
+
+
+class StreetView(_Canvas):
+    """Word on the Street: 17 letter lanes, 5 spaces each, captured tiles at the two kerbs.
+
+    ``data`` = (positions: {letter: -3..3}, team names). The first team sits at the bottom.
+    """
+
+    def paint(self, data: tuple[tuple[tuple[str, int], ...], tuple[str, str]]) -> None:
+        positions, _teams = data
+        n = len(positions)
+        col_w = self.width / max(1, n)
+        row_h = self.height / 7
+        Color(*theme.PANEL)
+        RoundedRectangle(pos=(self.x, self.y + row_h), size=(self.width, row_h * 5), radius=[8])
+        Color(0.3, 0.32, 0.38, 1)
+        mid = self.y + row_h * 3
+        Rectangle(pos=(self.x, mid), size=(self.width, row_h))
+        for i, (letter, pos) in enumerate(positions):
+            cx = self.x + col_w * (i + 0.5)
+            cy = self.y + row_h * (pos + 3.5)
+            captured = abs(pos) == 3
+            Color(*(theme.ACCENT if captured else (0.93, 0.9, 0.8, 1)))
+            side = min(col_w, row_h) - 4
+            RoundedRectangle(pos=(cx - side / 2, cy - side / 2), size=(side, side), radius=[4])
+            self.letter(letter, cx, cy, int(side * 0.7), theme.ACCENT_TEXT)
+
+
+class GridView(_Canvas):
+    """A square board of stacks: ``data`` = (tops, heights, uncertain cells, highlighted cells)."""
+
+    def paint(self, data: tuple[Any, Any, frozenset[tuple[int, int]], frozenset[tuple[int, int]]]) -> None:
+        tops, heights, uncertain, highlight = data
+        size = len(tops)
+        cell = min(self.width, self.height) / max(1, size)
+        x0 = self.x + (self.width - cell * size) / 2
+        y0 = self.y + (self.height - cell * size) / 2
+        for r in range(size):
+            for c in range(size):
+                x, y = x0 + c * cell, y0 + (size - 1 - r) * cell
+                top = tops[r][c]
+                h = heights[r][c] if heights else (1 if top else 0)
+                if (r, c) in highlight:
+                    Color(*theme.ACCENT)
+                elif top:
+                    shade = 0.95 - 0.1 * min(4, max(0, (h or 1) - 1))
+                    Color(shade, shade * 0.93, shade * 0.8, 1)
+                else:
+                    Color(*theme.PANEL_HI)
+                Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
+                if top:
+                    self.letter(str(top), x + cell / 2, y + cell / 2, int(cell * 0.55), theme.ACCENT_TEXT)
+                    if h and h > 1:
+                        self.letter(str(h), x + cell - 8, y + 10, theme.SMALL, theme.BAD)
+                if (r, c) in uncertain:
+                    Color(*theme.BAD)
+                    Line(rectangle=(x + 2, y + 2, cell - 4, cell - 4), width=2)
+
+
+class TilesView(_Canvas):
+    """Rows of letter tiles, lit or dim: ``data`` = ((label, letters, lit letters), ...)."""
+
+    def paint(self, data: tuple[tuple[str, str, str], ...]) -> None:
+        rows = len(data)
+        band = self.height / max(1, rows)
+        for i, (label, letters, lit) in enumerate(data):
+            top = self.y + self.height - band * i
+            self.letter(label, self.x + self.width / 2, top - 14, theme.SMALL, theme.MUTED)
+            per_line = 13
+            lines = [letters[j : j + per_line] for j in range(0, len(letters), per_line)] or [""]
+            cell = min(self.width / per_line, (band - 30) / len(lines))
+            remaining = list(lit)
+            for li, line in enumerate(lines):
+                for k, ch in enumerate(line):
+                    x = self.x + (self.width - cell * per_line) / 2 + k * cell
+                    y = top - 30 - (li + 1) * cell
+                    on = ch in remaining
+                    if on:
+                        remaining.remove(ch)
+                    Color(*(theme.GOOD if on else theme.PANEL_HI))
+                    RoundedRectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2), radius=[3])
+                    self.letter(
+                        ch,
+                        x + cell / 2,
+                        y + cell / 2,
+                        int(cell * 0.6),
+                        theme.ACCENT_TEXT if on else theme.MUTED,
+                    )

@@ -1,0 +1,140 @@
+"""The composition root: build the kiosk's parts from the settings and hand them to the app.
+
+Each outside thing has one small adapter with a real default and a plain-words problem
+when it is missing — the game log (SQLite), the word authority (the word list), the table
+timer (gpiozero pins, mock off the Pi), the camera (a replay of rendered frames in demo
+mode). Nothing here may stop the kiosk from starting: a missing part becomes a banner.
+
+Kivy must already be configured (``kiosk.commands.kiosk.prepare_environment``).
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kiosk import paths
+from kiosk import settings as settings_file
+from kiosk.session import Session
+
+log = logging.getLogger(__name__)
+
+
+def open_log(problems: list[str]) -> Any:
+    """The game log in the data directory; if it cannot be opened, a temporary one (and say so)."""
+    from kiosk.store import GameLog, StoreError
+
+    try:
+        store = GameLog(paths.game_log_file())
+    except StoreError as exc:
+        problems.append(f"{exc} Games are kept only until the kiosk stops.")
+        store = GameLog(Path(tempfile.mkdtemp(prefix="tablekeeper-")) / "games.sqlite3")
+    problems.extend(store.problems)
+    return store
+
+
+def authority_loader(settings: settings_file.Settings) -> Callable[[], Any] | None:
+    """A function that loads the word authority (slow: run it off the UI thread)."""
+    try:
+        from games import words
+    except ImportError as exc:
+        log.warning("no word authority: %s", exc)
+        return None
+    section = settings.section("words")
+
+    def load() -> Any:
+        return words.WordAuthority.load(**_authority_options(words, section))
+
+    return load
+
+
+def _authority_options(words: Any, section: dict[str, Any]) -> dict[str, Any]:
+    import inspect
+
+    wanted = inspect.signature(words.WordAuthority.load).parameters
+    options: dict[str, Any] = {}
+    if "size" in wanted:
+        options["size"] = int(section.get("size", 60))
+    if "dict_dir" in wanted and section.get("dict_dir"):
+        options["dict_dir"] = Path(section["dict_dir"])
+    if "house_words" in wanted:
+        options["house_words"] = paths.house_words_file()
+    if "house_file" in wanted:
+        options["house_file"] = paths.house_words_file()
+    return options
+
+
+def open_timer(settings: settings_file.Settings, demo: bool) -> Any:
+    """The table timer behind :class:`kiosk.turn_timer.TurnTimer` (mock pins off the Pi)."""
+    from games.countdown import Countdown
+    from kiosk.turn_timer import TurnTimer
+
+    timer_section = settings.section("timer")
+    warning = float(timer_section.get("warning", 10))
+    ticks = bool(timer_section.get("ticks", True))
+    countdown = Countdown(30.0, warning=warning, tick_seconds=5 if ticks else 0)
+    problem = ""
+    try:
+        from hardware import table_timer as tt
+
+        builder = getattr(tt, "open_table_timer", None)
+        if builder is not None:
+            table = builder(settings, countdown=countdown, mock=demo)
+            problem = "; ".join(getattr(table, "notes", []) or []) if demo else ""
+        else:
+            table = tt.TableTimer(countdown)
+            problem = "The timer is on screen only (no ring or buzzer is set up)."
+    except Exception as exc:
+        log.exception("no table timer")
+        from hardware.table_timer import TableTimer
+
+        table = TableTimer(countdown)
+        problem = f"The timer hardware is not available ({exc}); the timer runs on screen only."
+    timer = TurnTimer(table, warning=warning, ticks=ticks, problem=problem)
+    timer.start()
+    return timer
+
+
+def is_demo(flag: bool | None) -> bool:
+    if flag is not None:
+        return flag
+    try:
+        from hardware.pins import is_raspberry_pi
+    except ImportError:
+        return True
+    return not is_raspberry_pi()
+
+
+def build_app(
+    *,
+    demo: bool | None = None,
+    screenshots: Path | None = None,
+    on_started: Callable[[Any], Any] | None = None,
+) -> Any:
+    """The whole kiosk, ready to ``run()``."""
+    from kiosk.app import TableKeeperApp
+    from kiosk.demo import Demo
+
+    settings = settings_file.load()
+    problems: list[str] = []
+    store = open_log(problems)
+    session = Session(store, authority_loader(settings))
+    if session.authority is None:
+        problems.append("The word list is not installed: challenges are ruled by hand.")
+    session.problems.extend(problems)
+    demo_mode = is_demo(demo)
+    timer = open_timer(settings, demo_mode)
+    demo_script = Demo.create(session) if demo_mode else None
+    camera = demo_script.camera if demo_script is not None else None
+    return TableKeeperApp(
+        session,
+        settings,
+        timer,
+        camera=camera,
+        demo=demo_script,
+        screenshots=screenshots,
+        on_started=on_started,
+    )

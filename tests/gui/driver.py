@@ -1,0 +1,136 @@
+"""Run one GUI scenario inside the real kiosk app, then quit: one Kivy app per process.
+
+    python tests/gui/driver.py SCENARIO DATA_DIR SHOTS_DIR RESULT_JSON
+
+The app is built exactly as ``tablekeeper kiosk`` builds it (``kiosk.wiring.build_app``)
+with its data in DATA_DIR. A scenario (``tests/gui/scenarios.py``) is a generator that taps
+widgets by their test id with real touch events (``kivy.tests.common.UnitTestTouch``),
+reads labels, and saves screenshots; each ``yield`` lets the app draw a frame or two. The
+scenario's findings go to RESULT_JSON for the pytest side to check; any failure exits 1
+with the traceback on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).parent))
+
+
+class UI:
+    """What a scenario may do: tap, type, read, take a screenshot — like a person would."""
+
+    def __init__(self, app: Any, shots: Path) -> None:
+        self.app = app
+        self.shots = shots
+        self.found: dict[str, Any] = {}
+
+    @property
+    def screen(self) -> str:
+        return self.app.manager.current
+
+    def widget(self, tid: str) -> Any:
+        from kiosk.widgets.basics import find
+
+        widget = find(self.app.root, tid)
+        if widget is None:
+            raise AssertionError(f"no widget {tid!r} on the {self.screen} screen")
+        return widget
+
+    def has(self, tid: str) -> bool:
+        from kiosk.widgets.basics import find
+
+        widget = find(self.app.root, tid)
+        return widget is not None and not widget.disabled and widget.opacity > 0
+
+    def tap(self, tid: str) -> None:
+        from kivy.tests.common import UnitTestTouch
+
+        widget = self.widget(tid)
+        if widget.disabled:
+            raise AssertionError(f"{tid!r} on the {self.screen} screen is disabled")
+        x, y = widget.to_window(*widget.center)
+        banner = self.app.banner
+        while banner.messages and banner.collide_point(x, y) and widget is not banner.label:
+            banner.hide()  # as a person would: tap the message away, then the button under it
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        touch.touch_up()
+
+    def type(self, text: str, keyboard: str = "kb") -> None:
+        for ch in text.upper():
+            self.tap(f"{keyboard}.{'space' if ch == ' ' else ch}")
+
+    def text(self, tid: str) -> str:
+        return str(self.widget(tid).text)
+
+    def shot(self, name: str) -> Any:
+        """``yield from ui.shot(name)``: let the app lay out and draw, then save the screen."""
+        yield 0.12
+        self.app.screenshot(name)
+
+    def note(self, key: str, value: Any) -> None:
+        self.found[key] = value
+
+
+def main(argv: list[str]) -> int:
+    scenario_name, data, shots, result_path = argv[0], Path(argv[1]), Path(argv[2]), Path(argv[3])
+    os.environ["TABLEKEEPER_DATA"] = str(data)
+    os.environ["TABLEKEEPER_CONFIG"] = str(data / "tablekeeper.toml")
+    from kiosk.commands.kiosk import prepare_environment
+
+    prepare_environment(data)
+    import scenarios
+    from kivy.clock import Clock
+
+    from kiosk.wiring import build_app
+
+    scenario = getattr(scenarios, scenario_name)
+    outcome: dict[str, Any] = {"ok": False}
+    started = time.perf_counter()
+
+    def begin(app: Any) -> None:
+        ui = UI(app, shots)
+        outcome["start_seconds"] = time.perf_counter() - started
+        steps = scenario(ui)
+
+        def advance(_dt: float) -> None:
+            try:
+                wait = next(steps)
+            except StopIteration:
+                outcome["ok"] = True
+                outcome.update(ui.found)
+                app.stop()
+                return
+            except Exception:
+                outcome["error"] = traceback.format_exc()
+                outcome.update(ui.found)
+                try:
+                    ui.shot("failure-" + scenario_name)
+                finally:
+                    app.stop()
+                return
+            Clock.schedule_once(advance, wait if isinstance(wait, int | float) else 0.06)
+
+        Clock.schedule_once(advance, 0.1)
+
+    demo = scenario_name.startswith("demo")
+    app = build_app(demo=demo, screenshots=shots, on_started=begin)
+    app.run()
+    result_path.write_text(json.dumps(outcome, indent=1, default=str))
+    if not outcome["ok"]:
+        print(outcome.get("error", "the scenario did not finish"), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
