@@ -1,0 +1,305 @@
+"""Read an Upwords board: each cell empty or its top letter, and the height of its stack.
+
+How, and why this way:
+
+* **Where each stack's top is.** The top face of a stack of h tiles lies on the plane h
+  tile-thicknesses above the board (:mod:`vision.planes`). The reader warps the picture onto
+  each candidate plane (h = 0..5) and asks, cell by cell, on which plane a clean tile face
+  (a light, even rim around a letter) sits exactly in the cell. That is the *geometric*
+  height; under a tilted camera it is sharp, straight overhead it is weak and says so in its
+  confidence.
+* **Occlusion.** Under a tilted camera a tall stack hides the cells behind it. Cells are
+  judged nearest-first and every stack found is added to an occlusion mask, so a cell whose
+  face is hidden is reported as *hidden* (uncertain) rather than guessed.
+* **History.** The rules make heights predictable: a stack grows by exactly one each time its
+  top letter changes (no letter on the same letter, one tile per stack per turn). Given the
+  previous accepted reading, the reader derives each height from history and cross-checks it
+  with geometry; a contradiction (a height that fell, a tile that vanished, a new letter where
+  the geometry shows no growth) is flagged, never silently accepted.
+* **Letters** are read on the face's own plane, so the letter is centred and upright, by any
+  object with ``read(image) -> LetterRead`` (``vision.letters.LetterReader``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from vision.occupancy import cell_fraction, face_features, skin_mask
+from vision.planes import BoardPlanes
+from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading
+
+
+class LetterReaderLike(Protocol):
+    def read(self, image: np.ndarray) -> Any: ...  # returns vision.letters.LetterRead
+
+
+@dataclass(frozen=True, slots=True)
+class TileGeometry:
+    """Physical proportions of the set (mm). Only the ratios matter to the reader."""
+
+    pitch_mm: float = 22.0
+    tile_mm: float = 19.5
+    thickness_mm: float = 3.6
+    max_height: int = 5
+
+
+#: Normalised brightness (face rim / local dark level) above which a face is a tile.
+OCCUPIED_RATIO = 2.45
+#: A candidate face more than this much covered by nearer stacks is not evidence.
+MAX_COVER = 0.35
+
+
+class UpwordsReader:
+    """Reads Upwords boards seen by one calibrated camera.
+
+    Example::
+
+        reader = UpwordsReader(corners, image_size=(1024, 768), letters=letter_reader)
+        first = reader.read(frame)
+        later = reader.read(next_frame, previous=first)   # heights from history + geometry
+
+    ``corners``: the playing area's outer corners (TL, TR, BR, BL) in the image;
+    ``camera_matrix``: the lens calibration if known (else the focal length is estimated).
+    """
+
+    def __init__(self, corners: np.ndarray, image_size: tuple[int, int], *, rows: int = 8, cols: int = 8,
+                 letters: LetterReaderLike | None = None, geometry: TileGeometry | None = None,
+                 camera_matrix: np.ndarray | None = None, threshold: float = DEFAULT_THRESHOLD,
+                 cell_px: int = 32) -> None:
+        self.rows, self.cols = rows, cols
+        self.geometry = geometry or TileGeometry()
+        self.letters = letters
+        self.threshold = threshold
+        self.cell_px = cell_px
+        self.pad_cells = 0.5
+        self.image_size = image_size
+        g = self.geometry
+        self.planes = BoardPlanes.from_corners(corners, rows, cols, image_size, (g.pitch_mm, g.pitch_mm),
+                                               camera_matrix)
+        self.face_frac = g.tile_mm / g.pitch_mm
+        self._prepare()
+
+    # -- geometry prepared once per calibration -------------------------------------------------
+    def _prepare(self) -> None:
+        g, p = self.geometry, self.planes
+        rr, cc = np.mgrid[0:self.rows, 0:self.cols]
+        centres = np.column_stack([(cc.ravel() + 0.5) * g.pitch_mm, (rr.ravel() + 0.5) * g.pitch_mm])
+        cam = centres @ p.R[:, :2].T + p.t
+        self.order = [divmod(int(i), self.cols) for i in np.argsort(cam[:, 2])]  # nearest first
+        # How far (board px) the top face moves per tile of height: is geometry informative here?
+        one = np.column_stack([centres, np.full(len(centres), -g.thickness_mm)])
+        img = p.project(one)
+        h0 = np.linalg.inv(p.homography(0.0))
+        back = cv2.perspectiveTransform(img[None].astype(np.float64), h0)[0]
+        shift_mm = np.hypot(*(back - centres).T)
+        self.layer_shift_px = (shift_mm * self.cell_px / g.pitch_mm).reshape(self.rows, self.cols)
+        half = g.tile_mm / 2
+        self._quads: dict[tuple[int, int, int], np.ndarray] = {}
+        for r in range(self.rows):
+            for c in range(self.cols):
+                x, y = (c + 0.5) * g.pitch_mm, (r + 0.5) * g.pitch_mm
+                for k in range(g.max_height + 1):
+                    z = -k * g.thickness_mm
+                    pts = np.array([[x - half, y - half, z], [x + half, y - half, z],
+                                    [x + half, y + half, z], [x - half, y + half, z]])
+                    self._quads[(r, c, k)] = p.project(pts)
+        w, h = self.image_size
+        self._masks: dict[tuple[int, int, int], tuple[tuple[int, int, int, int], np.ndarray | None]] = {}
+        for key, quad in self._quads.items():
+            x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+            x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+            if x1 <= x0 or y1 <= y0:
+                self._masks[key] = ((0, 0, 0, 0), None)
+                continue
+            local = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillConvexPoly(local, np.round(quad - [x0, y0]).astype(np.int32), 1)
+            self._masks[key] = ((x0, y0, x1, y1), local.astype(bool))
+        self.camera_xy = (-p.R.T @ p.t)[:2]
+        vx = (cc + 0.5) * g.pitch_mm - self.camera_xy[0]
+        vy = (rr + 0.5) * g.pitch_mm - self.camera_xy[1]
+        n = np.hypot(vx, vy) + 1e-9
+        # weights of the N, E, S, W strips outside a face that lie on its far side from the camera
+        self.far_weights = np.stack([np.maximum(0, -vy / n), np.maximum(0, vx / n),
+                                     np.maximum(0, vy / n), np.maximum(0, -vx / n)])
+
+    def _silhouette(self, r: int, c: int, height: int) -> np.ndarray:
+        """Image outline (convex hull) of the stack standing in a cell."""
+        pts = np.vstack([self._quads[(r, c, 0)], self._quads[(r, c, height)]]).astype(np.float32)
+        return cv2.convexHull(pts)
+
+    # -- reading --------------------------------------------------------------------------------
+    def warp_planes(self, image: np.ndarray, gray: bool = True) -> list[np.ndarray]:
+        """Top-down images of the planes 0..max_height tile-thicknesses above the board."""
+        g = self.geometry
+        src = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray and image.ndim == 3 else image
+        return [self.planes.warp(src, self.rows, self.cols, self.cell_px, -k * g.thickness_mm, self.pad_cells)
+                for k in range(g.max_height + 1)]
+
+    def face_crop(self, warped: np.ndarray, row: int, col: int) -> np.ndarray:
+        """The tile face of one cell from a warped plane (a little wider than the face)."""
+        pad = self.pad_cells * self.cell_px
+        half = 0.5 * self.face_frac * self.cell_px * 1.04
+        cy, cx = pad + (row + 0.5) * self.cell_px, pad + (col + 0.5) * self.cell_px
+        y0, y1, x0, x1 = (round(v) for v in (cy - half, cy + half, cx - half, cx + half))
+        return warped[y0:y1, x0:x1]
+
+    def read(self, image: np.ndarray, previous: BoardReading | None = None,
+             only: Iterable[tuple[int, int]] | None = None) -> BoardReading:
+        """Read the board; with ``previous`` heights come from history too; ``only`` re-reads
+        just those cells and copies the rest from ``previous``."""
+        if image is None or image.ndim != 3:
+            raise ValueError("the reader needs a colour (BGR) image")
+        h, w = image.shape[:2]
+        if (w, h) != tuple(self.image_size):
+            raise ValueError(f"this calibration is for {self.image_size[0]}x{self.image_size[1]} pictures, "
+                             f"not {w}x{h}")
+        wanted = np.zeros((self.rows, self.cols), bool)
+        if only is None or previous is None:
+            wanted[:] = True
+        else:
+            for r, c in only:
+                wanted[r, c] = True
+        self._gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        warps = self.warp_planes(self._gray)
+        pad = self.pad_cells * self.cell_px
+        feats = [face_features(wp, self.rows, self.cols, self.cell_px, self.face_frac, pad) for wp in warps]
+        gray0 = warps[0]
+        k = int(self.cell_px * 1.6) | 1
+        dark = cv2.blur(cv2.erode(gray0, np.ones((k, k), np.uint8)), (k, k)).astype(np.float64)
+        rr, cc = np.mgrid[0:self.rows, 0:self.cols]
+        dark_ref = np.maximum(dark[(pad + (rr + 0.5) * self.cell_px).astype(int),
+                                   (pad + (cc + 0.5) * self.cell_px).astype(int)], 8.0)
+        colour0 = self.planes.warp(image, self.rows, self.cols, self.cell_px, 0.0, self.pad_cells)
+        hand = cell_fraction(skin_mask(colour0), self.rows, self.cols, self.cell_px, pad)
+        occluder = np.zeros((h, w), np.uint8)
+        results: dict[tuple[int, int], CellReading] = {}
+        for r, c in self.order:
+            prev = previous.cell(r, c) if previous is not None else None
+            if not wanted[r, c] and prev is not None:
+                results[(r, c)] = prev
+                if prev.height:
+                    cv2.fillConvexPoly(occluder, self._silhouette(r, c, prev.height).astype(np.int32), 255)
+                continue
+            cell = self._judge(r, c, feats, warps, dark_ref[r, c], occluder, hand[r, c], prev)
+            results[(r, c)] = cell
+            if cell.height:
+                cv2.fillConvexPoly(occluder, self._silhouette(r, c, cell.height).astype(np.int32), 255)
+        cells = tuple(results[(r, c)] for r in range(self.rows) for c in range(self.cols))
+        notes = ()
+        if self.planes.focal_source == "assumed":
+            notes = ("camera nearly overhead: stack heights come from history more than from the picture",)
+        return BoardReading(game="upwords", rows=self.rows, cols=self.cols, cells=cells, notes=notes)
+
+    def _cover(self, occluder: np.ndarray, r: int, c: int, k: int, gray: np.ndarray | None = None
+               ) -> tuple[float, float]:
+        """Fraction of a candidate face hidden by nearer stacks, and (with ``gray``) the mean
+        brightness of its visible part."""
+        (x0, y0, x1, y1), local = self._masks[(r, c, k)]
+        if local is None:
+            return 1.0, 0.0
+        region = occluder[y0:y1, x0:x1]
+        if gray is None and not region.any():
+            return 0.0, 0.0
+        seen = local & (region == 0)
+        n_seen = np.count_nonzero(seen)
+        cover = 1.0 - n_seen / max(np.count_nonzero(local), 1)
+        if gray is None or not n_seen:
+            return cover, 0.0
+        return cover, float(gray[y0:y1, x0:x1][seen].mean())
+
+    def _judge(self, r: int, c: int, feats: list, warps: list[np.ndarray], dark_ref: float,
+               occluder: np.ndarray, hand: float, prev: CellReading | None) -> CellReading:
+        g = self.geometry
+        flags: list[str] = []
+        if hand > 0.08:
+            flags.append("under a hand or arm")
+        # Any tile in this cell covers its floor, and only nearer things can hide the floor, so a
+        # visible floor settles occupancy (measured on its visible part only); the higher planes
+        # may show a farther stack's side instead.
+        floor_cover, floor_mean = self._cover(occluder, r, c, 0, self._gray)
+        floor_visible = floor_cover < 0.7
+        level = floor_mean / dark_ref if floor_visible else None
+        if level is not None and level < OCCUPIED_RATIO:
+            conf = float(np.clip(np.log(OCCUPIED_RATIO / max(level, 1e-3)) / np.log(1.3), 0, 1))
+            return self._finish(r, c, None, 0, conf, 1.0, conf, prev, flags, geo_height=0, geo_conf=conf)
+        fw = self.far_weights[:, r, c]
+        scores, visible = [], []
+        for k in range(1, g.max_height + 1):
+            f = feats[k]
+            far = float((f.outside[:, r, c] * fw).sum() / (fw.sum() + 1e-9)) if fw.sum() > 0.05 else float(
+                f.around[r, c])
+            scores.append((f.rim[r, c] - f.rim_spread[r, c] - 0.5 * far) / dark_ref)
+            visible.append(self._cover(occluder, r, c, k)[0] < MAX_COVER)
+        if not any(visible) and not floor_visible:
+            return self._hidden(r, c, prev, flags)
+        scores_arr = np.array(scores)
+        cand = np.where(visible, scores_arr, -np.inf) if any(visible) else scores_arr
+        best = int(np.argmax(cand))
+        if level is None:
+            level = float(feats[best + 1].rim[r, c]) / dark_ref
+        margin = np.log(max(level, 1e-3) / OCCUPIED_RATIO) / np.log(1.3)
+        occ_conf = float(np.clip(abs(margin), 0, 1))
+        if margin <= 0:
+            return self._finish(r, c, None, 0, occ_conf, 1.0, occ_conf, prev, flags, geo_height=0,
+                                geo_conf=occ_conf)
+        height = best + 1
+        ordered = np.sort(cand[np.isfinite(cand)])[::-1]
+        gap = float(ordered[0] - ordered[1]) if len(ordered) > 1 else 0.0
+        informative = float(np.clip((self.layer_shift_px[r, c] - 0.6) / 1.6, 0, 1))
+        geo_conf = float(np.clip(gap / 0.25, 0, 1)) * informative
+        crop = self.face_crop(warps[height], r, c)
+        letter, letter_conf = None, 0.0
+        if self.letters is not None and crop.size:
+            read = self.letters.read(crop)
+            letter, letter_conf = read.letter, float(read.confidence)
+        return self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, flags,
+                            geo_height=height, geo_conf=geo_conf)
+
+    def _hidden(self, r: int, c: int, prev: CellReading | None, flags: list[str]) -> CellReading:
+        flags = [*flags, "hidden behind a taller stack"]
+        if prev is not None:
+            return CellReading(r, c, prev.letter, prev.height, min(prev.confidence, 0.5),
+                               prev.letter_confidence, prev.height_confidence, "history", tuple(flags),
+                               self.threshold)
+        return CellReading(r, c, None, 0, 0.0, 0.0, 0.0, "geometry", tuple(flags), self.threshold)
+
+    def _finish(self, r: int, c: int, letter: str | None, height: int, occ_conf: float, letter_conf: float,
+                height_conf: float, prev: CellReading | None, flags: list[str], *,
+                geo_height: int, geo_conf: float) -> CellReading:
+        source = "geometry"
+        if prev is not None:
+            height, height_conf, source = self._with_history(letter, height, prev, geo_height, geo_conf,
+                                                             letter_conf, flags)
+        if height > self.geometry.max_height:
+            flags.append(f"a stack of {height} is over the limit of {self.geometry.max_height}")
+        confidence = min(occ_conf, letter_conf if height else 1.0, height_conf if height else 1.0)
+        return CellReading(r, c, letter if height else None, height, float(confidence), float(letter_conf),
+                           float(height_conf), source, tuple(flags), self.threshold)
+
+    def _with_history(self, letter: str | None, geo_height: int, prev: CellReading, geo: int, geo_conf: float,
+                      letter_conf: float, flags: list[str]) -> tuple[int, float, str]:
+        """The height history predicts, checked against the geometric height."""
+        if geo_height == 0:
+            if prev.height:
+                flags.append(f"the stack of {prev.height} ({prev.letter}) has gone")
+            return 0, 1.0, "history"
+        if prev.height == 0:
+            expected = 1
+        elif letter == prev.letter:
+            expected = prev.height
+        else:
+            expected = prev.height + 1
+        if geo_conf >= 0.6 and geo != expected:
+            if geo < expected and letter == prev.letter:
+                flags.append(f"height fell from {prev.height} to {geo}")
+            elif geo != expected:
+                flags.append(f"the picture shows a stack of {geo}, the game's history says {expected}")
+            return expected, min(letter_conf, 1.0 - geo_conf * 0.5), "both"
+        return expected, max(letter_conf, geo_conf) if geo == expected else letter_conf, (
+            "both" if geo == expected and geo_conf >= 0.6 else "history")
