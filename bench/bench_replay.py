@@ -26,7 +26,7 @@ from typing import Any
 from games.base import Game
 from games.registry import new_game
 from games.rulings import IllegalEvent
-from games.transcript import dumps, replay_lines
+from games.transcript import dumps, replay_lines, split_lines
 
 TURNS = 200
 SEED = 20261121
@@ -172,7 +172,7 @@ def main() -> None:
         except (KeyError, ImportError) as exc:
             print(f"{name:<20} skipped: {exc}")
             continue
-        lines = text.splitlines()
+        lines = split_lines(text)
         events = len(lines) - 1
         replayed = replay_lines(lines)
         assert len(replayed.events) == events, "the generated transcript must replay in full"

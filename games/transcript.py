@@ -124,8 +124,17 @@ def replay_lines(lines: Iterable[str]) -> Game[Any]:
     return replay(lines)
 
 
+def split_lines(text: str) -> list[str]:
+    """JSON Lines are separated by newlines only.
+
+    Not ``str.splitlines()``: that also splits at U+0085, U+2028 and other characters a
+    transcript may hold inside a string (events are written with ``ensure_ascii=False``).
+    """
+    return text.split("\n")
+
+
 def loads(text: str) -> Game[Any]:
-    return replay(text.splitlines())
+    return replay(split_lines(text))
 
 
 def read_text(path: str | Path) -> str:

@@ -62,3 +62,28 @@ def check_common(game: Game[Any]) -> None:
 
 def replay_file(name: str) -> Game[Any]:
     return loads((TRANSCRIPTS / name).read_text(encoding="utf-8"))
+
+
+def json_events(types: list[str], keys: list[str]) -> Any:
+    """Hypothesis strategy: events of the given types whose fields hold arbitrary JSON values.
+
+    An engine must either apply such an event or refuse it with IllegalEvent; any other
+    exception would be a traceback in front of a player.
+    """
+    from hypothesis import strategies as st
+
+    scalars = st.one_of(
+        st.none(), st.booleans(), st.integers(-3, 30), st.floats(allow_nan=False), st.text(max_size=8)
+    )
+    values = st.recursive(
+        scalars,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(keys), inner, max_size=4)
+        ),
+        max_leaves=10,
+    )
+    return st.builds(
+        lambda t, fields: {"type": t, **fields},
+        st.sampled_from(types),
+        st.dictionaries(st.sampled_from(keys), values, max_size=6),
+    )

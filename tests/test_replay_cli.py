@@ -176,3 +176,15 @@ def test_transcript_module_examples_run() -> None:
 
     result = doctest.testmod(module)
     assert result.attempted and not result.failed
+
+
+def test_unicode_line_separators_inside_strings_are_not_line_breaks(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    lines = [
+        header("wots", ["Équipe A", "Équipe B"]),
+        {"type": "word", "word": "Zeta-Jones", "note": "line\u2028separator and next\x85line"},
+    ]
+    path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    result = tk("replay", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["turns"][0]["summary"] == "ZETA-JONES: T, N, S moved"  # Z has no tile

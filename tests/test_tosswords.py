@@ -6,7 +6,7 @@ import string
 from typing import Any
 
 import pytest
-from engine_invariants import apply_or_refuse, check_common, replay_file
+from engine_invariants import apply_or_refuse, check_common, json_events, replay_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -361,4 +361,23 @@ def test_steal_transcript() -> None:
     g = replay_file("tosswords_steal.jsonl")
     assert g.retired() == {"Parents": ["C"], "Twins": []} and g.to_move == "Parents"
     assert [t.points for t in g.turns] == [2, 3, -3, 0, -1, 0]
+    check_common(g)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        json_events(
+            ["move", "timeout", "steal", "challenge"],
+            ["tiles", "keys", "die", "word", "tile", "by", "ruling", "legal"],
+        ),
+        max_size=12,
+    ),
+    st.sampled_from(["d6", "d12"]),
+)
+def test_any_json_event_is_applied_or_refused(events: list[dict[str, Any]], die: str) -> None:
+    g = game(die=die, steal=True)
+    g.apply(move("CT", "CT", 3, "TRANCE"))
+    for event in events:
+        apply_or_refuse(g, event)
     check_common(g)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from engine_invariants import apply_or_refuse, check_common, replay_file
+from engine_invariants import apply_or_refuse, check_common, json_events, replay_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -341,4 +341,21 @@ def test_challenges_transcript() -> None:
     assert (pos["B"], pos["L"], pos["T"], pos["H"]) == (-1, -1, -1, -1)  # H from CHEER only
     assert all(pos[ch] == 0 for ch in "SNDW")
     assert g.to_move == "Blues"
+    check_common(g)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        json_events(
+            ["word", "no_word", "challenge"],
+            ["word", "kind", "ruling", "first_error", "spelling", "votes", "accept", "reject", "legal", "by"],
+        ),
+        max_size=12,
+    )
+)
+def test_any_json_event_is_applied_or_refused(events: list[dict[str, Any]]) -> None:
+    g = words(game(), "PURPLE")
+    for event in events:
+        apply_or_refuse(g, event)
     check_common(g)

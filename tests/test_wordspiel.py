@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from engine_invariants import apply_or_refuse, check_common, replay_file
+from engine_invariants import apply_or_refuse, check_common, json_events, replay_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -367,4 +367,23 @@ def test_solitaire_transcript() -> None:
     g = replay_file("wordspiel_solitaire.jsonl")
     assert g.outcome().winner == "Sol" and g.scores() == {"Sol": 0}  # type: ignore[union-attr]
     assert g.spiral == "SONETAN" and g.draw_pile == 0 and g.exchanges_left() == {"Sol": 2}
+    check_common(g)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        json_events(
+            ["start_round", "word", "draw", "exchange", "challenge"],
+            ["flipped", "word", "overlap", "keep", "letter", "player", "ruling", "legal"],
+        ),
+        max_size=12,
+    ),
+    st.integers(1, 2),
+)
+def test_any_json_event_is_applied_or_refused(events: list[dict[str, Any]], n: int) -> None:
+    g = game((ANN, BOB)[:n])
+    g.apply({"type": "start_round", "flipped": "F"})
+    for event in events:
+        apply_or_refuse(g, event)
     check_common(g)

@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from games.base import Game
-from games.transcript import Entry, TranscriptError, TranscriptUnreadable, read_text, replay
+from games.transcript import Entry, TranscriptError, TranscriptUnreadable, read_text, replay, split_lines
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     error: TranscriptError | None = None
     game: Game[Any] | None = None
     try:
-        game = replay(text.splitlines(), entries.append)
+        game = replay(split_lines(text), entries.append)
     except TranscriptError as exc:
         error = exc
         game = _partial_game(text, exc.line) if exc.line > 1 else None
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 def _partial_game(text: str, bad_line: int) -> Game[Any] | None:
     """The game as it stood just before the refused line (for the rows already shown)."""
     try:
-        return replay(text.splitlines()[: bad_line - 1])
+        return replay(split_lines(text)[: bad_line - 1])
     except TranscriptError:
         return None
 
