@@ -26,34 +26,19 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kiosk import paths
+from kiosk import paths, store_queries
 from kiosk.store_errors import BAD_INPUT, CORRUPT, NEWER, NO_SUCH_GAME, REPLAY, StoreError, translate
+from kiosk.store_queries import GameSummary
 from kiosk.store_recover import keep_aside, salvage_into
 from kiosk.store_schema import SCHEMA_VERSION, create_schema, schema_version
 
 __all__ = ["GameLog", "GameSummary", "StoreError"]
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class GameSummary:
-    """One line of the list of games played, newest first in :meth:`GameLog.games`."""
-
-    id: int
-    game: str
-    players: tuple[str, ...]
-    started: str
-    events: int
-    status: str  # "playing", "finished" or "abandoned"
-    ended: str | None = None
-    winners: tuple[str, ...] = ()
-    termination: str = ""
 
 
 def _now() -> datetime:
@@ -285,7 +270,8 @@ class GameLog:
             game = self.rebuild(game_id)
             scores = {k: int(v) for k, v in game.scores().items() if isinstance(v, int | float)}
             for turn in game.turns:
-                best[turn.player] = max(best.get(turn.player, turn.points), turn.points)
+                if turn.points >= 0:  # a penalty line is not a "turn" to be proud of
+                    best[turn.player] = max(best.get(turn.player, turn.points), turn.points)
         except StoreError as exc:  # stats are a nicety; never refuse to end a game over them
             log.warning("game %s: no scores for the statistics: %s", game_id, exc)
         with self._writing("the end of the game") as conn:
@@ -356,50 +342,15 @@ class GameLog:
 
     def games(self, limit: int = 50) -> list[GameSummary]:
         """The newest ``limit`` games, newest first."""
-        rows = self._read(
-            "SELECT g.id, g.game, g.header, g.started, g.finished, g.abandoned, g.outcome, "
-            "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g ORDER BY g.id DESC LIMIT ?",
-            (int(limit),),
-        )
-        out = []
-        for gid, game, header, started, finished, abandoned, outcome, count in rows:
-            result = json.loads(outcome) if outcome else {}
-            status = "finished" if finished else "abandoned" if abandoned else "playing"
-            out.append(
-                GameSummary(
-                    id=int(gid),
-                    game=game,
-                    players=tuple(json.loads(header).get("players", ())),
-                    started=started,
-                    events=int(count),
-                    status=status,
-                    ended=finished or abandoned,
-                    winners=tuple(result.get("winners", ())),
-                    termination=str(result.get("termination", "")),
-                )
-            )
-        return out
+        return store_queries.games(self._read, limit)
 
     def player_stats(self) -> dict[str, dict[str, int | None]]:
         """Per player over finished games: ``{name: {"games", "wins", "best_turn"}}``."""
-        rows = self._read(
-            "SELECT p.name, COUNT(*), SUM(p.won), MAX(p.best_turn) FROM players p "
-            "JOIN games g ON g.id = p.game_id WHERE g.finished IS NOT NULL GROUP BY p.name ORDER BY p.name"
-        )
-        return {
-            name: {"games": int(n), "wins": int(wins or 0), "best_turn": None if best is None else int(best)}
-            for name, n, wins, best in rows
-        }
+        return store_queries.player_stats(self._read)
 
     def recent_players(self, limit: int = 12) -> list[str]:
         """Names used most recently first, each once (for quick re-use on the start screen)."""
-        rows = self._read(
-            "SELECT name FROM (SELECT name, game_id, seat, ROW_NUMBER() OVER "
-            "(PARTITION BY name ORDER BY game_id DESC) AS nth FROM players) "
-            "WHERE nth = 1 ORDER BY game_id DESC, seat LIMIT ?",
-            (int(limit),),
-        )
-        return [r[0] for r in rows]
+        return store_queries.recent_players(self._read, limit)
 
     def integrity(self) -> str:
         """SQLite's own full check: ``"ok"`` for a healthy file (used by doctor and tests)."""
