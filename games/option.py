@@ -142,6 +142,10 @@ class Option(Game[OptionState]):
     def last_play(self) -> OptionPlay | None:
         return self.state.last
 
+    def can_challenge(self) -> bool:
+        """True while the last word may still be challenged (straight after it, before the next turn)."""
+        return self.state.challengeable and self.state.last is not None
+
     @property
     def needs_end(self) -> bool:
         """True when someone went out with the bag empty: the racks must be counted (``end``)."""

@@ -140,6 +140,10 @@ class Upwords(Game[UpwordsState]):
         """How many tiles are left in the draw pile."""
         return self.state.bag
 
+    def can_challenge(self) -> bool:
+        """True while the last play may still be challenged (straight after it, before the next turn)."""
+        return self.state.challengeable and self.state.last is not None
+
     @property
     def solo(self) -> bool:
         return len(self.players) == 1

@@ -445,3 +445,12 @@ def test_random_games_keep_scores_and_prisms_straight(data: st.DataObject, playe
             hypothesis.event("someone went out")
             break
     hypothesis.event(f"plays standing: {min(len(placed), 6) // 3 * 3}+")
+
+
+def test_can_challenge_until_the_next_turn() -> None:
+    game = Option(["Ann", "Bob"])
+    assert not game.can_challenge()
+    game.apply(play("DOTS", prisms=4))
+    assert game.can_challenge()
+    game.apply({"type": "pass"})
+    assert not game.can_challenge()

@@ -524,3 +524,16 @@ def test_describe_and_registry() -> None:
     assert game.describe() == described
     assert game.header()["options"]["tiles"] == 64
     assert Upwords(["Ann", "Bob"], {"timer": 90}).timer_seconds == 90.0
+
+
+def test_can_challenge_straight_after_a_play_even_one_that_ended_the_game() -> None:
+    game = Upwords(["Ann", "Bob"], {"tiles": 14})
+    assert not game.can_challenge()
+    game.apply(across(3, 1, "MOOD"))
+    assert game.can_challenge()
+    game.apply({"type": "challenge", "ruling": LEGAL})
+    assert game.can_challenge()  # another word of the same play may still be challenged
+    game.apply({"type": "pass"})
+    assert not game.can_challenge()
+    game.apply(down(4, 2, "NLY"))  # Ann's ONLY uses her last three tiles with the bag empty
+    assert game.is_over() and game.can_challenge()
