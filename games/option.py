@@ -360,10 +360,11 @@ class Option(Game[OptionState]):
 
 
 def _is_pair(p: object) -> bool:
+    """A prism left on a rack: its two sides' points (no cap: the kiosk may enter a rack's total on one)."""
     return (
         isinstance(p, list)
         and len(p) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_LETTER_POINTS for v in p)
+        and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in p)
     )
 
 

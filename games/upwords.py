@@ -282,8 +282,24 @@ class Upwords(Game[UpwordsState]):
                 f"exchange a letter, or everyone can pass in turn to end the game",
                 RULE_END,
             )
+        self._check_tiles_left(state, event.get("tiles_left"))
         new, penalties = self._finish(replace(state, challengeable=False), "no one could make a word")
         return Step(new, tuple(penalties), "the game is over")
+
+    def _check_tiles_left(self, state: UpwordsState, told: object) -> None:
+        """An ``end`` may say how many tiles each player has left; it must agree with the count."""
+        if told is None:
+            return
+        if not isinstance(told, Mapping) or not set(told) <= set(self.players):
+            raise IllegalEvent("'tiles_left' must map players' names to the tiles they hold", RULE_END)
+        for name, n in told.items():
+            have = state.racks[self.players.index(name)]
+            if n != have or isinstance(n, bool):
+                raise IllegalEvent(
+                    f"{name} should have {_tiles(have)} left by the count of the game's plays, not {n!r}; "
+                    f"undo and correct the play that was entered wrongly",
+                    RULE_END,
+                )
 
     def _finish(self, state: UpwordsState, why: str) -> tuple[UpwordsState, list[Turn]]:
         """End the game: rule 6F takes 5 points off for every tile left on a rack."""

@@ -326,6 +326,12 @@ def test_a_challenge_after_going_out_puts_the_game_back_in_play() -> None:
     assert not game.needs_end and game.racks["Ann"] == 5 and game.to_move == "Bob"
 
 
+def test_a_rack_total_may_be_entered_on_one_prism() -> None:
+    game = racer_game()
+    game.apply({"type": "end", "racks": {"Ann": [[150, 0]] + [[0, 0]] * 6, "Bob": [[0, 0]] * 7}})
+    assert game.scores() == {"Ann": 10 - 150, "Bob": 8}
+
+
 def test_ending_when_no_one_can_play_takes_both_sides_off_everyone() -> None:
     game = racer_game()
     racks = {"Ann": [[1, 2]] * 7, "Bob": [[4, 4]] * 7}
@@ -346,6 +352,7 @@ def test_ending_when_no_one_can_play_takes_both_sides_off_everyone() -> None:
         ({"Ann": [[1, 2]] * 7, "Bob": [[1]] * 7}, "Bob's rack must be a list of prisms"),
         ({"Ann": [[1, 2]] * 7, "Bob": "none"}, "Bob's rack must be a list of prisms"),
         ({"Ann": [[1, True]] * 7, "Bob": [[1, 2]] * 7}, "Ann's rack must be a list of prisms"),
+        ({"Ann": [[1, -2]] * 7, "Bob": [[1, 2]] * 7}, "Ann's rack must be a list of prisms"),
     ],
 )
 def test_bad_end_events_are_refused(racks: Any, match: str) -> None:

@@ -363,6 +363,18 @@ def test_end_is_refused_while_tiles_remain_to_exchange() -> None:
     refuse(figures_game(1), {"type": "end"}, match="46 tiles are still in the draw pile", rule="rule 11")
 
 
+def test_end_may_state_the_tiles_left_and_they_must_agree() -> None:
+    game = Upwords(["Ann", "Bob"], {"tiles": 14})
+    game.apply(across(3, 1, "MOOD"))
+    refuse(
+        game, {"type": "end", "tiles_left": {"Ann": 0}}, match="Ann should have 3 tiles left", rule="rule 11"
+    )
+    refuse(game, {"type": "end", "tiles_left": {"Zed": 1}}, match="players' names", rule="rule 11")
+    refuse(game, {"type": "end", "tiles_left": [3, 7]}, match="players' names", rule="rule 11")
+    game.apply({"type": "end", "tiles_left": {"Ann": 3, "Bob": 7}})
+    assert game.scores() == {"Ann": 8 - 15, "Bob": -35}
+
+
 def test_end_when_no_one_can_play() -> None:
     game = Upwords(["Ann", "Bob"], {"tiles": 14})
     game.apply(across(3, 1, "MOOD"))
