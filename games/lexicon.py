@@ -167,11 +167,10 @@ class Lexicon:
         entries = text.split()
         if category == "words":
             lower = [w for w in entries if w.islower()]
-            self.words.update(lower)
             if not text.isascii():  # a few accented words ("piñata"): keep them folded
-                accented = [w for w in _NON_ASCII.findall(text) if w.islower()]
-                self.words.difference_update(accented)
-                self.words.update(fold(w) for w in accented)
+                folded = {w: fold(w) for w in _NON_ASCII.findall(text)}
+                lower = [folded.get(w, w) for w in lower]
+            self.words.update(lower)
             self.by_level.append(lower)
             if len(lower) != len(entries):  # a few words are written in capitals ("OK")
                 for w in entries:
@@ -273,7 +272,7 @@ def _catalogue(directory: Path) -> dict[tuple[str, str, int], Path]:
 class _Cache:
     """The parsed lists in one marshal file, valid while the source files are unchanged."""
 
-    FORMAT = 1
+    FORMAT = 2
 
     def __init__(self, directory: Path, sources: list[tuple[Path, str]], size: int, variant: str) -> None:
         self.path = directory / f"scowl-{variant}-{size}.marshal"
