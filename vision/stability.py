@@ -1,0 +1,168 @@
+"""Use a frame only when the board is still and nobody's hand is over it; vote over a few.
+
+Why: a reading taken while a player is still moving tiles, or with an arm across the board,
+is wrong in ways no classifier can fix. The camera streams frames anyway, so the cheapest
+safe policy is to wait: a frame counts only after the board has looked the same (frame
+differencing on a small top-down image, cell by cell) and free of skin for ``still_for``
+seconds; then only the cells that changed since the last accepted reading are re-read, and
+the result is the majority of ``votes`` steady frames.
+
+Time is whatever the frames' timestamps say (seconds, any origin): no clock, no sleeping, so
+a replay or a test runs as fast as it can feed frames.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from vision.occupancy import cell_fraction, skin_mask
+from vision.reading import BoardReading, CellReading, StreetColumn, StreetReading
+
+Reading = BoardReading | StreetReading
+
+
+@dataclass(frozen=True, slots=True)
+class Steadiness:
+    """What the gate thinks of one frame.
+
+    ``state``: "moving" (something changed since the last frame), "obstructed" (a hand or arm
+    over the board), "settling" (still, but not for long enough) or "steady". ``changed``:
+    cells that differ from the last steady picture (only meaningful when steady).
+    """
+
+    state: str
+    timestamp: float
+    changed: frozenset[tuple[int, int]] = frozenset()
+    motion: float = 0.0
+
+    @property
+    def steady(self) -> bool:
+        return self.state == "steady"
+
+
+class SteadinessGate:
+    """Frame differencing on the warped board.
+
+    ``warp``: turns a camera frame into a top-down BGR image of the playing area with
+    ``cell_px`` pixels per cell (no margin), e.g. ``lambda f: planes.warp(f, rows, cols, 16)``.
+    """
+
+    def __init__(self, warp: Callable[[np.ndarray], np.ndarray], rows: int, cols: int, *, cell_px: int = 16,
+                 still_for: float = 0.6, motion_level: float = 7.0, change_level: float = 10.0,
+                 hand_fraction: float = 0.04) -> None:
+        self.warp, self.rows, self.cols, self.cell_px = warp, rows, cols, cell_px
+        self.still_for, self.motion_level, self.change_level = still_for, motion_level, change_level
+        self.hand_fraction = hand_fraction
+        self._last: np.ndarray | None = None
+        self._still_since: float | None = None
+        self._reference_image: np.ndarray | None = None  # the last accepted steady picture
+
+    def _cells(self, gray: np.ndarray) -> np.ndarray:
+        small = cv2.resize(gray, (self.cols, self.rows), interpolation=cv2.INTER_AREA)
+        return small.astype(np.float32)
+
+    def update(self, frame: np.ndarray, timestamp: float) -> Steadiness:
+        top = self.warp(frame)
+        gray = cv2.GaussianBlur(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+        skin = skin_mask(top)
+        if skin.mean() > self.hand_fraction or (
+                cell_fraction(skin, self.rows, self.cols, self.cell_px, 0.0) > 0.1).any():
+            self._last, self._still_since = gray, None
+            return Steadiness("obstructed", timestamp)
+        motion = 0.0
+        if self._last is not None:
+            diff = cv2.absdiff(gray, self._last)
+            motion = float(self._cells(diff).max())
+        self._last = gray
+        if self._still_since is None or motion > self.motion_level:
+            self._still_since = timestamp
+            state = "moving" if motion > self.motion_level else "settling"
+            return Steadiness(state, timestamp, motion=motion)
+        if timestamp - self._still_since < self.still_for:
+            return Steadiness("settling", timestamp, motion=motion)
+        if self._reference_image is None:
+            changed = frozenset((r, c) for r in range(self.rows) for c in range(self.cols))
+        else:
+            # mean absolute difference per cell, against the last accepted picture
+            ref_diff = cv2.absdiff(gray, self._reference_image)
+            per_cell = self._cells(ref_diff)
+            rows, cols = np.nonzero(per_cell > self.change_level)
+            changed = frozenset(zip(rows.tolist(), cols.tolist(), strict=True))
+        return Steadiness("steady", timestamp, changed=changed, motion=motion)
+
+    def accept(self, frame: np.ndarray) -> None:
+        """Remember this frame as the last accepted picture: later changes are measured against it."""
+        gray = cv2.GaussianBlur(cv2.cvtColor(self.warp(frame), cv2.COLOR_BGR2GRAY), (5, 5), 0)
+        self._reference_image = gray
+
+
+def vote(readings: Iterable[Reading]) -> Reading:
+    """The cell-by-cell majority of several readings of the same board.
+
+    A cell's confidence becomes its best agreeing confidence times the share of frames that
+    agree, so a cell the frames disagree on ends up uncertain.
+    """
+    readings = list(readings)
+    if not readings:
+        raise ValueError("nothing to vote on")
+    first = readings[0]
+    if isinstance(first, StreetReading):
+        columns: list[StreetColumn] = []
+        for i in range(len(first.columns)):
+            options = [r.columns[i] for r in readings]  # type: ignore[union-attr]
+            counts = Counter(o.position for o in options)
+            winner, n = counts.most_common(1)[0]
+            best = max((o for o in options if o.position == winner), key=lambda o: o.confidence)
+            columns.append(replace(best, confidence=best.confidence * n / len(options)))
+        return replace(first, columns=tuple(columns))
+    cells: list[CellReading] = []
+    for i in range(len(first.cells)):
+        options = [r.cells[i] for r in readings]  # type: ignore[union-attr]
+        counts = Counter((o.letter, o.height) for o in options)
+        winner, n = counts.most_common(1)[0]
+        best = max((o for o in options if (o.letter, o.height) == winner), key=lambda o: o.confidence)
+        cells.append(replace(best, confidence=best.confidence * n / len(options)))
+    return replace(first, cells=tuple(cells))
+
+
+@dataclass
+class BoardWatcher:
+    """Feeds camera frames through the gate, re-reads changed cells, votes, and reports new readings.
+
+    ``read(frame, previous, changed)`` reads the board (``previous`` is the last accepted
+    reading or None, ``changed`` the cells to re-read or None for all).
+    ``feed`` returns a new accepted reading when the board has settled into a new state,
+    otherwise None.
+    """
+
+    gate: SteadinessGate
+    read: Callable[[np.ndarray, Reading | None, frozenset[tuple[int, int]] | None], Reading]
+    votes: int = 3
+    accepted: Reading | None = None
+    last_state: Steadiness | None = None
+    _pending: list[Reading] = field(default_factory=list)
+    _pending_frame: np.ndarray | None = None
+
+    def feed(self, frame: np.ndarray, timestamp: float) -> Reading | None:
+        state = self.gate.update(frame, timestamp)
+        self.last_state = state
+        if not state.steady:
+            self._pending.clear()
+            return None
+        if self.accepted is not None and not state.changed and not self._pending:
+            return None  # still the accepted board: nothing to do
+        changed = state.changed if self.accepted is not None else None
+        self._pending.append(self.read(frame, self.accepted, changed))
+        self._pending_frame = frame
+        if len(self._pending) < self.votes:
+            return None
+        result = vote(self._pending)
+        self._pending.clear()
+        self.accepted = result
+        self.gate.accept(frame)
+        return result

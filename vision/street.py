@@ -1,0 +1,140 @@
+"""Read Word on the Street: for each of the 17 letter columns, which space holds its tile.
+
+The board is read as a 5-row x 17-column grid: row = space + 2, so row 0 is space -2 (the
+first team's side, the top edge of the calibrated picture) and row 4 is space +2 (the second
+team's side). Each letter has its own column, so no OCR is needed to know *which* tile it is:
+occupancy decides, and the letter read only confirms (a mismatch lowers the confidence).
+
+Why these features: the street is dark asphalt with a strongly coloured median; a tile is a
+light, colourless square. Light changes across the table, so each space is compared with
+the other spaces *of its own column* (at most one of the five holds a tile): the tile's
+space stands out by a large factor, and a column where nothing stands out has lost its tile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.occupancy import cell_fraction, skin_mask
+from vision.planes import BoardPlanes
+from vision.reading import DEFAULT_THRESHOLD, StreetColumn, StreetReading
+from vision.render_textures import STREET_LETTERS
+from vision.upwords_reader import LetterReaderLike
+
+SPACES = (-2, -1, 0, 1, 2)
+#: A space holds a tile when its "light and colourless" score is this many times the column's
+#: typical empty space.
+TILE_RATIO = 1.65
+
+
+@dataclass(frozen=True, slots=True)
+class StreetGeometry:
+    """Physical proportions (mm) of the board and tiles; only the ratios matter."""
+
+    pitch_mm: float = 30.0
+    lane_mm: float = 30.0
+    tile_mm: float = 25.0
+    thickness_mm: float = 4.0
+
+
+class StreetReader:
+    """Reads the Word on the Street board seen by one calibrated camera.
+
+    Example::
+
+        reader = StreetReader(corners, image_size=(1024, 768), letters=letter_reader)
+        reading = reader.read(frame)
+        reading.positions   # {"B": 0, "C": -1, ..., "R": None}
+    """
+
+    def __init__(self, corners: np.ndarray, image_size: tuple[int, int], *,
+                 letters: LetterReaderLike | None = None, geometry: StreetGeometry | None = None,
+                 camera_matrix: np.ndarray | None = None, threshold: float = DEFAULT_THRESHOLD,
+                 cell_px: int = 36) -> None:
+        self.geometry = geometry or StreetGeometry()
+        g = self.geometry
+        self.rows, self.cols = len(SPACES), len(STREET_LETTERS)
+        self.letters = letters
+        self.threshold = threshold
+        self.cell_px = cell_px
+        self.image_size = image_size
+        self.planes = BoardPlanes.from_corners(corners, self.rows, self.cols, image_size,
+                                               (g.pitch_mm, g.lane_mm), camera_matrix)
+
+    def warp(self, image: np.ndarray) -> np.ndarray:
+        """The tiles' top plane, top-down, ``cell_px`` per space."""
+        return self.planes.warp(image, self.rows, self.cols, self.cell_px, -self.geometry.thickness_mm)
+
+    def read(self, image: np.ndarray) -> StreetReading:
+        if image is None or image.ndim != 3:
+            raise ValueError("the reader needs a colour (BGR) image")
+        h, w = image.shape[:2]
+        if (w, h) != tuple(self.image_size):
+            raise ValueError(f"this calibration is for {self.image_size[0]}x{self.image_size[1]} pictures, "
+                             f"not {w}x{h}")
+        top = self.warp(image)
+        scores = self.space_scores(top)
+        hand = cell_fraction(skin_mask(top), self.rows, self.cols, self.cell_px, 0.0)
+        columns = []
+        for col, letter in enumerate(STREET_LETTERS):
+            columns.append(self._judge(col, letter, scores[:, col], top, hand[:, col]))
+        return StreetReading(columns=tuple(columns))
+
+    def space_scores(self, top: np.ndarray) -> np.ndarray:
+        """5 x 17 evidence of a tile: brightness times colourlessness over the tile's face."""
+        g = self.geometry
+        hsv = cv2.cvtColor(top, cv2.COLOR_BGR2HSV).astype(np.float32)
+        white = hsv[..., 2] * (1.0 - hsv[..., 1] / 255.0) ** 2
+        ii = cv2.integral(white, sdepth=cv2.CV_64F)
+        out = np.zeros((self.rows, self.cols))
+        fx, fy = 0.42 * g.tile_mm / g.pitch_mm * self.cell_px, 0.42 * g.tile_mm / g.lane_mm * self.cell_px
+        for r in range(self.rows):
+            cy = (r + 0.5) * self.cell_px
+            y0, y1 = round(cy - fy), round(cy + fy)
+            for c in range(self.cols):
+                cx = (c + 0.5) * self.cell_px
+                x0, x1 = round(cx - fx), round(cx + fx)
+                s = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+                out[r, c] = s / max((y1 - y0) * (x1 - x0), 1)
+        return out
+
+    def face_crop(self, top: np.ndarray, row: int, col: int) -> np.ndarray:
+        g = self.geometry
+        hx = 0.5 * g.tile_mm / g.pitch_mm * self.cell_px * 1.04
+        hy = 0.5 * g.tile_mm / g.lane_mm * self.cell_px * 1.04
+        cy, cx = (row + 0.5) * self.cell_px, (col + 0.5) * self.cell_px
+        return top[round(cy - hy):round(cy + hy), round(cx - hx):round(cx + hx)]
+
+    def _judge(self, col: int, letter: str, scores: np.ndarray, top: np.ndarray,
+               hand: np.ndarray) -> StreetColumn:
+        flags: list[str] = []
+        if (hand > 0.08).any():
+            flags.append("under a hand or arm")
+        order = np.argsort(scores)[::-1]
+        best = int(order[0])
+        empty_level = max(float(np.median(scores[order[1:]])), 4.0)
+        ratio = float(scores[best]) / empty_level
+        runner_up = float(scores[order[1]]) / empty_level
+        margin = np.log(ratio / TILE_RATIO) / np.log(1.3)
+        if margin <= 0:
+            conf = float(np.clip(-margin, 0, 1))
+            return StreetColumn(letter, None, conf, 1.0, tuple(flags), tuple(scores / empty_level),
+                                self.threshold)
+        conf = float(np.clip(margin, 0, 1))
+        if runner_up > TILE_RATIO:  # two spaces look like tiles: one column holds only one
+            flags.append("two spaces of this column look occupied")
+        letter_conf = 1.0
+        if self.letters is not None:
+            crop = self.face_crop(top, best, col)
+            read = self.letters.read(crop)
+            if read.letter is not None and read.letter != letter and read.confidence >= self.threshold:
+                letter_conf = 1.0 - float(read.confidence)
+                flags.append(f"the tile reads {read.letter}, not {letter}")
+            else:
+                letter_conf = max(float(read.confidence), 0.5) if read.letter == letter else 0.5
+            conf = min(conf, max(letter_conf, 0.61)) if not flags else min(conf, letter_conf)
+        return StreetColumn(letter, SPACES[best], conf, letter_conf, tuple(flags),
+                            tuple(scores / empty_level), self.threshold)
