@@ -168,7 +168,7 @@ class WordSpiel(Game[SpielState]):
                 rule,
             )
         overlap = event.get("overlap", fits[0])
-        if overlap not in fits or isinstance(overlap, bool):
+        if not isinstance(overlap, int) or isinstance(overlap, bool) or overlap not in fits:
             raise IllegalEvent(
                 f"{w} cannot build on the last {overlap!r} letters of the spiral; it can on "
                 f"{' or '.join(map(str, fits))}",
@@ -228,8 +228,8 @@ class WordSpiel(Game[SpielState]):
             summary = f"no word: drew a card and kept it ({hands[p]} in hand)"
             return Step(replace(base, hands=tuple(hands)), (Turn(player, 0, summary),), summary)
         letter = event.get("letter")
-        if not isinstance(letter, str) or len(letter.strip()) != 1 or not letter.strip().isalpha():
-            raise IllegalEvent("a card put on the spiral needs its letter", RULE_NO_WORD)
+        if not isinstance(letter, str) or letter.strip().upper() not in set(string.ascii_uppercase):
+            raise IllegalEvent("a card put on the spiral needs its letter, A to Z", RULE_NO_WORD)
         new = replace(base, spiral=state.spiral + letter.strip().upper())
         summary = f"no word: drew {letter.strip().upper()} and put it on the spiral"
         return Step(new, (Turn(player, 0, summary),), summary)

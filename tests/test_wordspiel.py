@@ -82,6 +82,9 @@ def test_a_word_may_build_on_any_matching_overlap_it_names() -> None:
         word("NO", player=ANN),  # it is Bob's turn
         {"type": "word"},
         word("NÖ"),
+        word("NO", 1.0),
+        word("NO", True),
+        word("NO", "1"),
     ],
 )
 def test_words_that_do_not_fit_are_refused(event: dict[str, Any]) -> None:
