@@ -278,3 +278,73 @@ def test_the_command_line_opens_no_network_port(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+KIOSK_ARGV = [b"-m", b"kiosk.cli", b"kiosk"]
+
+
+def _ready_sender(sock: socket.socket, deadline: float) -> tuple[int, bytes]:
+    """Wait for READY=1 on the notify socket; return the sender's pid (SCM_CREDENTIALS) and message."""
+    import struct
+    import time
+
+    creds_size = struct.calcsize("3i")
+    while time.monotonic() < deadline:
+        sock.settimeout(max(0.1, deadline - time.monotonic()))
+        try:
+            msg, ancdata, _flags, _addr = sock.recvmsg(4096, socket.CMSG_SPACE(creds_size))
+        except TimeoutError:
+            break
+        if b"READY=1" not in msg:
+            continue
+        for level, kind, data in ancdata:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+                pid, _uid, _gid = struct.unpack("3i", data[:creds_size])
+                # Xvfb (like any X server) announces itself on NOTIFY_SOCKET too: skip it.
+                if Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[1:4] == KIOSK_ARGV:
+                    return pid, msg
+    raise AssertionError("the kiosk never said READY=1")
+
+
+@pytest.mark.slow
+@pytest.mark.gui
+def test_the_running_kiosk_says_ready_and_opens_no_network_port(tmp_path: Path) -> None:
+    """Start the real kiosk (demo mode, under Xvfb) as systemd would, with a notify socket."""
+    import signal
+    import time
+
+    if shutil.which("xvfb-run") is None:
+        pytest.skip("xvfb-run is not installed (apt install xvfb)")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(tmp_path / "notify.sock"))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+    env = {**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify.sock"), "WATCHDOG_USEC": "4000000",
+           "TABLEKEEPER_DATA": str(tmp_path / "data"), "TABLEKEEPER_CONFIG": str(tmp_path / "tk.toml"),
+           "PYTHONPATH": str(ROOT)}
+    env.pop("WATCHDOG_PID", None)
+    proc = subprocess.Popen(
+        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", sys.executable, *map(bytes.decode, KIOSK_ARGV),
+         "--demo"],
+        env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )
+    try:
+        pid, message = _ready_sender(sock, time.monotonic() + 90)
+        assert message.startswith(b"READY=1")
+        # The watchdog keeps being fed by the UI loop (WATCHDOG_USEC=4 s: a ping every second or two).
+        sock.settimeout(5)
+        pings = 0
+        end = time.monotonic() + 5
+        while time.monotonic() < end and pings < 2:
+            if sock.recv(4096) == b"WATCHDOG=1":
+                pings += 1
+        assert pings >= 2, "the UI loop does not ping the watchdog"
+        inet = _listening_inet_inodes()
+        assert _sockets_of(pid) & inet == set(), "the kiosk holds a listening network socket"
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        sock.close()
