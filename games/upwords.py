@@ -325,6 +325,12 @@ class Upwords(Game[UpwordsState]):
                 RULE_CHALLENGE,
             )
         ruling = _parse_ruling(event.get("ruling"))
+        by = event.get("by")
+        if by is not None and (by not in self.players or by == self.players[last.player]):
+            raise IllegalEvent(
+                f"{by!r} cannot challenge this play: the challenger is another player in the game",
+                RULE_CHALLENGE,
+            )
         named = str(event.get("word") or ruling.word or "").strip().upper()
         formed = [w.word for w in last.words]
         if named and named not in formed:

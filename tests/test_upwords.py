@@ -426,6 +426,12 @@ def test_a_challenge_names_a_word_the_play_formed() -> None:
     assert game.board.text() == "8/8/8/1MOOD3/4E3/4A3/4R3/8"
 
 
+def test_the_challenger_is_another_player() -> None:
+    game = figures_game(2)  # Bob played DEAR
+    refuse(game, {"type": "challenge", "ruling": ILLEGAL, "by": "Bob"}, match="another player", rule="rule 8")
+    refuse(game, {"type": "challenge", "ruling": ILLEGAL, "by": "Zed"}, match="another player", rule="rule 8")
+
+
 def test_a_challenge_needs_its_ruling() -> None:
     refuse(figures_game(1), {"type": "challenge"}, match="ruling", rule="rule 8")
     refuse(figures_game(1), {"type": "challenge", "ruling": {"legal": "no"}}, match="ruling", rule="rule 8")
