@@ -211,3 +211,38 @@ def test_a_folder_the_kiosk_user_may_not_write_is_a_plain_error(tmp_path: Path) 
     kind, message = json.loads(done.stdout)
     assert kind == "unwritable" and f"cannot write the game log in {folder}" in message
     assert list(folder.iterdir()) == []
+
+
+def test_the_kiosk_starts_on_a_temporary_log_when_the_data_folder_is_unusable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No crash loop: the kiosk's composition root turns the StoreError into a banner."""
+    from kiosk.wiring import open_log
+
+    blocker = tmp_path / "data"
+    blocker.write_text("a file where the folder should be")
+    monkeypatch.setenv("TABLEKEEPER_DATA", str(blocker))
+    problems: list[str] = []
+    store = open_log(problems)
+    try:
+        assert store.path.parent != blocker and store.integrity() == "ok"
+        assert len(problems) == 1 and "cannot write the game log" in problems[0]
+        gid = store.start_game(storekit.header())
+        assert store.append(gid, {"type": "add"}) == 1
+    finally:
+        store.close()
+    assert blocker.read_text() == "a file where the folder should be"
+
+
+def test_the_kiosk_recovers_a_damaged_log_at_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kiosk.wiring import open_log
+
+    monkeypatch.setenv("TABLEKEEPER_DATA", str(tmp_path))
+    (tmp_path / "games.sqlite3").write_bytes(b"\x00" * 4096)
+    problems: list[str] = []
+    store = open_log(problems)
+    try:
+        assert store.path == tmp_path / "games.sqlite3" and store.kept_aside is not None
+        assert problems and "kept as" in problems[0]
+    finally:
+        store.close()
