@@ -172,8 +172,8 @@ def main() -> None:
         except (KeyError, ImportError) as exc:
             print(f"{name:<20} skipped: {exc}")
             continue
-        lines = split_lines(text)
-        events = len(lines) - 1
+        lines = [x for x in split_lines(text) if x.strip()]
+        events = len(lines) - 1  # every line but the header
         replayed = replay_lines(lines)
         assert len(replayed.events) == events, "the generated transcript must replay in full"
         replay_ms = _median_ms(lambda lines=lines: replay_lines(lines))
