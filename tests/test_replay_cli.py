@@ -52,6 +52,7 @@ def test_table_for_the_purple_example() -> None:
     purple_row = next(line for line in out.splitlines() if "PURPLE" in line)
     assert purple_row.split()[:6] == ["9", "Team", "B", "+1", "1", "1"]
     assert "Not finished: Team A to move." in out
+    assert "Position: B0 C0 D0 F0 G0 H0 K0 L< M0 N0 P+2 R> S0" in out
 
 
 @pytest.mark.parametrize("path", sorted(TRANSCRIPTS.glob("*.jsonl")), ids=lambda p: p.name)

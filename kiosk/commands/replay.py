@@ -119,6 +119,9 @@ def as_table(game: Game[Any], entries: list[Entry], where: str) -> str:
                 note += f" [{turn.ruling.verdict}: {turn.ruling.reason}]"
             shown = scores if i == len(rows) - 1 else blank
             lines.append(f"{entry.line:>4}  {turn.player:<{player_w}}  {turn.points:>+4}  {shown}  {note}")
+    describe = getattr(game, "describe", None)
+    if callable(describe):
+        lines += ["", f"Position: {describe()}"]
     lines += ["", "Standings:"]
     lines += [f"  {name:<{player_w}}  {score}" for name, score in game.scores().items()]
     outcome = game.outcome()
