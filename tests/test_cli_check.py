@@ -20,7 +20,7 @@ SCRIPT = Path(sys.executable).with_name("tablekeeper")
 
 pytestmark = [
     pytest.mark.skipif(not SCRIPT.exists(), reason=f"the console script is not installed at {SCRIPT}"),
-    pytest.mark.skipif(not DEFAULT_DICT_DIR.is_dir(), reason="SCOWL is not installed: sudo apt install scowl"),
+    pytest.mark.skipif(not DEFAULT_DICT_DIR.is_dir(), reason="SCOWL missing: apt install scowl"),
 ]
 
 
