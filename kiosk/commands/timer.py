@@ -191,8 +191,7 @@ def _interactive(timer: TableTimer, out: TextIO) -> int:
                 for key in data.decode(errors="ignore"):
                     if key in "qQ":
                         screen.draw(timer.view())
-                        screen.say("")
-                        return 0
+                        return 0  # the last line stays on screen
                     message = _key(timer, key)
                     if message:
                         screen.say(message)
