@@ -68,7 +68,7 @@ def test_unit_has_the_promised_settings() -> None:
                    "char-spi", "/dev/pio0"):
         assert device in allowed, device
     # The writable places the hardening leaves are exactly the data and settings folders.
-    assert _unit_values("ReadWritePaths") == ["/etc/tablekeeper"]
+    assert _unit_values("ReadWritePaths") == ["-/etc/tablekeeper"]
     assert int(_unit_values("StartLimitBurst")[0]) > 1 and _unit_values("OnFailure")
 
 
