@@ -121,7 +121,7 @@ def upwords_board(rows: int, cols: int, pitch_mm: float, margin_mm: float, rng: 
         for corner in ((x0, y0, 1, 1), (x1, y0, -1, 1), (x1, y1, -1, -1), (x0, y1, 1, -1)):
             cx, cy, sx, sy = corner
             tri = np.array([[cx, cy], [cx + sx * k, cy], [cx, cy + sy * k]], np.int32)
-            cv2.fillConvexPoly(board, tri, (70, 110, 150), cv2.LINE_AA)
+            cv2.fillConvexPoly(board, tri, (120, 125, 80), cv2.LINE_AA)
     cv2.rectangle(board, (int(m) - 3, int(m) - 3), (int(m + cols * cell) + 3, int(m + rows * cell) + 3),
                   (95, 100, 110), 3)
     if markers:
@@ -156,7 +156,7 @@ def street_board(pitch_mm: float, lane_mm: float, margin_mm: float, rng: np.rand
         x0 = int(m + c * pitch_mm * s)
         box = (x0 + int(0.2 * pitch_mm * s), med0 + int(0.2 * lane), x0 + int(0.8 * pitch_mm * s),
                med1 - int(0.2 * lane))
-        draw_letter(board, letter, box, (40, 90, 130), height_frac=0.8)
+        draw_letter(board, letter, box, (90, 60, 35), height_frac=0.8)
     if markers:
         _place_markers(board, m, w_px, h_px)
     return board

@@ -121,8 +121,8 @@ class StreetReader:
         margin = np.log(ratio / TILE_RATIO) / np.log(1.3)
         if margin <= 0:
             conf = float(np.clip(-margin, 0, 1))
-            return StreetColumn(letter, None, conf, 1.0, tuple(flags), tuple(scores / empty_level),
-                                self.threshold)
+            return StreetColumn(letter, None, conf, 1.0, tuple(flags),
+                                tuple(float(x) for x in scores / empty_level), self.threshold)
         conf = float(np.clip(margin, 0, 1))
         if runner_up > TILE_RATIO:  # two spaces look like tiles: one column holds only one
             flags.append("two spaces of this column look occupied")
@@ -137,4 +137,4 @@ class StreetReader:
                 letter_conf = max(float(read.confidence), 0.5) if read.letter == letter else 0.5
             conf = min(conf, max(letter_conf, 0.61)) if not flags else min(conf, letter_conf)
         return StreetColumn(letter, SPACES[best], conf, letter_conf, tuple(flags),
-                            tuple(scores / empty_level), self.threshold)
+                            tuple(float(x) for x in scores / empty_level), self.threshold)
