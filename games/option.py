@@ -75,14 +75,18 @@ class ScoredWord:
 
 @dataclass(frozen=True, slots=True)
 class OptionPlay:
-    """The last play, kept so a challenge can take it back (``before``) or charge the challenger."""
+    """The last play, kept so a challenge can take it back (``before``) or charge the challenger.
+
+    ``before`` holds its own last play without that play's ``before``, so states never chain
+    back through the whole game (comparing or copying one stays shallow).
+    """
 
     player: int
     words: tuple[ScoredWord, ...]
     prisms: int
     turned: int
     points: int
-    before: OptionState
+    before: OptionState | None
     challengers: tuple[int, ...] = ()
 
 
@@ -252,7 +256,7 @@ class Option(Game[OptionState]):
             bag=state.bag - drawn,
             mover=(me + 1) % len(self.players),
             started=True,
-            last=OptionPlay(me, words, prisms, turned, points, state),
+            last=OptionPlay(me, words, prisms, turned, points, _detached(state)),
             challengeable=True,
         )
         return Step(new, (Turn(self.players[me], points, summary),), summary)
@@ -295,6 +299,7 @@ class Option(Game[OptionState]):
             raise IllegalEvent(f"{player} cannot challenge their own word", RULE_CHALLENGE)
         if not ruling.legal:
             # Back to the state before the play, keeping any wrong challenger's 10 points off.
+            assert last.before is not None  # only a detached copy lacks it, never challengeable
             scores = list(state.scores)
             scores[last.player] -= last.points
             back = replace(
@@ -357,6 +362,13 @@ class Option(Game[OptionState]):
 
     def _after_end_events(self) -> frozenset[str]:
         return frozenset()
+
+
+def _detached(state: OptionState) -> OptionState:
+    """``state`` with its last play cut off from the state before that play."""
+    if state.last is None or state.last.before is None:
+        return state
+    return replace(state, last=replace(state.last, before=None), challengeable=False)
 
 
 def _is_pair(p: object) -> bool:

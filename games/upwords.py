@@ -44,7 +44,10 @@ TILES_BY_SIZE: Mapping[int, int] = {8: 64, 10: 100}
 class LastPlay:
     """The most recent play: who made it, what it formed, and the state it was made on.
 
-    ``before`` is what an upheld challenge goes back to (rule 8: the tiles come off).
+    ``before`` is what an upheld challenge goes back to (rule 8: the tiles come off). It
+    keeps its own last play without that play's ``before`` (see :func:`_detached`), so
+    states never form a chain as long as the game: comparing, hashing or copying one
+    stays shallow however many plays were made.
     """
 
     player: int
@@ -52,7 +55,7 @@ class LastPlay:
     words: tuple[ScoredWord, ...]
     bonus: int
     points: int
-    before: UpwordsState
+    before: UpwordsState | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +225,7 @@ class Upwords(Game[UpwordsState]):
             bag=state.bag - drawn,
             mover=self._next(me),
             exchanged=state.exchanged,
-            last=LastPlay(me, judged.tiles, judged.words, judged.bonus, judged.points, state),
+            last=LastPlay(me, judged.tiles, judged.words, judged.bonus, judged.points, _detached(state)),
             challengeable=True,
         )
         if new.bag == 0 and racks[me] == 0:
@@ -342,6 +345,7 @@ class Upwords(Game[UpwordsState]):
         if ruling.legal:
             return Step(state, (Turn(player, 0, f"{word} challenged and stands", ruling),), f"{word} stands")
         # Rule 8: the tiles come off, the points go; the same player plays again or passes.
+        assert last.before is not None  # only a detached copy lacks it, and that is never challengeable
         back = replace(last.before, challengeable=False)
         summary = f"{word} ruled illegal: the tiles come off"
         turns = [Turn(player, -last.points, summary, ruling)]
@@ -349,6 +353,13 @@ class Upwords(Game[UpwordsState]):
             if i != last.player and now != then:  # the leftover penalties a going-out play caused
                 turns.append(Turn(self.players[i], then - now, "tiles-left penalty cancelled"))
         return Step(back, tuple(turns), summary)
+
+
+def _detached(state: UpwordsState) -> UpwordsState:
+    """``state`` with its last play cut off from the state before that play."""
+    if state.last is None or state.last.before is None:
+        return state
+    return replace(state, last=replace(state.last, before=None), challengeable=False)
 
 
 def _tiles(n: int) -> str:

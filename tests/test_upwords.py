@@ -25,7 +25,7 @@ import pytest
 from games.base import GameSetupError
 from games.registry import new_game
 from games.rulings import IllegalEvent
-from games.transcript import load
+from games.transcript import dumps, load, loads
 from games.upwords import Upwords
 from games.upwords_board import Board
 
@@ -555,3 +555,20 @@ def test_can_challenge_straight_after_a_play_even_one_that_ended_the_game() -> N
     assert not game.can_challenge()
     game.apply(down(4, 2, "NLY"))  # Ann's ONLY uses her last three tiles with the bag empty
     assert game.is_over() and game.can_challenge()
+
+
+def test_a_long_game_compares_and_replays_without_deep_recursion() -> None:
+    """States must not chain back through every play (a 200-play game once hit RecursionError)."""
+    game = Upwords(["Ann", "Bob"], {"size": 10, "tiles": 400})
+    game.apply(across(4, 4, "AB"))
+    order = sorted(
+        ((r, c) for r in range(10) for c in range(10)), key=lambda rc: abs(rc[0] - 4) + abs(rc[1] - 4)
+    )
+    for r, c in order:  # fill the board outward, one tile a turn, each touching the last ones
+        if not game.board.occupied(r, c):
+            game.apply(tiles((r, c, "EO"[(r + c) % 2])))
+    for r, c in order:  # then stack one tile on every square
+        game.apply(tiles((r, c, "IU"[(r + c) % 2])))
+    assert len(game.events) == 1 + 98 + 100
+    assert loads(dumps(game)).state == game.state
+    assert hash(game.state) == hash(loads(dumps(game)).state)
