@@ -461,3 +461,12 @@ def test_can_challenge_until_the_next_turn() -> None:
     assert game.can_challenge()
     game.apply({"type": "pass"})
     assert not game.can_challenge()
+
+
+def test_module_example_runs() -> None:
+    import doctest
+
+    import games.option
+
+    result = doctest.testmod(games.option)
+    assert result.attempted and not result.failed

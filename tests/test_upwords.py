@@ -572,3 +572,28 @@ def test_a_long_game_compares_and_replays_without_deep_recursion() -> None:
     assert len(game.events) == 1 + 98 + 100
     assert loads(dumps(game)).state == game.state
     assert hash(game.state) == hash(loads(dumps(game)).state)
+
+
+def test_challenge_and_end_transcript() -> None:
+    game = load(TRANSCRIPTS / "upwords-challenge-end.jsonl")
+    assert isinstance(game, Upwords)
+    assert [(t.player, t.points) for t in game.turns] == [
+        ("Ann", 8), ("Bob", 8), ("Ann", 10), ("Ann", -10), ("Ann", 0), ("Bob", 5),
+        ("Ann", 0), ("Bob", 0), ("Ann", -35), ("Bob", -15),
+    ]  # fmt: skip
+    assert game.scores() == {"Ann": -27, "Bob": -2}
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == "Bob"
+    assert game.board.text() == "8/8/8/1[MW]OOD3/4E3/4A3/4R3/8"
+
+
+def test_module_examples_run() -> None:
+    import doctest
+
+    import games.upwords
+    import games.upwords_board
+    import games.upwords_read
+
+    for module in (games.upwords, games.upwords_board, games.upwords_read):
+        result = doctest.testmod(module)
+        assert result.attempted and not result.failed, module.__name__
