@@ -167,7 +167,8 @@ class WordAuthority:
         at least one card (FUN -> NO, UNITE, FUNNY).
         """
         letters = _spiral("wordspiel", spiral)
-        assert letters is not None
+        if letters is None:
+            raise ValueError("give the spiral: the letters played so far")
         ordered, rank = self._wordspiel_index()
         struck = self.house.struck_keys("wordspiel")
         house_words = {k for k in self.house.allowed_keys("wordspiel") if k.isalpha()}
@@ -276,7 +277,8 @@ def _draw(game: str, keys: Sequence[str] | None, die: int | str | None, extras: 
 
 
 def _spiral(game: str, spiral: str | None) -> str | None:
-    if spiral is None:
+    """The spiral's letters; None (no constraint) when there is none or it is empty."""
+    if spiral is None or not str(spiral).strip():
         return None
     if game != "wordspiel":
         raise ValueError(f"a spiral belongs to WordSpiel, not {game}")

@@ -200,6 +200,11 @@ def test_wordspiel_must_build_on_the_spiral_and_add_a_card(authority: WordAuthor
     assert not r.legal and r.source == "rules"
 
 
+def test_wordspiel_empty_spiral_means_no_spiral(authority: WordAuthority) -> None:
+    assert authority.rule("wordspiel", "tea", spiral="").legal
+    assert authority.rule("wordspiel", "tea", spiral="   ").rule == "WordSpiel, 'Allowable words'"
+
+
 def test_wordspiel_common_abbreviations_allowed(authority: WordAuthority) -> None:
     for word in ("tsp", "lb", "TSP"):
         r = authority.rule("wordspiel", word)

@@ -119,5 +119,7 @@ def test_continuations_limit_and_order(authority: WordAuthority) -> None:
 def test_bad_spiral_and_draw_are_refused(authority: WordAuthority) -> None:
     with pytest.raises(ValueError, match="must be letters"):
         authority.spiral_continuations("F-N")
+    with pytest.raises(ValueError, match="give the spiral"):
+        authority.spiral_continuations("")
     with pytest.raises(ValueError, match="0-10"):
         authority.fitting_tosswords(("C", "T"), 12)
