@@ -99,15 +99,16 @@ def face_features(warped: np.ndarray, rows: int, cols: int, cell_px: float, face
 def skin_mask(image_bgr: np.ndarray) -> np.ndarray:
     """Pixels that look like a hand or arm (boolean), for refusing to read what is under one.
 
-    Skin is warm (hue red-orange), moderately saturated and not dark. Wood tables match too,
-    so callers look at the mask only over the board.
+    Skin is warm (hue red-orange), moderately saturated and not dark, with a high red
+    chroma (Cr); cream and beige tiles are warm too but paler, which the saturation and Cr
+    bounds exclude. Wood tables match, so callers look at the mask only over the board.
     """
     hsv = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV)
     ycrcb = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2YCrCb)
     hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     cr, cb = ycrcb[..., 1], ycrcb[..., 2]
-    warm = ((hue <= 20) | (hue >= 170)) & (sat > 48) & (val > 70)
-    return warm & (cr > 138) & (cr < 180) & (cb > 77) & (cb < 127)
+    warm = ((hue <= 20) | (hue >= 170)) & (sat > 75) & (val > 70)
+    return warm & (cr > 148) & (cr < 180) & (cb > 77) & (cb < 127)
 
 
 def cell_fraction(mask: np.ndarray, rows: int, cols: int, cell_px: float, pad_px: float) -> np.ndarray:

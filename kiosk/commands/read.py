@@ -1,0 +1,188 @@
+"""``tablekeeper read GAME IMAGE``: read a board from one photo and print what the camera sees.
+
+Where the board is comes from the calibration file (``--calibration``, else the kiosk's own
+one) or from ``--grid ROWSxCOLS --corners X,Y,X,Y,X,Y,X,Y`` (the playing area's outer
+corners, top-left, top-right, bottom-right, bottom-left). Letters are read by the classifier
+taught at calibration (``--letters`` overrides it); without one the letters show as ``?``.
+Output is documented in docs/reading.md. Exit 0 when the board was read (uncertain cells are
+marked, not errors), 2 for bad usage (no picture, no calibration, a bad grid or corners).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+GAMES = {"upwords": "upwords", "word-on-the-street": "word-on-the-street", "wots": "word-on-the-street",
+         "street": "word-on-the-street"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", metavar="GAME", help="upwords or word-on-the-street (wots)")
+    parser.add_argument("image", metavar="IMAGE", help="a photo of the board (JPEG, PNG, ...)")
+    parser.add_argument("--calibration", metavar="FILE", help="calibration file (default: the kiosk's own)")
+    parser.add_argument("--grid", metavar="ROWSxCOLS", help="board size, e.g. 8x8 or 10x10 (Upwords)")
+    parser.add_argument("--corners", metavar="X,Y,X,Y,X,Y,X,Y",
+                        help="the playing area's corners in the photo: top-left, top-right, bottom-right, "
+                             "bottom-left")
+    parser.add_argument("--letters", metavar="FILE", help="a taught letter classifier (.npz)")
+    parser.add_argument("--threshold", type=float, default=0.6,
+                        help="confidence below which a cell is uncertain (0..1, default 0.6)")
+    parser.add_argument("--no-tesseract", action="store_true", help="never fall back to Tesseract")
+    parser.add_argument("--json", action="store_true", help="print every cell's value and confidence as JSON")
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where the board is in the photo, and what reads its letters."""
+
+    corners: list[tuple[float, float]]
+    rows: int
+    cols: int
+    image_size: tuple[int, int] | None
+    letters_file: str | None
+    camera_matrix: Any = None
+
+
+def parse_grid(text: str) -> tuple[int, int]:
+    from kiosk.cli import UsageError
+
+    m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text or "")
+    if not m:
+        raise UsageError(f"--grid {text!r} is not ROWSxCOLS, e.g. 8x8")
+    rows, cols = int(m.group(1)), int(m.group(2))
+    if not (2 <= rows <= 30 and 2 <= cols <= 30):
+        raise UsageError(f"--grid {text}: rows and columns must be between 2 and 30")
+    return rows, cols
+
+
+def parse_corners(text: str) -> list[tuple[float, float]]:
+    from kiosk.cli import UsageError
+
+    try:
+        values = [float(v) for v in text.replace(";", ",").split(",") if v.strip()]
+    except ValueError:
+        raise UsageError(f"--corners {text!r}: expected eight numbers X,Y,X,Y,X,Y,X,Y") from None
+    if len(values) != 8:
+        raise UsageError(f"--corners needs eight numbers (four corners), not {len(values)}")
+    return [(values[i], values[i + 1]) for i in range(0, 8, 2)]
+
+
+def _where(args: argparse.Namespace, game: str) -> Where:
+    from kiosk.cli import UsageError
+    from kiosk.paths import calibration_file
+
+    default_grid = (8, 8) if game == "upwords" else (5, 17)
+    if args.corners:
+        rows, cols = parse_grid(args.grid) if args.grid else default_grid
+        return Where(parse_corners(args.corners), rows, cols, None, args.letters)
+    path = Path(args.calibration) if args.calibration else calibration_file()
+    if not path.exists():
+        hint = "run `tablekeeper calibrate` first, or give --grid and --corners"
+        if args.calibration:
+            raise UsageError(f"no calibration file at {path}: {hint}")
+        raise UsageError(f"no calibration yet: {hint}")
+    try:
+        from calibration.file import CalibrationError, load_calibration
+    except ImportError:  # pragma: no cover - the calibration package ships with the kiosk
+        raise UsageError("this installation cannot read calibration files; give --grid and --corners"
+                         ) from None
+    try:
+        cal = load_calibration(path)
+    except CalibrationError as exc:
+        raise UsageError(str(exc)) from None
+    kind = "upwords" if cal.kind == "upwords" else "word-on-the-street" if cal.kind == "wots" else cal.kind
+    if kind in ("upwords", "word-on-the-street") and kind != game:
+        raise UsageError(f"{path} is a calibration for {kind}, not {game}")
+    rows, cols = (parse_grid(args.grid) if args.grid else (cal.rows, cal.cols))
+    lens = getattr(cal, "lens", None)
+    matrix = None
+    if lens:
+        matrix = lens.get("camera_matrix") if isinstance(lens, dict) else getattr(lens, "camera_matrix", None)
+    letters = args.letters or getattr(cal, "letters_file", None)
+    if letters and not Path(letters).is_absolute():
+        letters = str(path.parent / letters)
+    corners = [(float(p[0]), float(p[1])) for p in cal.corners]
+    return Where(corners, rows, cols, tuple(cal.image_size), letters, matrix)
+
+
+def _letter_reader(path: str | None, threshold: float, use_tesseract: bool) -> Any:
+    from kiosk.cli import UsageError
+
+    if not path:
+        return None
+    if not Path(path).is_file():
+        raise UsageError(f"no letter classifier at {path}")
+    from vision.letters import LetterClassifier, LetterReader
+
+    try:
+        classifier = LetterClassifier.load(path)
+    except Exception as exc:  # a corrupt or foreign file: say so plainly
+        raise UsageError(f"{path} is not a taught letter classifier ({exc})") from None
+    return LetterReader(classifier, threshold, use_tesseract=use_tesseract)
+
+
+def run(args: argparse.Namespace) -> int:
+    from kiosk.cli import UsageError
+
+    game = GAMES.get(args.game.lower())
+    if game is None:
+        raise UsageError(f"{args.game!r} is not a board the camera reads: "
+                         "choose upwords or word-on-the-street")
+    image_path = Path(args.image)
+    if not image_path.is_file():
+        raise UsageError(f"no picture at {image_path}")
+    if not 0.0 <= args.threshold <= 1.0:
+        raise UsageError("--threshold must be between 0 and 1")
+    where = _where(args, game)
+    if game == "word-on-the-street" and (where.rows, where.cols) != (5, 17):
+        raise UsageError("Word on the Street is always 5x17 (five spaces by seventeen letters)")
+
+    import cv2
+    import numpy as np
+
+    image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise UsageError(f"{image_path} is not a picture OpenCV can read")
+    h, w = image.shape[:2]
+    corners = np.array(where.corners, np.float64)
+    notes = []
+    if where.image_size is not None and tuple(where.image_size) != (w, h):
+        cw, ch = where.image_size
+        if abs(cw / ch - w / h) > 0.01:
+            raise UsageError(f"the calibration is for {cw}x{ch} pictures; {image_path} is {w}x{h}")
+        corners = corners * (w / cw)
+        notes.append(f"calibration scaled from {cw}x{ch} to {w}x{h}")
+    if (corners[:, 0] < -w * 0.05).any() or (corners[:, 0] > w * 1.05).any() or \
+            (corners[:, 1] < -h * 0.05).any() or (corners[:, 1] > h * 1.05).any():
+        raise UsageError(f"the corners lie outside the {w}x{h} picture")
+    if abs(cv2.contourArea(corners.astype(np.float32))) < 0.01 * w * h:
+        raise UsageError("the corners do not enclose a board (too small, or given in the wrong order)")
+    letters = _letter_reader(where.letters_file, args.threshold, not args.no_tesseract)
+    if letters is None:
+        notes.append("no taught letters (run `tablekeeper calibrate letters` or give --letters): "
+                     "letters show as ?")
+    if game == "upwords":
+        from vision.upwords_reader import UpwordsReader
+
+        reader = UpwordsReader(corners, (w, h), rows=where.rows, cols=where.cols, letters=letters,
+                               camera_matrix=where.camera_matrix, threshold=args.threshold)
+        reading: Any = reader.read(image)
+    else:
+        from vision.street import StreetReader
+
+        reader_s = StreetReader(corners, (w, h), letters=letters, camera_matrix=where.camera_matrix,
+                                threshold=args.threshold)
+        reading = reader_s.read(image)
+    from dataclasses import replace
+
+    reading = replace(reading, notes=tuple(reading.notes) + tuple(notes))
+    if args.json:
+        print(json.dumps(reading.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(reading.to_text())
+    return 0
