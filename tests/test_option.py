@@ -167,6 +167,7 @@ def test_first_word_comes_whole_from_the_rack(event: dict[str, Any]) -> None:
     ("event", "match"),
     [
         (play("RACER", prisms=0), "at least one prism"),
+        (play("RACER", prisms=0, turned=1), "turned over only while"),
         (play("RACER", prisms=8), "only 7 prisms"),
         (play("RAT", prisms=4), "cannot all go into RAT"),
         ({"type": "play", "words": [word("RACER")]}, "how many prisms"),
