@@ -80,6 +80,31 @@ def _missing_module(name: str, exc: ImportError) -> Result:
                        "reinstall tablekeeper: sudo systemd/install-pi.sh")
 
 
+# ------------------------------------------------------------------ who is asking
+#: The groups the kiosk user needs on a Pi: GPIO, display (video, render), touch (input).
+KIOSK_GROUPS = ("gpio", "video", "render", "input")
+
+
+def check_user(ctx: Context) -> Result:
+    """Permission checks only mean something when run as the kiosk's own user."""
+    import grp
+    import pwd
+
+    name = "user"
+    me = pwd.getpwuid(os.geteuid()).pw_name
+    if os.geteuid() == 0:
+        return Result.warn(name, "running as root: the permission checks below cannot fail for root",
+                           f"sudo -u {ctx.service_user} TABLEKEEPER_DATA=/var/lib/tablekeeper "
+                           f"TABLEKEEPER_CONFIG=/etc/tablekeeper/tablekeeper.toml "
+                           f"/opt/tablekeeper/bin/tablekeeper doctor")
+    mine = {grp.getgrgid(g).gr_name for g in os.getgroups()}
+    missing = [g for g in KIOSK_GROUPS if g not in mine] if ctx.on_pi else []
+    if missing:
+        return Result.fail(name, f"{me} is not in the group(s) {', '.join(missing)}",
+                           f"sudo usermod -aG {','.join(missing)} {me}  (then log in again)")
+    return Result.ok(name, f"{me}, in {', '.join(sorted(mine)) or 'no extra groups'}")
+
+
 # ------------------------------------------------------------------ files and data
 def check_data_dir(ctx: Context) -> Result:
     name = "data directory"

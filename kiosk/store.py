@@ -217,10 +217,13 @@ class GameLog:
         if not isinstance(event, Mapping) or not isinstance(event.get("type"), str):
             raise StoreError("an event needs a 'type'; nothing was saved", BAD_INPUT)
         body = _to_json(dict(event), "the event")
-        _, _, abandoned, _ = self._game_row(game_id)
-        if abandoned:
-            raise StoreError(f"game {game_id} was abandoned; the event was not saved", BAD_INPUT)
         with self._writing("the last entry") as conn:
+            # Checked inside the transaction: another thread cannot abandon it in between.
+            row = conn.execute("SELECT abandoned FROM games WHERE id = ?", (int(game_id),)).fetchone()
+            if row is None:
+                raise StoreError(f"there is no game {game_id} in the log", NO_SUCH_GAME)
+            if row[0]:
+                raise StoreError(f"game {game_id} was abandoned; the event was not saved", BAD_INPUT)
             seq = conn.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (int(game_id),)
             ).fetchone()[0]

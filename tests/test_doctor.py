@@ -202,3 +202,35 @@ def test_a_crashing_check_is_reported_not_raised(tmp_path: Path) -> None:
 
     [result] = run_checks(_context(tmp_path, ""), (check_exploding,))
     assert result.status == FAIL and result.name == "exploding" and "boom" in result.detail
+
+
+AS_NOBODY = r"""
+import os, pwd, sys
+# Load what doctor needs first: the interpreter's own files under /root are closed to nobody.
+import argparse, gettext, grp, json, locale, shutil, sqlite3, subprocess, tempfile
+import gpiozero.pins.mock, hardware.build, hardware.config, hardware.pins, games.countdown, games.lexicon
+import kiosk.commands.doctor, kiosk.doctor_checks, kiosk.doctor_hardware
+from kiosk.cli import main
+nobody = pwd.getpwnam("nobody")
+os.setgroups([])
+os.setgid(nobody.pw_gid)
+os.setuid(nobody.pw_uid)            # the interpreter (under /root) is already running
+sys.exit(main(["doctor", "--json"]))
+"""
+
+
+def test_as_an_unprivileged_user_a_root_owned_data_folder_fails(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("needs root to become 'nobody'")
+    tmp_path.chmod(0o755)
+    (tmp_path / "data").mkdir(mode=0o755)  # root's: as after running the kiosk once with sudo
+    env = {**os.environ, "TABLEKEEPER_DATA": str(tmp_path / "data"),
+           "TABLEKEEPER_CONFIG": str(tmp_path / "tk.toml"), "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", AS_NOBODY], capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=120, check=False)
+    report = findings(done)
+    assert done.returncode == 1
+    assert report["user"]["status"] == OK and report["user"]["detail"].startswith("nobody")
+    assert report["data directory"]["status"] == FAIL
+    assert "cannot write" in report["data directory"]["detail"]
+    assert report["data directory"]["fix"].startswith("sudo install -d -o tablekeeper")

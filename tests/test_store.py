@@ -114,6 +114,9 @@ def test_appending_to_an_abandoned_or_missing_game_is_refused(log: GameLog) -> N
     with pytest.raises(StoreError, match="no game 99") as err:
         log.events(99)
     assert err.value.kind == "no-such-game"
+    with pytest.raises(StoreError, match="no game 99") as err:
+        log.append(99, {"type": "add"})
+    assert err.value.kind == "no-such-game" and not log._db.in_transaction
 
 
 @pytest.mark.parametrize(

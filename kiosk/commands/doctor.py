@@ -21,6 +21,7 @@ from kiosk import settings as settings_file
 
 #: In the order a person would fix them: storage first, then software, then devices.
 CHECKS: tuple[checks.Check, ...] = (
+    checks.check_user,
     checks.check_data_dir,
     checks.check_game_log,
     checks.check_settings,
