@@ -12,11 +12,11 @@ import itertools
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_upwords import FIGURES, FIGURES_BOARD, figures_game
 
 from games.upwords import Upwords
 from games.upwords_board import LETTERS, Board, BoardTextError, Placement, normalise_letter
 from games.upwords_read import infer_play
-from tests.test_upwords import FIGURES, FIGURES_BOARD, figures_game
 
 
 # ----------------------------------------------------------------------- text form
