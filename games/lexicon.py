@@ -102,6 +102,9 @@ class Lexicon:
     #: the source files read, for the record and for cache keys
     files: list[Path] = field(default_factory=list, repr=False)
     _by_letters: dict[str, str] | None = field(default=None, repr=False)
+    #: the ordinary-word files of the sizes above this one, smallest first
+    _larger: list[Path] = field(default_factory=list, repr=False)
+    _larger_text: list[tuple[int, bytes]] | None = field(default=None, repr=False)
 
     @classmethod
     def load(
@@ -145,6 +148,13 @@ class Lexicon:
             if (spelling, category, level) in catalogue
         ]
         lex = cls(size=size, variant=variant, dict_dir=directory)
+        lex._larger = [
+            catalogue[(spelling, "words", level)]
+            for level in sizes
+            if level > size
+            for spelling in ("english", variant)
+            if (spelling, "words", level) in catalogue
+        ]
         cache = _Cache(Path(cache_dir), sources, size, variant) if cache_dir is not None else None
         if cache is not None and cache.restore(lex):
             return lex
@@ -231,6 +241,30 @@ class Lexicon:
                 index.setdefault(key.replace("'", ""), key)
             self._by_letters = index
         return self._by_letters.get(letters)
+
+    def larger_size_with(self, key: str) -> int | None:
+        """The smallest larger SCOWL size that has ``key`` as an ordinary word, or None.
+
+        Only asked about words this size lacks, so that a ruling can tell the table "it is
+        in the size 80 list" and the players can decide to allow it as a house word. A byte
+        search of the larger files (kept in memory after the first question, ~5 MB), not a
+        parse: a few milliseconds.
+        """
+        if not key or "\n" in key:
+            return None
+        needle = f"\n{key}\n".encode()
+        if self._larger_text is None:
+            texts = []
+            for path in self._larger:
+                try:
+                    texts.append((int(path.suffix[1:]), b"\n" + path.read_bytes()))
+                except (OSError, ValueError):
+                    continue
+            self._larger_text = texts
+        for size, data in self._larger_text:
+            if needle in data:
+                return size
+        return None
 
     def knows(self, key: str) -> bool:
         """In any list: a word, a name, an abbreviation or a contraction."""

@@ -70,9 +70,12 @@ class Context:
         )
 
     def unknown(self, facts: Facts, rule: str) -> Ruling:
-        return self.ruling(
-            facts, False, f"{facts.display} is not in the dictionary ({self.lex.describe()})", rule
-        )
+        """Not in the dictionary — and which larger SCOWL list has it, as a house-word hint."""
+        reason = f"{facts.display} is not in the dictionary ({self.lex.describe()})"
+        larger = self.lex.larger_size_with(facts.key) if facts.key.isalpha() else None
+        if larger is not None:
+            reason += f"; it is in the larger size {larger} list"
+        return self.ruling(facts, False, reason, rule)
 
 
 # -- shared wording ------------------------------------------------------------------------

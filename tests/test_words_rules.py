@@ -268,6 +268,24 @@ def test_option_unknown_word_names_the_dictionary(authority: WordAuthority) -> N
     assert r.rule == "Option, 'Challenging an opponent's word': consult a dictionary"
 
 
+# -- unknown words ----------------------------------------------------------------------------
+
+
+def test_unknown_word_names_the_larger_list_that_has_it(authority: WordAuthority) -> None:
+    # A hint for a house word: the table may decide to allow QI.
+    assert authority.rule("upwords", "qi").reason == (
+        "QI is not in the dictionary (SCOWL size 60); it is in the larger size 70 list"
+    )
+    assert authority.rule("option", "zyzzyva").reason.endswith("it is in the larger size 80 list")
+    assert authority.rule("option", "zqxv").reason == "ZQXV is not in the dictionary (SCOWL size 60)"
+
+
+def test_largest_size_has_no_larger_list() -> None:
+    big = WordAuthority.load(size=95)
+    assert big.rule("upwords", "zqxv").reason == "ZQXV is not in the dictionary (SCOWL size 95)"
+    assert big.rule("upwords", "qi").legal
+
+
 # -- arguments ---------------------------------------------------------------------------------
 
 
