@@ -37,7 +37,7 @@ def test_systemd_analyze_verify_passes(tmp_path: Path) -> None:
     fake_cage.write_text("#!/bin/sh\nexit 0\n")
     fake_cage.chmod(0o755)
     text = UNIT.read_text()
-    assert "ExecStart=/usr/bin/cage " in text
+    assert " /usr/bin/cage " in next(x for x in text.splitlines() if x.startswith("ExecStart="))
     (tmp_path / "tablekeeper.service").write_text(text.replace("/usr/bin/cage ", f"{fake_cage} ", 1))
     done = subprocess.run(
         ["systemd-analyze", "verify", "--man=no", str(tmp_path / "tablekeeper.service")],
@@ -69,6 +69,8 @@ def test_unit_has_the_promised_settings() -> None:
         assert device in allowed, device
     # The writable places the hardening leaves are exactly the data and settings folders.
     assert _unit_values("ReadWritePaths") == ["-/etc/tablekeeper"]
+    assert _unit_values("RuntimeDirectory") == ["tablekeeper"]
+    assert "XDG_RUNTIME_DIR=/run/tablekeeper" in _unit_values("ExecStart")[0]
     assert int(_unit_values("StartLimitBurst")[0]) > 1 and _unit_values("OnFailure")
 
 
