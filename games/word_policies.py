@@ -15,11 +15,31 @@ are recorded in docs/rulings.md under "Word authority".
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from games.lexicon import Lexicon
 from games.rulings import Ruling
 from games.word_forms import Facts, affix_kind, plural_stem
+from games.word_rules import (
+    OPTION_RULE,
+    OPTION_RULE_DICTIONARY,
+    TOSSWORDS_MAX,
+    TOSSWORDS_MIN,
+    TOSSWORDS_RULE,
+    UPWORDS_7A,
+    UPWORDS_7B,
+    UPWORDS_7C,
+    UPWORDS_7D,
+    UPWORDS_7E,
+    UPWORDS_RULE,
+    UPWORDS_RULE_LENGTH,
+    WORDSPIEL_RULE,
+    WORDSPIEL_RULE_ONE,
+    WOTS_RULE,
+    Context,
+    Draw,
+    capitalized,
+    plural,
+    shape_problem,
+)
 from games.wordfit import (
     TOSSWORDS_RULE_EXTRAS,
     TOSSWORDS_RULE_SPACING,
@@ -29,80 +49,6 @@ from games.wordfit import (
     tosswords_misfit,
 )
 
-WOTS_RULE = "Word on the Street, 'Allowable Words'"
-UPWORDS_RULE = "Upwords, rule 4 NOTE: a word is legal if it is in the dictionary"
-UPWORDS_RULE_LENGTH = "Upwords, 'How to play' rule 3: a word of two letters or more"
-UPWORDS_7A = "Upwords, rule 7A 'Words that are always capitalized'"
-UPWORDS_7B = "Upwords, rule 7B 'Words requiring a hyphen'"
-UPWORDS_7C = "Upwords, rule 7C 'Words requiring an apostrophe'"
-UPWORDS_7D = "Upwords, rule 7D 'Abbreviations and symbols'"
-UPWORDS_7E = "Upwords, rule 7E 'Prefixes and suffixes, that cannot stand alone'"
-TOSSWORDS_RULE = "Tosswords, 'A few fine points'"
-WORDSPIEL_RULE = "WordSpiel, 'Allowable words'"
-WORDSPIEL_RULE_ONE = "WordSpiel, rule B: only one word per turn"
-OPTION_RULE = "Option, 'Object': no proper nouns, abbreviations, foreign words, apostrophes or hyphens"
-OPTION_RULE_DICTIONARY = "Option, 'Challenging an opponent's word': consult a dictionary"
-
-TOSSWORDS_MIN, TOSSWORDS_MAX = 3, 12
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """A Tosswords draw: two key tiles, the die (None = the d12's wild blank), extra tiles."""
-
-    keys: tuple[str, str]
-    die: int | None
-    extras: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Context:
-    """What a ruling needs besides the word: the dictionary and the table's situation."""
-
-    lex: Lexicon
-    game: str
-    draw: Draw | None = None
-    spiral: str | None = None
-
-    def ruling(self, facts: Facts, legal: bool, reason: str, rule: str, source: str = "dictionary") -> Ruling:
-        return Ruling(
-            legal=legal, reason=reason, rule=rule, word=facts.display, game=self.game, source=source
-        )
-
-    def unknown(self, facts: Facts, rule: str) -> Ruling:
-        """Not in the dictionary — and which larger SCOWL list has it, as a house-word hint."""
-        reason = f"{facts.display} is not in the dictionary ({self.lex.describe()})"
-        larger = self.lex.larger_size_with(facts.key) if facts.key.isalpha() else None
-        if larger is not None:
-            reason += f"; it is in the larger size {larger} list"
-        return self.ruling(facts, False, reason, rule)
-
-
-# -- shared wording ------------------------------------------------------------------------
-
-
-def _plural(n: int, thing: str) -> str:
-    return f"{n} {thing}{'' if n == 1 else 's'}"
-
-
-def _shape_problem(facts: Facts) -> str | None:
-    """Spaces or symbols: not one word whatever the game."""
-    if facts.spaced:
-        return f"{facts.display} is {_plural(len(facts.words), 'word')}, not one"
-    if facts.symbols:
-        verb = "is" if len(facts.symbols) == 1 else "are"
-        return f"{facts.display} contains {', '.join(facts.symbols)}, which {verb} not a letter"
-    return None
-
-
-def _capitalized(facts: Facts) -> str:
-    """'a proper noun (Robert)', or 'always written in capitals (OK)' for the few such words."""
-    name = facts.name or ""
-    if len(name) > 1 and name.isupper():
-        return f"always written in capitals ({name})"
-    return f"a proper noun ({name})"
-
-
 # -- Word on the Street --------------------------------------------------------------------
 
 
@@ -111,13 +57,13 @@ def wots_word(facts: Facts, ctx: Context) -> Ruling:
         return ctx.ruling(
             facts,
             False,
-            f"{facts.display} is {_plural(len(facts.words), 'word')}; a compound counts only when it "
+            f"{facts.display} is {plural(len(facts.words), 'word')}; a compound counts only when it "
             f"is written as one word (like SANDBOX)",
             WOTS_RULE,
             "rules",
         )
     if facts.symbols:
-        return ctx.ruling(facts, False, _shape_problem(facts) or "", WOTS_RULE, "rules")
+        return ctx.ruling(facts, False, shape_problem(facts) or "", WOTS_RULE, "rules")
     if facts.hyphenated:
         return _wots_hyphen(facts, ctx)
     if facts.is_word:
@@ -132,7 +78,7 @@ def wots_word(facts: Facts, ctx: Context) -> Ruling:
         return ctx.ruling(
             facts,
             True,
-            f"{facts.display} is {_capitalized(facts)}; capitalized words such as names of persons "
+            f"{facts.display} is {capitalized(facts)}; capitalized words such as names of persons "
             f"and places are allowed",
             WOTS_RULE,
         )
@@ -185,10 +131,10 @@ def _wots_hyphen(facts: Facts, ctx: Context) -> Ruling:
 
 def upwords_word(facts: Facts, ctx: Context) -> Ruling:
     if facts.spaced:
-        return ctx.ruling(facts, False, _shape_problem(facts) or "", UPWORDS_RULE, "rules")
+        return ctx.ruling(facts, False, shape_problem(facts) or "", UPWORDS_RULE, "rules")
     if facts.symbols:
         return ctx.ruling(
-            facts, False, f"{_shape_problem(facts)}: symbols are not allowed", UPWORDS_7D, "rules"
+            facts, False, f"{shape_problem(facts)}: symbols are not allowed", UPWORDS_7D, "rules"
         )
     if facts.hyphenated:
         return ctx.ruling(facts, False, f"{facts.display} needs a hyphen", UPWORDS_7B)
@@ -232,7 +178,7 @@ def tosswords_shape(facts: Facts, ctx: Context) -> Ruling | None:
         return ctx.ruling(
             facts,
             False,
-            f"{facts.display} has {_plural(n, 'letter')}, {side}; words must have 3 to 12",
+            f"{facts.display} has {plural(n, 'letter')}, {side}; words must have 3 to 12",
             TOSSWORDS_RULE,
             "rules",
         )
@@ -248,7 +194,7 @@ def tosswords_shape(facts: Facts, ctx: Context) -> Ruling | None:
 
 
 def tosswords_word(facts: Facts, ctx: Context) -> Ruling:
-    problem = _shape_problem(facts)
+    problem = shape_problem(facts)
     if problem is None and facts.hyphenated:
         problem = f"{facts.display} is hyphenated"
     if problem is None and (facts.apostrophe or facts.without_apostrophe):
@@ -278,7 +224,7 @@ def tosswords_word(facts: Facts, ctx: Context) -> Ruling:
         return ctx.ruling(
             facts,
             False,
-            f"{facts.display} is {_capitalized(facts)}; proper nouns aren't permitted",
+            f"{facts.display} is {capitalized(facts)}; proper nouns aren't permitted",
             TOSSWORDS_RULE,
         )
     return ctx.unknown(facts, TOSSWORDS_RULE)
@@ -287,7 +233,7 @@ def tosswords_word(facts: Facts, ctx: Context) -> Ruling:
 def _draw_text(draw: Draw) -> str:
     """'has 3 letters between T and C and contains P' — what fitting the draw means."""
     k1, k2 = (k.upper() for k in draw.keys)
-    gap = "any number of letters" if draw.die is None else _plural(draw.die, "letter")
+    gap = "any number of letters" if draw.die is None else plural(draw.die, "letter")
     extra = f" and contains {', '.join(e.upper() for e in draw.extras)}" if draw.extras else ""
     return f"has {gap} between {k1} and {k2}{extra}"
 
@@ -329,9 +275,9 @@ def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
         return ctx.ruling(facts, False, reason, f"{WORDSPIEL_RULE}: not allowed — {what}")
 
     if facts.spaced:
-        return ctx.ruling(facts, False, _shape_problem(facts) or "", WORDSPIEL_RULE_ONE, "rules")
+        return ctx.ruling(facts, False, shape_problem(facts) or "", WORDSPIEL_RULE_ONE, "rules")
     if facts.symbols:
-        return ctx.ruling(facts, False, _shape_problem(facts) or "", WORDSPIEL_RULE, "rules")
+        return ctx.ruling(facts, False, shape_problem(facts) or "", WORDSPIEL_RULE, "rules")
     if facts.hyphenated:
         return no(f"{facts.display} is a hyphenated word", "hyphenated words")
     if facts.apostrophe:
@@ -356,7 +302,7 @@ def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
     if facts.without_apostrophe:
         return no(f"{facts.display} is the contraction {facts.without_apostrophe.upper()}", "contractions")
     if facts.name:
-        return no(f"{facts.display} is {_capitalized(facts)}", "proper nouns")
+        return no(f"{facts.display} is {capitalized(facts)}", "proper nouns")
     return ctx.unknown(facts, WORDSPIEL_RULE)
 
 
@@ -378,7 +324,7 @@ def _wordspiel_legal(facts: Facts, ctx: Context, reason: str, source: str = "dic
 
 
 def option_word(facts: Facts, ctx: Context) -> Ruling:
-    problem = _shape_problem(facts)
+    problem = shape_problem(facts)
     if problem:
         return ctx.ruling(facts, False, problem, OPTION_RULE, "rules")
     if facts.hyphenated:
@@ -401,7 +347,7 @@ def option_word(facts: Facts, ctx: Context) -> Ruling:
             facts, False, f"{facts.display} is an abbreviation ({facts.abbreviation})", OPTION_RULE
         )
     if facts.name:
-        return ctx.ruling(facts, False, f"{facts.display} is {_capitalized(facts)}", OPTION_RULE)
+        return ctx.ruling(facts, False, f"{facts.display} is {capitalized(facts)}", OPTION_RULE)
     return ctx.unknown(facts, OPTION_RULE_DICTIONARY)
 
 

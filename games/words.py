@@ -29,7 +29,8 @@ from games.lexicon import DEFAULT_DICT_DIR, DEFAULT_SIZE, DEFAULT_VARIANT, Lexic
 from games.registry import canonical_name
 from games.rulings import Ruling
 from games.word_forms import analyse, plural_stem
-from games.word_policies import POLICIES, TOSSWORDS_MAX, TOSSWORDS_MIN, Context, Draw, house_ruling
+from games.word_policies import POLICIES, house_ruling
+from games.word_rules import TOSSWORDS_MAX, TOSSWORDS_MIN, Context, Draw
 from games.wordfit import letters_only, spiral_overlaps, tosswords_misfit
 
 #: the highest number on the Tosswords d12 (its faces are 0-10 and a wild blank)

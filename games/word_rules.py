@@ -1,0 +1,87 @@
+"""The vocabulary the word policies share: the rules they cite, the table's situation
+(:class:`Context`: dictionary, game, Tosswords draw, WordSpiel spiral) and common wording.
+
+Kept apart from :mod:`games.word_policies` so that each game's policy reads as a short list
+of its sheet's rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.lexicon import Lexicon
+from games.rulings import Ruling
+from games.word_forms import Facts
+
+WOTS_RULE = "Word on the Street, 'Allowable Words'"
+UPWORDS_RULE = "Upwords, rule 4 NOTE: a word is legal if it is in the dictionary"
+UPWORDS_RULE_LENGTH = "Upwords, 'How to play' rule 3: a word of two letters or more"
+UPWORDS_7A = "Upwords, rule 7A 'Words that are always capitalized'"
+UPWORDS_7B = "Upwords, rule 7B 'Words requiring a hyphen'"
+UPWORDS_7C = "Upwords, rule 7C 'Words requiring an apostrophe'"
+UPWORDS_7D = "Upwords, rule 7D 'Abbreviations and symbols'"
+UPWORDS_7E = "Upwords, rule 7E 'Prefixes and suffixes, that cannot stand alone'"
+TOSSWORDS_RULE = "Tosswords, 'A few fine points'"
+WORDSPIEL_RULE = "WordSpiel, 'Allowable words'"
+WORDSPIEL_RULE_ONE = "WordSpiel, rule B: only one word per turn"
+OPTION_RULE = "Option, 'Object': no proper nouns, abbreviations, foreign words, apostrophes or hyphens"
+OPTION_RULE_DICTIONARY = "Option, 'Challenging an opponent's word': consult a dictionary"
+
+TOSSWORDS_MIN, TOSSWORDS_MAX = 3, 12
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """A Tosswords draw: two key tiles, the die (None = the d12's wild blank), extra tiles."""
+
+    keys: tuple[str, str]
+    die: int | None
+    extras: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a ruling needs besides the word: the dictionary and the table's situation."""
+
+    lex: Lexicon
+    game: str
+    draw: Draw | None = None
+    spiral: str | None = None
+
+    def ruling(self, facts: Facts, legal: bool, reason: str, rule: str, source: str = "dictionary") -> Ruling:
+        return Ruling(
+            legal=legal, reason=reason, rule=rule, word=facts.display, game=self.game, source=source
+        )
+
+    def unknown(self, facts: Facts, rule: str) -> Ruling:
+        """Not in the dictionary — and which larger SCOWL list has it, as a house-word hint."""
+        reason = f"{facts.display} is not in the dictionary ({self.lex.describe()})"
+        larger = self.lex.larger_size_with(facts.key) if facts.key.isalpha() else None
+        if larger is not None:
+            reason += f"; it is in the larger size {larger} list"
+        return self.ruling(facts, False, reason, rule)
+
+
+# -- shared wording ------------------------------------------------------------------------
+
+
+def plural(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
+def shape_problem(facts: Facts) -> str | None:
+    """Spaces or symbols: not one word whatever the game."""
+    if facts.spaced:
+        return f"{facts.display} is {plural(len(facts.words), 'word')}, not one"
+    if facts.symbols:
+        verb = "is" if len(facts.symbols) == 1 else "are"
+        return f"{facts.display} contains {', '.join(facts.symbols)}, which {verb} not a letter"
+    return None
+
+
+def capitalized(facts: Facts) -> str:
+    """'a proper noun (Robert)', or 'always written in capitals (OK)' for the few such words."""
+    name = facts.name or ""
+    if len(name) > 1 and name.isupper():
+        return f"always written in capitals ({name})"
+    return f"a proper noun ({name})"
