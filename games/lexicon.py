@@ -222,11 +222,6 @@ class Lexicon:
         """
         return self.abbreviations.get(key)
 
-    def abbreviation_case(self, key: str) -> str | None:
-        """'lower' (tsp), 'caps' (VIP, CA) or 'capital' (Tue) for an abbreviation, else None."""
-        form = self.abbreviations.get(key)
-        return None if form is None else _case_of(form)
-
     def is_contraction(self, key: str) -> bool:
         return key in self.contractions
 

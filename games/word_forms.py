@@ -85,13 +85,6 @@ class Facts:
         return "'" in self.key
 
     @property
-    def known(self) -> bool:
-        """The dictionary knows it in some form."""
-        return bool(
-            self.is_word or self.name or self.abbreviation or self.contraction or self.without_apostrophe
-        )
-
-    @property
     def abbreviation_case(self) -> str | None:
         """'lower' (tsp), 'caps' (VIP, CA, V.I.P.) or 'capital' (Tue) — how it is written."""
         if self.abbreviation is None:

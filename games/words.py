@@ -29,9 +29,9 @@ from games.lexicon import DEFAULT_DICT_DIR, DEFAULT_SIZE, DEFAULT_VARIANT, Lexic
 from games.registry import canonical_name
 from games.rulings import Ruling
 from games.word_forms import analyse, plural_stem
-from games.word_policies import POLICIES, house_ruling
+from games.word_policies import POLICIES, house_ruling, wots_word
 from games.word_rules import TOSSWORDS_MAX, TOSSWORDS_MIN, Context, Draw
-from games.wordfit import letters_only, spiral_overlaps, tosswords_misfit
+from games.wordfit import letters_only, tosswords_misfit
 
 #: the highest number on the Tosswords d12 (its faces are 0-10 and a wild blank)
 DIE_MAX = 10
@@ -108,7 +108,10 @@ class WordAuthority:
     def is_word(self, word: str) -> bool:
         """True when the dictionary has ``word`` as a word of any kind — ordinary ("trance"),
         a name ("Alaska") or a contraction ("don't") — but not as an abbreviation only.
-        House entries for all games count (an allowed word is a word; a struck one is not)."""
+
+        SCOWL lists no hyphenated words, so a hyphenated one counts only as a name
+        ("Zeta-Jones"; not "part-time"). House entries for all games count (an allowed
+        word is a word; a struck one is not)."""
         try:
             facts = analyse(word, self.lexicon)
         except ValueError:
@@ -119,8 +122,7 @@ class WordAuthority:
         if facts.spaced or facts.symbols:
             return False
         if facts.hyphenated:
-            lex = self.lexicon
-            return all(p and (lex.is_word(p) or lex.name_form(p)) for p in facts.parts)
+            return wots_word(facts, Context(self.lexicon, "word-on-the-street")).legal
         return bool(facts.is_word or facts.name or facts.contraction)
 
     # -- searches --------------------------------------------------------------------------
@@ -186,7 +188,6 @@ class WordAuthority:
         result = sorted(hits, key=lambda w: (rank.get(w, len(rank)), w))
         if limit is not None:
             result = result[:limit]
-        assert all(spiral_overlaps(letters, w) for w in result)
         return [w.upper() for w in result]
 
     # -- indexes, built on first use -------------------------------------------------------

@@ -324,6 +324,6 @@ def test_aliases_and_case(authority: WordAuthority) -> None:
 
 def test_is_word(authority: WordAuthority) -> None:
     assert authority.is_word("trance") and authority.is_word("Alaska") and authority.is_word("don't")
-    assert authority.is_word("Zeta-Jones")
+    assert authority.is_word("Zeta-Jones") and not authority.is_word("part-time")
     assert not authority.is_word("tsp") and not authority.is_word("zqxv")
     assert not authority.is_word("sand dollar") and not authority.is_word("")
