@@ -6,6 +6,8 @@ The sheets are the specification (../shared/rules/); each test names the line it
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.lexicon import DEFAULT_DICT_DIR
 from games.words import WordAuthority
@@ -327,3 +329,23 @@ def test_is_word(authority: WordAuthority) -> None:
     assert authority.is_word("Zeta-Jones") and not authority.is_word("part-time")
     assert not authority.is_word("tsp") and not authority.is_word("zqxv")
     assert not authority.is_word("sand dollar") and not authority.is_word("")
+
+
+# -- any input at all ----------------------------------------------------------------------------
+
+GAMES = ["word-on-the-street", "upwords", "tosswords", "wordspiel", "option"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(GAMES), word=st.text(min_size=1, max_size=30))
+def test_any_text_gets_a_ruling_with_a_reason_or_a_plain_error(
+    authority: WordAuthority, game: str, word: str
+) -> None:
+    try:
+        r = authority.rule(game, word)
+    except ValueError as exc:
+        assert not word.strip() and "no word" in str(exc)
+        return
+    assert r.reason and r.rule and r.game == game
+    assert r.word == " ".join(word.strip().replace("\u2019", "'").upper().split())
+    assert r.source in ("dictionary", "rules", "house")
