@@ -147,6 +147,11 @@ class TableKeeperApp(App):
         problems, self.session.problems[:] = list(self.session.problems), []
         return problems
 
+    def apply_settings(self) -> None:
+        """New settings from the settings screen: the timer's warning, ticks and sound."""
+        if self.timer is not None and hasattr(self.timer, "configure"):
+            self.timer.configure(self.settings.section("timer"))
+
     # ------------------------------------------------------------------ the category deck
     def current_category(self) -> str:
         """The Word on the Street category on the table this turn ("" when none drawn)."""

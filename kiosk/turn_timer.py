@@ -85,6 +85,19 @@ class TurnTimer:
                 self._safely("set_countdown", countdown)
         self._safely("reset")
 
+    def configure(self, section: dict[str, Any]) -> None:
+        """Apply the ``[timer]`` settings: warning, ticks and mute (the next turn uses them)."""
+        self.warning = float(section.get("warning", self.warning))
+        self.ticks = bool(section.get("ticks", self.ticks))
+        try:
+            from hardware.sounds import SoundSettings
+
+            self.table.set_sounds(SoundSettings(mute=bool(section.get("mute", False)), ticks=self.ticks))
+        except Exception as exc:
+            log.warning("could not apply the sound settings: %s", exc)
+        seconds, self.seconds = self.seconds, None
+        self.reset(seconds)
+
     def view(self) -> TimerView:
         if not self.enabled:
             return TimerView("off", "--", (), 0.0)

@@ -68,34 +68,54 @@ def _authority_options(words: Any, section: dict[str, Any]) -> dict[str, Any]:
 
 
 def open_timer(settings: settings_file.Settings, demo: bool) -> Any:
-    """The table timer behind :class:`kiosk.turn_timer.TurnTimer` (mock pins off the Pi)."""
+    """The table timer (``hardware.build.open_table_timer``) behind a :class:`TurnTimer`.
+
+    Off the Pi, and always in demo mode, its parts sit on gpiozero's mock pins and the ring
+    is drawn on screen only; a bad ``[hardware]`` section falls back to the defaults.
+    """
     from games.countdown import Countdown
     from kiosk.turn_timer import TurnTimer
 
-    timer_section = settings.section("timer")
-    warning = float(timer_section.get("warning", 10))
-    ticks = bool(timer_section.get("ticks", True))
+    section = settings.section("timer")
+    warning = float(section.get("warning", 10))
+    ticks = bool(section.get("ticks", True))
     countdown = Countdown(30.0, warning=warning, tick_seconds=5 if ticks else 0)
-    problem = ""
+    notes: list[str] = []
     try:
-        from hardware import table_timer as tt
+        from hardware.build import open_table_timer
+        from hardware.config import HardwareConfig, HardwareConfigError
+        from hardware.pins import FactoryChoice, mock_factory
+        from hardware.sounds import SoundSettings
 
-        builder = getattr(tt, "open_table_timer", None)
-        if builder is not None:
-            table = builder(settings, countdown=countdown, mock=demo)
-            problem = "; ".join(getattr(table, "notes", []) or []) if demo else ""
-        else:
-            table = tt.TableTimer(countdown)
-            problem = "The timer is on screen only (no ring or buzzer is set up)."
-    except Exception as exc:
-        log.exception("no table timer")
+        try:
+            config = HardwareConfig.from_section(settings.section("hardware"))
+        except HardwareConfigError as exc:
+            notes.extend(exc.problems)
+            config = HardwareConfig()
+        choice = FactoryChoice(mock_factory(), "demo mode: gpiozero's mock pins") if demo else None
+        sounds = SoundSettings(mute=bool(section.get("mute", False)), ticks=ticks)
+        table = open_table_timer(config, countdown, sounds=sounds, choice=choice)
+        notes.extend(getattr(table, "notes", []))
+    except Exception as exc:  # no GPIO parts at all: the countdown still runs on screen
+        log.exception("no table timer hardware")
         from hardware.table_timer import TableTimer
 
         table = TableTimer(countdown)
-        problem = f"The timer hardware is not available ({exc}); the timer runs on screen only."
+        notes.append(f"the timer hardware is not available ({exc}); the timer runs on screen only")
+    log.info("table timer: %s", "; ".join(notes))
+    problem = _timer_problem(notes)
     timer = TurnTimer(table, warning=warning, ticks=ticks, problem=problem)
     timer.start()
     return timer
+
+
+def _timer_problem(notes: list[str]) -> str:
+    """One sentence for the players: nothing on a working Pi, a plain note on mock pins."""
+    if all(n.startswith("pins: GPIO of this") for n in notes):
+        return ""
+    if any("mock pins" in n for n in notes):
+        return "No Raspberry Pi parts here: the timer's LED ring is drawn on screen (mock GPIO pins)."
+    return "Timer: " + "; ".join(notes)
 
 
 def is_demo(flag: bool | None) -> bool:

@@ -202,6 +202,7 @@ class ChallengeScreen(KioskScreen):
         if not result.ok:
             self.app.warn(result.message)
             return
+        self.app.news(result.message)
         self.show_verdict(result)
 
     # ------------------------------------------------------------------ the verdict
@@ -237,7 +238,8 @@ class ChallengeScreen(KioskScreen):
         self.area.add_widget(big)
         self.area.add_widget(Text(reason, size=theme.LARGE, size_hint_y=None, height=48))
         self.area.add_widget(Text(rule, size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=28))
-        now = Text(f"Now: {result.message or then}", size=theme.BODY, color=theme.ACCENT)
+        said = f"Now: {result.message}" if result.message else f"Now: {then}"
+        now = Text(said, size=theme.BODY, color=theme.ACCENT)
         now.tid = "challenge.now"
         self.area.add_widget(now)
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH)

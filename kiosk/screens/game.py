@@ -15,7 +15,7 @@ from kiosk import playbook
 from kiosk.screens import tables
 from kiosk.screens.base import KioskScreen
 from kiosk.widgets import theme
-from kiosk.widgets.basics import BigButton, Panel, Text
+from kiosk.widgets.basics import BigButton, FitText, Panel, Text
 from kiosk.widgets.ring import RingView
 
 
@@ -29,10 +29,13 @@ class GameScreen(KioskScreen):
         self.mover = Text("", size=theme.HUGE, bold=True, color=theme.ACCENT, halign="left")
         self.mover.tid = "game.mover"
         top.add_widget(self.mover)
-        side = BoxLayout(orientation="vertical", size_hint_x=0.5)
-        self.info = Text("", size=theme.SMALL, color=theme.MUTED, halign="right")
+        side = BoxLayout(orientation="vertical", size_hint_x=0.55)
+        self.info = FitText(
+            "", size=theme.SMALL, color=theme.MUTED, halign="right", size_hint_y=None, height=24
+        )
         self.info.tid = "game.info"
         self.news = Text("", size=theme.SMALL, color=theme.ACCENT, halign="right")
+        self.news.valign = "top"
         self.news.tid = "game.news"
         side.add_widget(self.info)
         side.add_widget(self.news)
@@ -115,7 +118,7 @@ class GameScreen(KioskScreen):
         self.mover.text = f"{game.to_move} to play" if game.to_move else "Game over"
         self.info.text = tables.info_line(game)
         if not self.news.text and game.turns:
-            self.news.text = f"last: {game.turns[-1].player} {game.turns[-1].summary}"
+            self.show_news(f"last: {game.turns[-1].player} {game.turns[-1].summary}")
         self._draw_scores(game, guide)
         self.table.show(game, self.app.camera)
         show_card = game.name == "word-on-the-street"
@@ -127,8 +130,8 @@ class GameScreen(KioskScreen):
         self.challenge_button.disabled = self.session.challenge_target() is None
 
     def show_news(self, message: str) -> None:
-        """What the last action did, in one line under the game's info (fades at the next one)."""
-        self.news.text = message
+        """What the last action did, under the game's info (two lines at most)."""
+        self.news.text = message if len(message) <= 84 else message[:81].rstrip() + "..."
 
     def _draw_scores(self, game: Any, guide: playbook.Guide) -> None:
         self.scores.clear_widgets()
@@ -143,16 +146,21 @@ class GameScreen(KioskScreen):
         for i, name in enumerate(game.players):
             mover = name == game.to_move
             row = Panel(bg=list(theme.ACCENT if mover else theme.PANEL), padding=(8, 0))
-            row.tid = f"game.score.{i}"
+            row.tid = f"game.row.{i}"
             colour = theme.ACCENT_TEXT if mover else theme.TEXT
-            row.add_widget(Text(name, size=theme.BODY, bold=True, color=colour, halign="left"))
-            value = f"{scores.get(name, 0)}"
-            row.add_widget(
-                Text(value, size=theme.LARGE, bold=True, color=colour, size_hint_x=0.45, halign="right")
+            label = f"{name}\n[size={theme.SMALL}]{extra[name]}[/size]" if name in extra else name
+            row.add_widget(Text(label, size=theme.BODY, bold=True, color=colour, halign="left"))
+            score = Text(
+                str(scores.get(name, 0)),
+                size=theme.LARGE,
+                bold=True,
+                color=colour,
+                size_hint_x=0.4,
+                halign="right",
             )
+            score.tid = f"game.score.{i}"
+            row.add_widget(score)
             self.scores.add_widget(row)
-            if name in extra:
-                row.add_widget(Text(extra[name], size=theme.SMALL, color=colour, size_hint_x=0.5))
         self.scores.add_widget(
             Text(
                 f"({guide.score_label}{', lowest wins' if guide.lower_wins else ''})",

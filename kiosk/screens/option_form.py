@@ -89,13 +89,17 @@ class LettersScreen(KioskScreen):
         for i, ch in enumerate(self.word):
             column = BoxLayout(orientation="vertical", spacing=2)
             column.add_widget(Text(ch, size=theme.HUGE, bold=True, color=theme.ACCENT))
-            stepper = Stepper(f"letters.points.{i}", 1, 0, 20, "{}", orientation="vertical")
-            stepper.children[0].width = stepper.children[-1].width = 0  # vertical: full-width buttons
-            for child in stepper.children:
-                child.size_hint_x = 1
+            stepper = Stepper(f"letters.points.{i}", 1, 0, 20, "{} pts", orientation="vertical")
             self.points.append(stepper)
             column.add_widget(stepper)
-            colour = BigButton("dark", tid=f"letters.colour.{i}", face=theme.PANEL_HI, size=theme.SMALL)
+            colour = BigButton(
+                "dark",
+                tid=f"letters.colour.{i}",
+                face=theme.PANEL_HI,
+                size=theme.SMALL,
+                size_hint_y=None,
+                height=theme.TOUCH,
+            )
             colour.bind(on_release=lambda b: self._flip(b))
             self.colours.append(colour)
             column.add_widget(colour)

@@ -90,6 +90,9 @@ class StartScreen(KioskScreen):
 
     # ------------------------------------------------------------------ state
     def prepare(self, **_context: Any) -> None:
+        if getattr(self, "_settings_seen", None) is not self.app.settings:
+            self._settings_seen = self.app.settings
+            self.options = {}  # new settings (timer lengths): start from them again
         self.resume_button.disabled = self.session.in_progress() is None
         self.resume_button.opacity = 0.35 if self.resume_button.disabled else 1
         self.pick(self.game_name)

@@ -44,8 +44,10 @@ class TablePanel(BoxLayout):
         if name == "word-on-the-street":
             positions = tuple(game.positions().items())
             self._use("street", StreetView).set((positions, tuple(game.players)))
-            captured = game.captured()
-            self.caption.text = "   ".join(f"{t}: {''.join(c) or '-'}" for t, c in captured.items())
+            (first, cap1), (second, cap2) = game.captured().items()
+            self.caption.text = (
+                f"{first} (bottom): {''.join(cap1) or '-'}    {second} (top): {''.join(cap2) or '-'}"
+            )
         elif name == "upwords":
             read = camera.latest() if camera is not None and hasattr(camera, "latest") else None
             board = game.board

@@ -85,12 +85,13 @@ class FitText(Text):
     def __init__(self, text: str = "", size: int = theme.LARGE, **kwargs: Any) -> None:
         super().__init__(text, size=size, **kwargs)
         self._largest = size
+        self.max_lines, self.shorten, self.shorten_from = 1, True, "right"
         self.bind(text=self._fit, width=self._fit)
 
     def _fit(self, *_: Any) -> None:
         # Roboto's average advance is about 0.56 em for capitals and lower case mixed.
         chars = max(1, len(self.text))
-        fitting = int((self.width - 12) / (0.56 * chars))
+        fitting = int((self.width - 12) / (0.6 * chars))
         self.font_size = max(theme.SMALL, min(self._largest, fitting))
 
 
@@ -182,28 +183,25 @@ class Stepper(BoxLayout):
         self.tid = tid
         self.value, self.low, self.high, self.fmt, self.step = value, low, high, fmt, step
         self._on_change = on_change
-        self.add_widget(
-            BigButton(
-                "-",
-                tid=f"{tid}.less",
-                on_tap=lambda: self.change(-self.step),
-                size_hint_x=None,
-                width=theme.TOUCH,
-                size=theme.LARGE,
-            )
+        vertical = self.orientation == "vertical"
+        # Across: [-] value [+]. Up and down (a column per letter): [+] over value over [-].
+        shape: dict[str, Any] = (
+            {"size_hint_y": None, "height": theme.TOUCH}
+            if vertical
+            else {"size_hint_x": None, "width": theme.TOUCH}
+        )
+        less = BigButton(
+            "-", tid=f"{tid}.less", on_tap=lambda: self.change(-self.step), size=theme.LARGE, **shape
+        )
+        more = BigButton(
+            "+", tid=f"{tid}.more", on_tap=lambda: self.change(self.step), size=theme.LARGE, **shape
         )
         self.label = Text(fmt.format(value), size=theme.BODY, bold=True)
-        self.add_widget(self.label)
-        self.add_widget(
-            BigButton(
-                "+",
-                tid=f"{tid}.more",
-                on_tap=lambda: self.change(self.step),
-                size_hint_x=None,
-                width=theme.TOUCH,
-                size=theme.LARGE,
-            )
-        )
+        if vertical:
+            self.label.size_hint_y, self.label.height = None, 40
+            self.size_hint_y, self.height = None, 2 * theme.TOUCH + 40 + 4
+        for part in (more, self.label, less) if vertical else (less, self.label, more):
+            self.add_widget(part)
 
     def change(self, delta: int) -> None:
         self.set(max(self.low, min(self.high, self.value + delta)))

@@ -57,29 +57,30 @@ class _Canvas(Widget):
 
 
 class StreetView(_Canvas):
-    """Word on the Street: 17 letter lanes, 5 spaces each, captured tiles at the two kerbs.
+    """Word on the Street: 17 letter lanes of 5 spaces; the first team's kerb is at the bottom.
 
-    ``data`` = (positions: {letter: -3..3}, team names). The first team sits at the bottom.
+    ``data`` = (positions: ((letter, -3..3), ...), team names). A captured tile (±3) is drawn
+    in amber on its captor's kerb, so the street itself gets all the height.
     """
 
     def paint(self, data: tuple[tuple[tuple[str, int], ...], tuple[str, str]]) -> None:
         positions, _teams = data
         n = len(positions)
         col_w = self.width / max(1, n)
-        row_h = self.height / 7
+        row_h = self.height / 5
         Color(*theme.PANEL)
-        RoundedRectangle(pos=(self.x, self.y + row_h), size=(self.width, row_h * 5), radius=[8])
+        RoundedRectangle(pos=self.pos, size=self.size, radius=[8])
         Color(0.3, 0.32, 0.38, 1)
-        mid = self.y + row_h * 3
-        Rectangle(pos=(self.x, mid), size=(self.width, row_h))
+        Rectangle(pos=(self.x, self.y + row_h * 2), size=(self.width, row_h))
+        side = min(col_w, row_h) - 4
         for i, (letter, pos) in enumerate(positions):
             cx = self.x + col_w * (i + 0.5)
-            cy = self.y + row_h * (pos + 3.5)
+            lane = max(-2, min(2, pos))
+            cy = self.y + row_h * (lane + 2.5)
             captured = abs(pos) == 3
             Color(*(theme.ACCENT if captured else (0.93, 0.9, 0.8, 1)))
-            side = min(col_w, row_h) - 4
             RoundedRectangle(pos=(cx - side / 2, cy - side / 2), size=(side, side), radius=[4])
-            self.letter(letter, cx, cy, int(side * 0.7), theme.ACCENT_TEXT)
+            self.letter(letter, cx, cy, int(side * 0.68), theme.ACCENT_TEXT)
 
 
 class GridView(_Canvas):

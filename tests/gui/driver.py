@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 import traceback
@@ -108,13 +109,18 @@ def main(argv: list[str]) -> int:
             except StopIteration:
                 outcome["ok"] = True
                 outcome.update(ui.found)
+                if ui.found.get("pull_the_plug"):
+                    # Like a power cut: no clean shutdown, no closing of the log.
+                    result_path.write_text(json.dumps(outcome, indent=1, default=str))
+                    os.kill(os.getpid(), signal.SIGKILL)
                 app.stop()
                 return
             except Exception:
                 outcome["error"] = traceback.format_exc()
                 outcome.update(ui.found)
+                outcome["banner"] = [m for m, _ in app.banner.messages]
                 try:
-                    ui.shot("failure-" + scenario_name)
+                    app.screenshot("failure-" + scenario_name)
                 finally:
                     app.stop()
                 return

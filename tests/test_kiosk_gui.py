@@ -1,0 +1,195 @@
+"""The real kiosk app under Xvfb: whole games tapped through, challenges, undo, resume, errors.
+
+Each scenario of ``tests/gui/scenarios.py`` runs in its own process (one Kivy app per
+process) through ``tests/gui/driver.py``, on a virtual 800x480 screen when there is no
+display. The scenarios tap widgets with real touch events; these tests then check what
+the screens said and what the real SQLite game log holds. Screenshots of every screen go
+to ``artifacts/screenshots/`` (CI keeps the folder).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.transcript import replay_lines
+from kiosk.store import GameLog
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "artifacts" / "screenshots"
+HAS_WORDS = Path("/usr/share/dict/scowl").is_dir()
+
+pytestmark = [pytest.mark.gui, pytest.mark.slow]
+
+
+def run(scenario: str, data: Path, *, killed: bool = False) -> dict[str, Any]:
+    """Run one scenario in a fresh process; return what it found."""
+    result = data.parent / f"{scenario}.json"
+    command = [
+        sys.executable,
+        str(ROOT / "tests" / "gui" / "driver.py"),
+        scenario,
+        str(data),
+        str(SHOTS),
+        str(result),
+    ]
+    if not os.environ.get("DISPLAY"):
+        if shutil.which("xvfb-run") is None:
+            pytest.skip("no display and no xvfb-run (apt package xvfb) for a virtual one")
+        command = ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", *command]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KIVY", "KCFG", "TABLEKEEPER"))}
+    proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=150)
+    if killed:
+        assert proc.returncode in (-signal.SIGKILL, 128 + signal.SIGKILL, 137), proc.stderr[-3000:]
+    else:
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(result.read_text())
+
+
+def game_log(data: Path) -> GameLog:
+    return GameLog(data / "games.sqlite3")
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    return folder
+
+
+@pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> None:
+    found = run("wots", data)
+    assert found["vote_verdict"] == "REJECTED"
+    assert found["spelling_verdict"] == "LEGAL"
+    assert found["after_spelling_mover"] == "Reds"  # the Blues lost their turn
+    assert found["misspelt_verdict"] == "ILLEGAL"
+    assert found["winner"] == "Reds wins!"
+    assert found["history_lines"] > 10
+    with game_log(data) as log:
+        game_id = log.games(1)[0].id
+        events = log.events(game_id)
+        kinds = [e.get("kind") for e in events if e["type"] == "challenge"]
+        assert kinds == ["spelling", "spelling"]  # the vote was undone with one tap
+        misspelt = next(e for e in events if e.get("word") == "STRENGHTS")
+        assert misspelt["type"] == "word"
+        spelling = events[events.index(misspelt) + 1]
+        assert spelling["first_error"] == 6 and spelling["ruling"]["legal"] is False
+        replayed = replay_lines(log.export(game_id).splitlines())
+    assert replayed.outcome().winners == ("Reds",)
+
+
+@pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+def test_upwords_by_word_and_start_cell_with_challenges_to_the_end(data: Path) -> None:
+    found = run("upwords", data)
+    assert found["mood_preview"] == "row 4, col 2, across: places M O O D"
+    assert found["after_net"] == "NET 6 + ON 4 = 10"  # the sheet's figure 2
+    assert found["wood_verdict"] == "LEGAL"
+    assert found["dearz_verdict"] == "ILLEGAL"
+    assert "draw pile" in found["early_end"]  # refused in plain words, nothing lost
+    assert found["winner"] == "Ann wins!"
+    with game_log(data) as log:
+        game = log.rebuild(log.games(1)[0].id)
+    assert game.board.text() == "8/8/8/1[MW]OOD3/3NET2/4A3/4R3/8"
+
+
+@pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+def test_tosswords_every_tile_retired_with_a_challenge_undone(data: Path) -> None:
+    found = run("tosswords", data)
+    assert found["after_trance"].startswith("TRANCE")
+    assert found["trance_verdict"] == "LEGAL"
+    assert found["winner"] == "Kim wins!"
+    with game_log(data) as log:
+        events = log.events(log.games(1)[0].id)
+    assert not any(e["type"] == "challenge" for e in events)  # the ruling was undone
+    assert sum(e["type"] == "timeout" for e in events) == 9
+
+
+@pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+def test_wordspiel_a_round_with_an_exchange_and_a_penalty_card(data: Path) -> None:
+    found = run("wordspiel", data)
+    assert found["no_verdict"] == "LEGAL"
+    assert found["oxq_verdict"] == "ILLEGAL"
+    assert found["winner"] == "Ann wins!"
+    with game_log(data) as log:
+        game = log.rebuild(log.games(1)[0].id)
+    # Cy: 10 cards, OXQ played 2, the upheld challenge gave them back plus a penalty card.
+    assert game.scores() == {"Ann": 0, "Bob": 9, "Cy": 11}
+    assert any(e["type"] == "exchange" and e["player"] == "Bob" for e in game.events)
+
+
+@pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+def test_option_letter_points_a_wrong_challenge_and_the_rack_count(data: Path) -> None:
+    found = run("option", data)
+    assert found["after_tool"] == "10"
+    assert found["loot_verdict"] == "LEGAL"
+    assert found["tolqz_verdict"] == "ILLEGAL"
+    assert found["winner"] == "Bob wins!"
+    with game_log(data) as log:
+        game = log.rebuild(log.games(1)[0].id)
+    # Ann: TOOL 10, wrong challenge -10, rack 5 -> -5. Bob: LOOT 10, TOLQZ taken off, rack 1 -> 9.
+    assert game.scores() == {"Ann": -5, "Bob": 9}
+
+
+def test_a_power_cut_mid_game_and_the_kiosk_comes_back_where_it_was(data: Path) -> None:
+    before = run("resume_part1", data, killed=True)
+    after = run("resume_part2", data)
+    assert after["screen_at_start"] == "game"
+    assert (after["mover"], after["scores"], after["board"]) == (
+        before["mover"],
+        before["scores"],
+        before["board"],
+    )
+    assert after["scores_after"] == ["18", "8"]  # NET + ON scored on the restored board
+
+
+def test_settings_are_saved_and_used_by_the_next_game(data: Path) -> None:
+    found = run("settings_and_stats", data)
+    assert found["wots_timer"] == "Timer 40 s"
+    saved = tomllib.loads((data / "tablekeeper.toml").read_text())
+    assert saved["timer"]["durations"]["word-on-the-street"] == 40
+    assert saved["timer"]["mute"] is True
+    assert found["stats_lines"] == ["No game played yet."]
+
+
+def test_a_damaged_settings_file_is_a_banner_not_a_crash(data: Path) -> None:
+    (data / "tablekeeper.toml").write_text("[timer\nwarning = ")
+    found = run("damaged_settings", data)
+    assert any("damaged" in m for m in found["banner_at_start"])
+    assert (data / "tablekeeper.toml.bad").exists()
+    assert found["mover"] == "Team A to play"
+
+
+def test_without_the_word_list_the_table_rules_by_hand(data: Path) -> None:
+    (data / "tablekeeper.toml").write_text('[words]\ndict_dir = "/nonexistent/scowl"\n')
+    found = run("no_word_list", data)
+    assert found["verdict"] == "ILLEGAL"
+    assert found["event"]["ruling"]["source"] == "players"
+    assert found["event"]["ruling"]["legal"] is False
+
+
+def test_the_timer_runs_pauses_and_resets_with_the_ring_lit(data: Path) -> None:
+    found = run("timer", data)
+    assert found["before"] == "30"
+    assert found["running"] in ("29", "28")
+    assert found["button_running"] == "Pause" and found["button_paused"] == "Resume"
+    assert found["paused"] == found["paused_later"]
+    assert found["next_turn"] == "30"
+    lit = [rgb for rgb in found["frame_running"] if any(rgb)]
+    assert len(lit) >= 11 and all(rgb == [0, 255, 40] for rgb in lit[:11])
+
+
+def test_demo_mode_steps_through_the_sheets_upwords_game(data: Path) -> None:
+    found = run("demo", data)
+    assert found["scores"] == ["46", "27"]  # the sheet: Ann 8+10+12+16, Bob 8+5+14
+    if found["frames"] is not None:
+        assert found["frames"] >= 1
