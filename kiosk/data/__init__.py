@@ -1,0 +1,1 @@
+"""Data files shipped with the kiosk (Word on the Street categories)."""
