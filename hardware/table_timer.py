@@ -104,7 +104,11 @@ class TableTimer:
             return TimerView(countdown, now, ring_frame(countdown, now, self.style))
 
     def add_listener(self, listener: Listener) -> None:
-        """Call ``listener(view)`` after every command, cue and ring change (from the timer's thread)."""
+        """Call ``listener(view)`` after every command, cue and ring change.
+
+        It runs on whichever thread made the change (the timer's loop, the button's thread,
+        the caller of a command), so a GUI should only schedule a redraw from it.
+        """
         with self._cond:
             self._listeners.append(listener)
 
