@@ -60,7 +60,7 @@ def fold(text: str) -> str:
     text = text.strip().lower().replace("\u2019", "'")
     if text.isascii():
         return text
-    decomposed = unicodedata.normalize("NFKD", text)
+    decomposed = unicodedata.normalize("NFD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 

@@ -103,6 +103,8 @@ def analyse(word: str, lex: Lexicon) -> Facts:
     if not text:
         raise ValueError("no word given")
     key = fold(text)
+    if not key.strip():  # only accents, nothing to fold them onto: keep them as symbols
+        key = text.lower()
     words = tuple(key.split())
     one = words[0]
     symbols = "".join(sorted({ch for ch in key if not (ch.isalpha() or ch in "'-." or ch.isspace())}))

@@ -6,7 +6,7 @@ The sheets are the specification (../shared/rules/); each test names the line it
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from games.lexicon import DEFAULT_DICT_DIR
@@ -338,6 +338,8 @@ GAMES = ["word-on-the-street", "upwords", "tosswords", "wordspiel", "option"]
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(game=st.sampled_from(GAMES), word=st.text(min_size=1, max_size=30))
+@example(game="upwords", word="\u0301")  # a lone combining accent
+@example(game="word-on-the-street", word="\u00af")  # a macron: NFKD would make it a space
 def test_any_text_gets_a_ruling_with_a_reason_or_a_plain_error(
     authority: WordAuthority, game: str, word: str
 ) -> None:
