@@ -301,7 +301,7 @@ def _catalogue(directory: Path) -> dict[tuple[str, str, int], Path]:
 class _Cache:
     """The parsed lists in one marshal file, valid while the source files are unchanged."""
 
-    FORMAT = 2
+    FORMAT = 3
 
     def __init__(self, directory: Path, sources: list[tuple[Path, str]], size: int, variant: str) -> None:
         self.path = directory / f"scowl-{variant}-{size}.marshal"

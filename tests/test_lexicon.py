@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.lexicon import DEFAULT_DICT_DIR, Lexicon, LexiconError, LexiconMissing, fold
+from games.lexicon import DEFAULT_DICT_DIR, Lexicon, LexiconError, LexiconMissing, _Cache, fold
 
 needs_scowl = pytest.mark.skipif(
     not DEFAULT_DICT_DIR.is_dir(), reason="SCOWL is not installed (sudo apt install scowl)"
@@ -149,7 +149,7 @@ def test_damaged_cache_is_ignored_and_replaced(small_scowl: Path, tmp_path: Path
     lex = Lexicon.load(size=20, dict_dir=small_scowl, cache_dir=cache)
     assert _same(lex, Lexicon.load(size=20, dict_dir=small_scowl))
     key, _ = marshal.loads(bad.read_bytes())  # rewritten as a good cache
-    assert key[0] == 2
+    assert key[0] == _Cache.FORMAT
 
 
 def test_unwritable_cache_directory_is_not_an_error(small_scowl: Path, tmp_path: Path) -> None:
