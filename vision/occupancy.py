@@ -107,7 +107,7 @@ def skin_mask(image_bgr: np.ndarray) -> np.ndarray:
     ycrcb = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2YCrCb)
     hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     cr, cb = ycrcb[..., 1], ycrcb[..., 2]
-    warm = ((hue <= 20) | (hue >= 170)) & (sat > 75) & (val > 70)
+    warm = ((hue <= 20) | (hue >= 170)) & (sat > 75) & (val > 100)
     return warm & (cr > 148) & (cr < 180) & (cb > 77) & (cb < 127)
 
 

@@ -74,7 +74,7 @@ def tile_face(letter: str, size_px: int, style: str = "upwords") -> np.ndarray:
     if style == "street":
         body, rim, ink = (236, 240, 242), (205, 212, 216), (30, 30, 30)
     else:
-        body, rim, ink = (178, 214, 232), (150, 188, 210), (40, 40, 110)
+        body, rim, ink = (178, 214, 232), (150, 188, 210), (35, 42, 70)
     face = np.full((size_px, size_px, 3), rim, np.uint8)
     inset = max(2, size_px // 14)
     cv2.rectangle(face, (inset, inset), (size_px - 1 - inset, size_px - 1 - inset), body, -1, cv2.LINE_AA)

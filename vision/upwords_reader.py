@@ -303,3 +303,24 @@ class UpwordsReader:
             return expected, min(letter_conf, 1.0 - geo_conf * 0.5), "both"
         return expected, max(letter_conf, geo_conf) if geo == expected else letter_conf, (
             "both" if geo == expected and geo_conf >= 0.6 else "history")
+
+
+def play_from_reading(before: Any, reading: BoardReading, sure: float = 0.6) -> Any:
+    """The play a steady reading shows on top of the engine's board ``before``.
+
+    Hands the tops, and the heights the camera was sure of (None elsewhere, so history
+    decides), to :func:`games.upwords_read.infer_play`; returns its ``PlayReading``
+    (``.tiles``, ``.problems``, ``.event()``). Uncertain cells are problems: the kiosk asks.
+    """
+    from games.upwords_read import PlayReading, infer_play
+
+    doubtful = [c for c in reading.cells if c.uncertain]
+    if doubtful:
+        return PlayReading(problems=tuple(
+            f"row {c.row + 1}, column {c.col + 1}: " + ("; ".join(c.flags) or "the camera is not sure")
+            for c in doubtful))
+    tops = reading.letters
+    heights = [[cell.height if cell.height_from in ("geometry", "both") and cell.height_confidence >= sure
+                else None for cell in reading.cells[r * reading.cols:(r + 1) * reading.cols]]
+               for r in range(reading.rows)]
+    return infer_play(before, tops, heights)
