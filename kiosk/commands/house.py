@@ -25,6 +25,7 @@ ACTIONS = ("add", "strike", "remove", "list")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = "exit status: 0 done, 1 nothing to remove, 2 bad usage or a damaged house-words file"
     parser.add_argument(
         "action", choices=ACTIONS, help="add (allow) a word, strike one, remove a rule, or list them"
     )

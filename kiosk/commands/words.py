@@ -24,6 +24,7 @@ DEFAULT_LIMIT = 30
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = "exit status: 0 some words fit, 1 none does, 2 bad usage or no word list"
     parser.add_argument("game", metavar="GAME", help="tosswords or wordspiel")
     parser.add_argument("--keys", nargs=2, metavar=("X", "Y"), help="Tosswords: the two key tiles")
     parser.add_argument("--die", metavar="N", help="Tosswords: the die (0-10, or 'wild' for the blank)")
