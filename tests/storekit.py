@@ -8,13 +8,14 @@ is registered under the name ``counting`` for the duration of a test with ``regi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
-
-import pytest
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from games import registry
 from games.base import Game, Outcome, Step, Turn
 from games.rulings import IllegalEvent
+
+if TYPE_CHECKING:
+    import pytest
 
 
 class Counting(Game[tuple[int, ...]]):

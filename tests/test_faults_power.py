@@ -19,6 +19,7 @@ import os
 import random
 import select
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -127,3 +128,65 @@ def test_sigkill_at_random_points_loses_nothing_that_was_shown(
         k = max(k, (stored[-1] + 1) if stored else 0)
     # The test is worth something only if the writer got real work done between kills.
     assert total_shown > KILLS
+
+
+CHILD_GAMES = r"""
+import sys
+from kiosk.store import GameLog
+sys.path.insert(0, sys.argv[2])
+import storekit
+from games import registry
+registry.ENGINES["counting"] = "storekit:Counting"
+path = sys.argv[1]
+log = GameLog(path)
+print("open", flush=True)
+while True:
+    gid = log.start_game(storekit.header(["Ann", "Bob"], target=3))
+    print("start", gid, flush=True)
+    for n in (1, 1, 3):
+        log.append(gid, {"type": "add", "n": n})
+    game = log.rebuild(gid)
+    log.finish(gid, game.outcome())
+    print("finish", gid, flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_sigkill_while_games_start_and_finish_keeps_results_whole(tmp_path: Path) -> None:
+    """Ending a game writes the outcome and every player's result in one transaction."""
+    path = tmp_path / "games.sqlite3"
+    GameLog(path).close()
+    rng = random.Random(7)
+    finished: set[int] = set()
+    for round_ in range(40):
+        proc = subprocess.Popen([sys.executable, "-c", CHILD_GAMES, str(path), str(ROOT / "tests")], cwd=ROOT,
+                                stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first == b"open\n", first
+        time.sleep(rng.uniform(0.0, 0.08))
+        proc.send_signal(signal.SIGKILL)
+        rest, _ = proc.communicate()
+        assert proc.returncode == -signal.SIGKILL, f"the writer failed on its own: {proc.returncode}"
+        for line in rest.decode().split("\n")[:-1]:
+            if line.startswith("finish"):
+                finished.add(int(line.split()[1]))
+        conn = sqlite3.connect(path)
+        try:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok", f"round {round_}"
+            done = {gid for (gid,) in conn.execute("SELECT id FROM games WHERE finished IS NOT NULL")}
+            assert finished <= done, f"round {round_}: a finish that returned is missing"
+            # A finished game has every player's result; an unfinished one has none.
+            rows = conn.execute(
+                "SELECT g.id, g.finished IS NOT NULL, COUNT(p.won), COUNT(*) FROM games g "
+                "JOIN players p ON p.game_id = g.id GROUP BY g.id"
+            ).fetchall()
+            for gid, is_done, with_result, seats in rows:
+                assert with_result == (seats if is_done else 0), f"round {round_}: game {gid} half-ended"
+        finally:
+            conn.close()
+    assert len(finished) > 10
+    with GameLog(path) as log:
+        stats = log.player_stats()
+        assert stats["Ann"]["games"] == len(done) and stats["Ann"]["wins"] == len(done)
+        assert stats["Bob"]["wins"] == 0
