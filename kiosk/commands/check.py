@@ -23,7 +23,10 @@ GAMES_HELP = "word-on-the-street (wots), upwords, tosswords, wordspiel or option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.epilog = "exit status: 0 LEGAL, 1 ILLEGAL, 2 could not rule (bad usage, word list missing, damaged house-words file)"
+    parser.epilog = (
+        "exit status: 0 LEGAL, 1 ILLEGAL, 2 could not rule (bad usage, word list missing, "
+        "damaged house-words file)"
+    )
     parser.add_argument("game", metavar="GAME", help=GAMES_HELP)
     parser.add_argument("word", metavar="WORD", nargs="+", help="the word (several are ruled as one phrase)")
     parser.add_argument("--keys", nargs=2, metavar=("X", "Y"), help="Tosswords: the two key tiles")
