@@ -56,6 +56,7 @@ def check_invariants(game: Upwords) -> None:
     for view in board:
         assert view.height <= game.options["max_height"]
         assert all(a != b for a, b in zip(view.stack, view.stack[1:], strict=False)), view
+    assert Board.from_text(board.text()) == board
     assert board.tile_count() + sum(game.racks.values()) + game.bag == game.total_tiles
     assert all(0 <= n <= game.options["rack"] for n in game.racks.values())
     sheet: Counter[str] = Counter({p: 0 for p in game.players})
