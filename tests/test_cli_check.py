@@ -152,7 +152,7 @@ def test_words_json_and_limit(tk: Table) -> None:
     r = tk("words", "tosswords", "--keys", "C", "T", "--die", "3", "--limit", "3", "--json")
     data = json.loads(r.stdout)
     assert len(data["words"]) == 3 and data["count"] > 100
-    assert data["keys"] == ["C", "T"] and data["die"] == "3"
+    assert data["keys"] == ["C", "T"] and data["die"] == 3
     r = tk("words", "wordspiel", "--spiral", "FUN", "--limit", "0", "--json")
     data = json.loads(r.stdout)
     assert {"NO", "UNITE", "FUNNY"} <= set(data["words"]) and data["count"] == len(data["words"])

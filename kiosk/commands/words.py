@@ -29,12 +29,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keys", nargs=2, metavar=("X", "Y"), help="Tosswords: the two key tiles")
     parser.add_argument("--die", metavar="N", help="Tosswords: the die (0-10, or 'wild' for the blank)")
     parser.add_argument(
-        "--extra", nargs="+", action="extend", default=[], metavar="L",
+        "--extra",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="L",
         help="Tosswords: the other tiles drawn",
     )
     parser.add_argument("--spiral", metavar="LETTERS", help="WordSpiel: the letters played so far")
     parser.add_argument(
-        "--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
+        "--limit",
+        type=int,
+        default=DEFAULT_LIMIT,
+        metavar="N",
         help=f"show at most N words (default {DEFAULT_LIMIT}; 0 shows them all)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -84,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
         }
         if game == "tosswords":
             keys, extras = [k.upper() for k in args.keys], [e.upper() for e in args.extra]
-            data.update(keys=keys, die=args.die, extras=extras)
+            die = int(args.die) if str(args.die).strip().isdigit() else "wild"
+            data.update(keys=keys, die=die, extras=extras)
         else:
             data.update(spiral=args.spiral.upper())
         print(json.dumps(data, ensure_ascii=False))
