@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from games.base import Game, GameSetupError, Outcome, Step, Turn
 from games.rulings import IllegalEvent, Ruling
 from games.upwords_board import Board, Placement
-from games.upwords_rules import RULE_TURN, ScoredWord, judge_play, parse_tiles
+from games.upwords_rules import RULE_TURN, JudgedPlay, ScoredWord, judge_play, parse_tiles
 
 RULE_CHALLENGE = "Upwords, rule 8 'Challenging a word'"
 RULE_PASS = "Upwords, rule 9 'Passing'"
@@ -155,6 +155,23 @@ class Upwords(Game[UpwordsState]):
     def total_tiles(self) -> int:
         return int(self._options["tiles"])
 
+    def preview(self, event: Mapping[str, Any]) -> JudgedPlay:
+        """What a play event would score now, without playing it (for the screen's "this play
+        makes NET 6 + ON 4 = 10" before the players confirm). Raises IllegalEvent like apply."""
+        if self.is_over():
+            raise IllegalEvent("the game is over", RULE_END)
+        return self._judge(self.state, self._normalise(event))
+
+    def _judge(self, state: UpwordsState, event: Mapping[str, Any]) -> JudgedPlay:
+        return judge_play(
+            state.board,
+            parse_tiles(event.get("tiles"), state.board.size),
+            rack=state.racks[state.mover],
+            rack_size=self._options["rack"],
+            max_height=self._options["max_height"],
+            allow_plural_s=event.get("not_plural") is True,
+        )
+
     def describe(self) -> str:
         """``8/8/8/1MOOD3/8/8/8/8 | Ann 8, Bob 0 | racks Ann 7, Bob 7 | bag 46 | Bob to move``."""
         s = self.state
@@ -196,15 +213,8 @@ class Upwords(Game[UpwordsState]):
 
     def _play(self, state: UpwordsState, event: Mapping[str, Any]) -> Step:
         me = state.mover
-        tiles = parse_tiles(event.get("tiles"), state.board.size)
-        judged = judge_play(
-            state.board,
-            tiles,
-            rack=state.racks[me],
-            rack_size=self._options["rack"],
-            max_height=self._options["max_height"],
-            allow_plural_s=event.get("not_plural") is True,
-        )
+        judged = self._judge(state, event)
+        tiles = judged.tiles
         named = event.get("word")
         if named is not None:
             formed = [w.word for w in judged.words]

@@ -597,3 +597,17 @@ def test_module_examples_run() -> None:
     for module in (games.upwords, games.upwords_board, games.upwords_read):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed, module.__name__
+
+
+def test_preview_scores_a_play_without_making_it() -> None:
+    game = figures_game(2)
+    state = game.state
+    judged = game.preview(tiles((4, 3, "N"), (4, 5, "T")))
+    assert judged.summary() == "NET 6 + ON 4 = 10" and judged.points == 10
+    assert game.state is state
+    with pytest.raises(IllegalEvent, match="gap"):
+        game.preview(tiles((4, 2, "N"), (4, 5, "T")))
+    game.apply({"type": "pass"})
+    game.apply({"type": "pass"})
+    with pytest.raises(IllegalEvent, match="over"):
+        game.preview(tiles((4, 3, "N"), (4, 5, "T")))
