@@ -76,8 +76,11 @@ Check = Callable[[Context], Result]
 
 
 def _missing_module(name: str, exc: ImportError) -> Result:
-    return Result.fail(name, f"this part of tablekeeper is missing ({exc})",
-                       "reinstall tablekeeper: sudo systemd/install-pi.sh")
+    return Result.fail(
+        name,
+        f"this part of tablekeeper is missing ({exc})",
+        "reinstall tablekeeper: sudo systemd/install-pi.sh",
+    )
 
 
 # ------------------------------------------------------------------ who is asking
@@ -93,15 +96,21 @@ def check_user(ctx: Context) -> Result:
     name = "user"
     me = pwd.getpwuid(os.geteuid()).pw_name
     if os.geteuid() == 0:
-        return Result.warn(name, "running as root: the permission checks below cannot fail for root",
-                           f"sudo -u {ctx.service_user} TABLEKEEPER_DATA=/var/lib/tablekeeper "
-                           f"TABLEKEEPER_CONFIG=/etc/tablekeeper/tablekeeper.toml "
-                           f"/opt/tablekeeper/bin/tablekeeper doctor")
+        return Result.warn(
+            name,
+            "running as root: the permission checks below cannot fail for root",
+            f"sudo -u {ctx.service_user} TABLEKEEPER_DATA=/var/lib/tablekeeper "
+            f"TABLEKEEPER_CONFIG=/etc/tablekeeper/tablekeeper.toml "
+            f"/opt/tablekeeper/bin/tablekeeper doctor",
+        )
     mine = {grp.getgrgid(g).gr_name for g in os.getgroups()}
     missing = [g for g in KIOSK_GROUPS if g not in mine] if ctx.on_pi else []
     if missing:
-        return Result.fail(name, f"{me} is not in the group(s) {', '.join(missing)}",
-                           f"sudo usermod -aG {','.join(missing)} {me}  (then log in again)")
+        return Result.fail(
+            name,
+            f"{me} is not in the group(s) {', '.join(missing)}",
+            f"sudo usermod -aG {','.join(missing)} {me}  (then log in again)",
+        )
     return Result.ok(name, f"{me}, in {', '.join(sorted(mine)) or 'no extra groups'}")
 
 
@@ -114,19 +123,29 @@ def check_data_dir(ctx: Context) -> Result:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-"):
             pass
     except FileExistsError:
-        return Result.fail(name, f"{folder} is a file, not a folder",
-                           f"move the file away: sudo mv {folder} {folder}.old")
+        return Result.fail(
+            name, f"{folder} is a file, not a folder", f"move the file away: sudo mv {folder} {folder}.old"
+        )
     except OSError as exc:
-        return Result.fail(name, f"cannot write to {folder}: {exc.strerror or exc}",
-                           f"sudo install -d -o {ctx.service_user} -g {ctx.service_user} -m 750 {folder}")
+        return Result.fail(
+            name,
+            f"cannot write to {folder}: {exc.strerror or exc}",
+            f"sudo install -d -o {ctx.service_user} -g {ctx.service_user} -m 750 {folder}",
+        )
     free = shutil.disk_usage(folder).free
     mib = free // (1024 * 1024)
     if free < VERY_LOW_SPACE:
-        return Result.fail(name, f"{folder}: only {mib} MiB free — the game log cannot grow",
-                           f"free space: sudo du -xh {folder.anchor} --max-depth=2 | sort -h | tail")
+        return Result.fail(
+            name,
+            f"{folder}: only {mib} MiB free — the game log cannot grow",
+            f"free space: sudo du -xh {folder.anchor} --max-depth=2 | sort -h | tail",
+        )
     if free < LOW_SPACE:
-        return Result.warn(name, f"{folder}: writable, but only {mib} MiB free",
-                           "sudo apt-get clean && sudo journalctl --vacuum-size=50M")
+        return Result.warn(
+            name,
+            f"{folder}: writable, but only {mib} MiB free",
+            "sudo apt-get clean && sudo journalctl --vacuum-size=50M",
+        )
     return Result.ok(name, f"{folder}: writable, {mib} MiB free")
 
 
@@ -136,6 +155,8 @@ def check_game_log(ctx: Context) -> Result:
     path = paths.game_log_file()
     if not path.exists():
         return Result.ok(name, f"{path}: none yet (created at the first game)")
+    from kiosk.store_errors import is_corruption
+
     try:
         conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
         try:
@@ -144,12 +165,19 @@ def check_game_log(ctx: Context) -> Result:
         finally:
             conn.close()
     except sqlite3.Error as exc:
+        if not is_corruption(exc):  # e.g. a WAL log in a folder this user may not write
+            return Result.fail(
+                name, f"cannot open {path}: {exc}", f"sudo chown -R {ctx.service_user}: {path.parent}"
+            )
         verdict = str(exc)
         games = 0
     if verdict != "ok":
-        return Result.fail(name, f"{path} is damaged ({verdict})",
-                           "sudo systemctl restart tablekeeper  (it keeps the damaged log aside, "
-                           "recovers what it can and starts a new one)")
+        return Result.fail(
+            name,
+            f"{path} is damaged ({verdict})",
+            "sudo systemctl restart tablekeeper  (it keeps the damaged log aside, "
+            "recovers what it can and starts a new one)",
+        )
     return Result.ok(name, f"{path}: healthy, {games} game(s)")
 
 
@@ -174,8 +202,11 @@ def check_calibration(ctx: Context) -> Result:
     name = "calibration"
     path = paths.calibration_file()
     if not path.exists():
-        return Result.warn(name, f"the camera is not calibrated yet ({path}); the kiosk works by touch",
-                           "tablekeeper calibrate")
+        return Result.warn(
+            name,
+            f"the camera is not calibrated yet ({path}); the kiosk works by touch",
+            "tablekeeper calibrate",
+        )
     try:
         from calibration.file import CalibrationError, load_calibration
     except ImportError as exc:
@@ -193,8 +224,11 @@ def check_tesseract(ctx: Context) -> Result:
     name = "Tesseract"
     exe = shutil.which("tesseract")
     if exe is None:
-        return Result.fail(name, "tesseract is not installed (the letter reader needs it)",
-                           "sudo apt install tesseract-ocr tesseract-ocr-eng")
+        return Result.fail(
+            name,
+            "tesseract is not installed (the letter reader needs it)",
+            "sudo apt install tesseract-ocr tesseract-ocr-eng",
+        )
     try:
         done = subprocess.run([exe, "--list-langs"], capture_output=True, text=True, timeout=20, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -256,17 +290,26 @@ def check_display(ctx: Context) -> Result:
     if cards:
         card = ctx.dev / "dri" / cards[0]
         if not os.access(card, os.R_OK | os.W_OK):
-            return Result.fail(name, f"{card} exists but this user may not use it",
-                               f"sudo usermod -aG video,render {ctx.service_user}")
+            return Result.fail(
+                name,
+                f"{card} exists but this user may not use it",
+                f"sudo usermod -aG video,render {ctx.service_user}",
+            )
         how = f"{session} session" if session else "no session here; the service starts cage on tty1"
         return Result.ok(name, f"KMS/DRM {', '.join(cards)} ({how})")
     if session:
         return Result.ok(name, f"a {session} display ({where})")
     if ctx.on_pi:
-        return Result.fail(name, "no KMS display driver (/dev/dri/card* missing)",
-                           "add dtoverlay=vc4-kms-v3d to /boot/firmware/config.txt, then sudo reboot")
-    return Result.warn(name, "no screen here (no DISPLAY, WAYLAND_DISPLAY or /dev/dri)",
-                       "xvfb-run -a -s '-screen 0 800x480x24' tablekeeper kiosk")
+        return Result.fail(
+            name,
+            "no KMS display driver (/dev/dri/card* missing)",
+            "add dtoverlay=vc4-kms-v3d to /boot/firmware/config.txt, then sudo reboot",
+        )
+    return Result.warn(
+        name,
+        "no screen here (no DISPLAY, WAYLAND_DISPLAY or /dev/dri)",
+        "xvfb-run -a -s '-screen 0 800x480x24' tablekeeper kiosk",
+    )
 
 
 def check_touch(ctx: Context) -> Result:
@@ -275,14 +318,20 @@ def check_touch(ctx: Context) -> Result:
     if not screens:
         detail = "no touchscreen found"
         if ctx.on_pi:
-            return Result.warn(name, f"{detail}: check the display's ribbon cable and power",
-                               "sudo dmesg | grep -i -e touch -e ft5x06 -e goodix")
+            return Result.warn(
+                name,
+                f"{detail}: check the display's ribbon cable and power",
+                "sudo dmesg | grep -i -e touch -e ft5x06 -e goodix",
+            )
         return Result.warn(name, f"{detail} (the mouse stands in for a finger)")
     dev_name, event = screens[0]
     node = ctx.dev / "input" / event
     if node.exists() and not os.access(node, os.R_OK):
-        return Result.fail(name, f"{dev_name} ({node}) is not readable by this user",
-                           f"sudo usermod -aG input {ctx.service_user}")
+        return Result.fail(
+            name,
+            f"{dev_name} ({node}) is not readable by this user",
+            f"sudo usermod -aG input {ctx.service_user}",
+        )
     return Result.ok(name, f"{dev_name} ({node})")
 
 
@@ -297,26 +346,36 @@ def check_camera(ctx: Context) -> Result:
         return _camera_through_vision(name, open_camera)
     videos = sorted(p.name for p in ctx.dev.glob("video*"))
     if ctx.on_pi and shutil.which("rpicam-hello"):
-        done = subprocess.run(["rpicam-hello", "--list-cameras"], capture_output=True, text=True,
-                              timeout=30, check=False)
+        done = subprocess.run(
+            ["rpicam-hello", "--list-cameras"], capture_output=True, text=True, timeout=30, check=False
+        )
         if "Available cameras" in done.stdout and ": " in done.stdout.split("Available cameras", 1)[1]:
             return Result.ok(name, done.stdout.strip().splitlines()[-1].strip())
     if videos:
         return Result.ok(name, f"video devices: {', '.join(videos)}")
-    return Result.warn(name, "no camera found; the kiosk referees by touch",
-                       "connect the camera (ribbon cable or USB), then: tablekeeper doctor")
+    return Result.warn(
+        name,
+        "no camera found; the kiosk referees by touch",
+        "connect the camera (ribbon cable or USB), then: tablekeeper doctor",
+    )
 
 
 def _camera_through_vision(name: str, open_camera: Callable[..., Any]) -> Result:
     try:
         opened = open_camera("auto")
     except Exception as exc:  # a driver can fail in many ways; doctor reports, never crashes
-        return Result.warn(name, f"the camera could not be opened: {exc}; the kiosk referees by touch",
-                           "sudo systemctl stop tablekeeper  (if the kiosk holds it); tablekeeper doctor")
+        return Result.warn(
+            name,
+            f"the camera could not be opened: {exc}; the kiosk referees by touch",
+            "sudo systemctl stop tablekeeper  (if the kiosk holds it); tablekeeper doctor",
+        )
     source, reason = opened if isinstance(opened, tuple) else (opened, "")
     if source is None:
-        return Result.warn(name, f"no camera ({reason or 'none found'}); the kiosk referees by touch",
-                           "connect the camera (ribbon cable or USB), then: tablekeeper doctor")
+        return Result.warn(
+            name,
+            f"no camera ({reason or 'none found'}); the kiosk referees by touch",
+            "connect the camera (ribbon cable or USB), then: tablekeeper doctor",
+        )
     try:
         described = source.describe() if hasattr(source, "describe") else type(source).__name__
         frame = source.read()
@@ -327,7 +386,10 @@ def _camera_through_vision(name: str, open_camera: Callable[..., Any]) -> Result
         if close is not None:
             close()
     if frame is None:
-        return Result.warn(name, f"{described}: opened, but gave no picture (lost)",
-                           "check the cable; then: tablekeeper doctor")
+        return Result.warn(
+            name,
+            f"{described}: opened, but gave no picture (lost)",
+            "check the cable; then: tablekeeper doctor",
+        )
     shape = getattr(frame, "shape", ())
     return Result.ok(name, f"{described}: {shape[1] if len(shape) > 1 else '?'}x{shape[0] if shape else '?'}")

@@ -94,6 +94,8 @@ class GameLog:
             if str(mode).lower() != "wal":
                 raise StoreError(f"the game log {self.path} cannot use write-ahead logging ({mode})")
             conn.execute("PRAGMA synchronous = FULL")
+            # After a checkpoint, shrink the WAL back to 4 MiB: less to rewrite on an SD card.
+            conn.execute("PRAGMA journal_size_limit = 4194304")
             ok = conn.execute("PRAGMA quick_check").fetchone()[0]
             if ok != "ok":
                 raise sqlite3.DatabaseError(f"database disk image is malformed: {ok}")

@@ -224,6 +224,9 @@ def test_as_an_unprivileged_user_a_root_owned_data_folder_fails(tmp_path: Path) 
         pytest.skip("needs root to become 'nobody'")
     tmp_path.chmod(0o755)
     (tmp_path / "data").mkdir(mode=0o755)  # root's: as after running the kiosk once with sudo
+    with GameLog(tmp_path / "data" / "games.sqlite3") as log:
+        log.start_game({"game": "upwords", "players": ["Ann", "Bob"]})
+    (tmp_path / "data" / "games.sqlite3").chmod(0o644)
     env = {**os.environ, "TABLEKEEPER_DATA": str(tmp_path / "data"),
            "TABLEKEEPER_CONFIG": str(tmp_path / "tk.toml"), "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", AS_NOBODY], capture_output=True, text=True, env=env,
@@ -234,3 +237,5 @@ def test_as_an_unprivileged_user_a_root_owned_data_folder_fails(tmp_path: Path) 
     assert report["data directory"]["status"] == FAIL
     assert "cannot write" in report["data directory"]["detail"]
     assert report["data directory"]["fix"].startswith("sudo install -d -o tablekeeper")
+    # A healthy log this user cannot open is not called damaged.
+    assert "damaged" not in report["game log"]["detail"], report["game log"]
