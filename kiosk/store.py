@@ -131,7 +131,10 @@ class GameLog:
         return conn
 
     def _recover(self, cause: StoreError) -> None:
-        aside = keep_aside(self.path, self._clock())
+        try:
+            aside = keep_aside(self.path, self._clock())
+        except OSError as exc:
+            raise translate(exc, self.path) from None
         self.kept_aside = aside
         self._conn = self._open()
         saved = salvage_into(aside, self) if aside is not None else 0
