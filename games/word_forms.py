@@ -115,6 +115,7 @@ def analyse(word: str, lex: Lexicon) -> Facts:
     if "'" in undotted:
         if lex.is_contraction(undotted) or lex.is_word(undotted):
             contraction = undotted  # "don't"; and "she's", "zebra's" from the word list
+        name = lex.name_form(undotted)  # "O'Brien"
     else:
         is_word = lex.is_word(undotted)
         name = lex.name_form(undotted)

@@ -197,8 +197,10 @@ def tosswords_word(facts: Facts, ctx: Context) -> Ruling:
     problem = shape_problem(facts)
     if problem is None and facts.hyphenated:
         problem = f"{facts.display} is hyphenated"
-    if problem is None and (facts.apostrophe or facts.without_apostrophe):
-        problem = f"{facts.display} needs an apostrophe ({facts.contraction or facts.without_apostrophe})"
+    if problem is None and facts.apostrophe:
+        problem = f"{facts.display} is written with an apostrophe"
+    if problem is None and facts.without_apostrophe:
+        problem = f"{facts.display} is {facts.without_apostrophe.upper()}, written with an apostrophe"
     if problem is None and facts.dotted:
         problem = f"{facts.display} is an abbreviation"
     if problem:
@@ -280,6 +282,8 @@ def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
         return ctx.ruling(facts, False, shape_problem(facts) or "", WORDSPIEL_RULE, "rules")
     if facts.hyphenated:
         return no(f"{facts.display} is a hyphenated word", "hyphenated words")
+    if facts.apostrophe and facts.name and not facts.contraction:
+        return no(f"{facts.display} is {capitalized(facts)}", "proper nouns")
     if facts.apostrophe:
         return no(f"{facts.display} is a contraction", "contractions")
     if facts.is_word and not (facts.dotted and facts.abbreviation):

@@ -62,7 +62,7 @@ def test_wots_hyphen_not_allowed_outside_names(authority: WordAuthority, word: s
 
 
 def test_wots_names_and_capitalized_words_allowed(authority: WordAuthority) -> None:
-    for word in ("Robert", "Alaska", "PURPLE", "cooked"):
+    for word in ("Robert", "Alaska", "PURPLE", "cooked", "O'Brien"):
         assert legal(authority, "wots", word), word
     assert "Robert" in authority.rule("wots", "ROBERT").reason
 
@@ -177,6 +177,20 @@ def test_tosswords_words_ending_in_s_that_are_not_plurals(authority: WordAuthori
     assert legal(authority, "tosswords", word), authority.rule("tosswords", word)
 
 
+@pytest.mark.parametrize(
+    ("word", "reason"),
+    [
+        ("don't", "DON'T is written with an apostrophe"),
+        ("O'Brien", "O'BRIEN is written with an apostrophe"),
+        ("COULDNT", "COULDNT is COULDN'T, written with an apostrophe"),
+        ("part-time", "PART-TIME is hyphenated"),
+    ],
+)
+def test_tosswords_plain_words_only(authority: WordAuthority, word: str, reason: str) -> None:
+    r = authority.rule("tosswords", word)
+    assert not r.legal and r.reason == f"{reason}; Tosswords words are plain single words"
+
+
 def test_tosswords_length_and_proper_nouns(authority: WordAuthority) -> None:
     r = authority.rule("tosswords", "IT")
     assert not r.legal and "3 to 12" in r.reason
@@ -229,6 +243,7 @@ def test_wordspiel_common_abbreviations_allowed(authority: WordAuthority) -> Non
         ("CA", "proper noun abbreviations"),
         ("Tue", "proper noun abbreviations"),
         ("Feb", "proper nouns"),
+        ("O'Brien", "proper nouns"),
     ],
 )
 def test_wordspiel_not_allowed(authority: WordAuthority, word: str, what: str) -> None:
