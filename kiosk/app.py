@@ -66,7 +66,6 @@ class TableKeeperApp(App):
         self.banner: Banner | None = None
         self.manager: ScreenManager | None = None
         self.screens: dict[str, Any] = {}
-        self.category = ""
         self._deck: Any = None
 
     # ------------------------------------------------------------------ building
@@ -90,6 +89,9 @@ class TableKeeperApp(App):
         return root
 
     def on_start(self) -> None:
+        if self.camera is not None and hasattr(self.camera, "on_read"):
+            # Reads arrive on the camera's thread; the screen is redrawn on the UI thread.
+            self.camera.on_read = lambda: Clock.schedule_once(lambda _dt: self._camera_read(), 0)
         resumed = self.session.resume()
         for problem in self._take_problems():
             self.warn(problem)
@@ -102,6 +104,10 @@ class TableKeeperApp(App):
         interval = notify.watchdog_interval() if notify else None
         if interval:
             Clock.schedule_interval(lambda _dt: notify.watchdog_ping(), max(0.5, interval / 2))
+
+    def _camera_read(self) -> None:
+        if self.manager is not None and self.manager.current == "game":
+            self.screens["game"].refresh()
 
     def _ready(self, _dt: float) -> None:
         notify = _notify()
@@ -155,35 +161,38 @@ class TableKeeperApp(App):
     # ------------------------------------------------------------------ the category deck
     def current_category(self) -> str:
         """The Word on the Street category on the table this turn ("" when none drawn)."""
-        return self.category
+        table = self._open_deck(quiet=True)
+        return table.current if table is not None else ""
 
     def draw_category(self) -> None:
-        """Draw the turn's category from the kiosk's own deck (its state is kept on disk)."""
-        deck = self._open_deck()
-        if deck is None:
+        """Draw the turn's category from the kiosk's own deck (its place is kept on disk)."""
+        table = self._open_deck()
+        if table is None:
             return
         try:
-            card = deck.draw()
+            table.draw()
+        except OSError as exc:
+            self.warn(f"No card was drawn: the deck could not be saved ({exc.strerror or exc}).")
         except Exception as exc:
             self.warn(f"No category could be drawn: {exc}")
-            return
-        self.category = str(getattr(card, "text", card))
 
     def turn_over(self) -> None:
         """The card goes to the back of the tray when the turn ends."""
-        self.category = ""
+        table = self._open_deck(quiet=True)
+        if table is not None:
+            table.put_back()
 
-    def _open_deck(self) -> Any:
-        if self._deck is None:
+    def _open_deck(self, quiet: bool = False) -> Any:
+        level = str(self.settings.section("kiosk").get("category_level", "green"))
+        if self._deck is None or self._deck.level != level:
             try:
-                from kiosk.categories import open_deck
-            except ImportError:
-                self.warn("The category deck is not installed: draw a card from the box.")
-                return None
-            try:
-                self._deck = open_deck(self.settings)
+                from kiosk import paths
+                from kiosk.category_table import CategoryTable
+
+                self._deck = CategoryTable(paths.data_dir() / "category-deck.json", level)
             except Exception as exc:
-                self.warn(f"The category deck could not be opened: {exc}")
+                if not quiet:
+                    self.warn(f"The category deck could not be opened ({exc}): draw a card from the box.")
                 return None
         return self._deck
 

@@ -100,23 +100,76 @@ class Demo:
             self.camera.film(session.game.board)
 
 
-class DemoCamera:
-    """Renders a photo of the board after each move on a worker thread (never the UI thread)."""
+@dataclass(frozen=True)
+class CameraRead:
+    """The board as the camera read it, for the game screen: tops, heights, doubtful cells."""
 
-    def __init__(self, render: Any) -> None:
+    tops: tuple[tuple[str | None, ...], ...]
+    heights: tuple[tuple[int, ...], ...]
+    uncertain: frozenset[tuple[int, int]]
+    summary: str
+
+
+def compare(board: Any, reading: Any) -> CameraRead:
+    """Lay the camera's read over the engine's board and mark every cell that needs a look.
+
+    A cell is doubtful when the reader says so (a hand, a hidden stack, low confidence on
+    occupancy or height) or when the photo disagrees with the game (a tile where the game
+    has none, a stack of another height). Letters the reader could not name (no letters
+    taught yet) are taken from the game's history, as the reader itself does for heights.
+    """
+    tops, heights, doubtful = [], [], set()
+    for r in range(board.size):
+        row_tops, row_heights = [], []
+        for c in range(board.size):
+            cell = reading.cell(r, c)
+            known = board.top(r, c)
+            letter = cell.letter or (known if cell.height else None)
+            row_tops.append(letter if cell.height else None)
+            row_heights.append(cell.height)
+            if (
+                cell.flags
+                or cell.height != board.height(r, c)
+                or (cell.letter and known and cell.letter != known)
+            ):
+                doubtful.add((r, c))
+        tops.append(tuple(row_tops))
+        heights.append(tuple(row_heights))
+    seen = sum(1 for row in heights for h in row if h)
+    summary = (
+        f"{seen} stacks seen, {len(doubtful)} to check" if doubtful else f"{seen} stacks seen, all agree"
+    )
+    return CameraRead(tuple(tops), tuple(heights), frozenset(doubtful), summary)
+
+
+class DemoCamera:
+    """Films the demo board after each move and reads it, on a worker thread (never the UI's).
+
+    ``render`` is ``vision.render.render_upwords``; ``reader`` builds a
+    ``vision.upwords_reader.UpwordsReader`` from a photo's corners (in the demo the renderer
+    knows them; on the table they come from calibration). ``on_read`` is called (from the
+    worker thread) when a new read is ready; the app hands it to the UI with Clock.
+    """
+
+    def __init__(self, render: Any, reader: Any) -> None:
         self._render = render
+        self._make_reader = reader
         self._lock = threading.Lock()
         self._frame: Any = None
+        self._read: CameraRead | None = None
+        self._previous: Any = None
         self.frames = 0
+        self.on_read: Any = None
 
     @classmethod
     def create(cls) -> DemoCamera | None:
         try:
             from vision.render import render_upwords
+            from vision.upwords_reader import UpwordsReader
         except ImportError as exc:
             log.info("no demo camera: %s", exc)
             return None
-        return cls(render_upwords)
+        return cls(render_upwords, UpwordsReader)
 
     def film(self, board: Any) -> None:
         cells = {
@@ -125,26 +178,33 @@ class DemoCamera:
             for c in range(board.size)
             if board.top(r, c)
         }
-        threading.Thread(target=self._shoot, args=(cells,), name="demo-camera", daemon=True).start()
+        threading.Thread(target=self._shoot, args=(board, cells), name="demo-camera", daemon=True).start()
 
-    def _shoot(self, cells: dict[tuple[int, int], tuple[str, int]]) -> None:
+    def _shoot(self, board: Any, cells: dict[tuple[int, int], tuple[str, int]]) -> None:
         try:
             shot = self._render(cells, seed=len(cells))
+            reader = self._make_reader(shot.corners, shot.image_size, rows=board.size, cols=board.size)
+            reading = reader.read(shot.image, previous=self._previous)
         except Exception:
-            log.exception("demo camera: rendering failed")
+            log.exception("demo camera: filming or reading failed")
             return
         with self._lock:
             self._frame = shot.image
+            self._previous = reading
+            self._read = compare(board, reading)
             self.frames += 1
+        if self.on_read is not None:
+            self.on_read()
 
     def latest_image(self) -> Any:
-        """The newest rendered photo (a BGR numpy array) or None."""
+        """The newest photo (a BGR numpy array) or None."""
         with self._lock:
             return self._frame
 
-    def latest(self) -> None:
-        """The board as read from the photo: None until a board reader is wired in."""
-        return None
+    def latest(self) -> CameraRead | None:
+        """The newest read of the board, or None before the first one."""
+        with self._lock:
+            return self._read
 
     def close(self) -> None:
-        """Nothing to release: rendering threads are daemons and finish on their own."""
+        """Nothing to release: the filming threads are daemons and finish on their own."""

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from games.transcript import replay_lines
+from kiosk.categories import load_categories
 from kiosk.store import GameLog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +70,13 @@ def data(tmp_path: Path) -> Path:
 @pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
 def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> None:
     found = run("wots", data)
-    assert found["vote_verdict"] == "REJECTED"
+    assert found["category"] in load_categories("green")  # drawn from the kiosk's own deck
+    deck = json.loads(found["deck_file"])
+    assert deck["current"] == found["category"] and deck["green"]["position"] == 1
+    after = json.loads((data / "category-deck.json").read_text())
+    assert (
+        after["current"] == "" and after["green"]["position"] == 1
+    )  # the card went back to the tray    assert found["vote_verdict"] == "REJECTED"
     assert found["spelling_verdict"] == "LEGAL"
     assert found["after_spelling_mover"] == "Reds"  # the Blues lost their turn
     assert found["misspelt_verdict"] == "ILLEGAL"

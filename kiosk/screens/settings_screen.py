@@ -95,6 +95,14 @@ class SettingsScreen(KioskScreen):
         self._cycle(
             "Word list size", "settings.words", "words", "size", int(words.get("size", 60)), WORD_LIST_SIZES
         )
+        self._cycle(
+            "Category cards",
+            "settings.categories",
+            "kiosk",
+            "category_level",
+            str(self.draft.section("kiosk").get("category_level", "green")),
+            ("green", "blue"),
+        )
         camera = self.draft.section("camera")
         self._cycle(
             "Camera", "settings.camera", "camera", "source", str(camera.get("source", "auto")), CAMERA_SOURCES

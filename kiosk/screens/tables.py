@@ -13,8 +13,8 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.widgets import theme
-from kiosk.widgets.basics import Text
-from kiosk.widgets.boards import GridView, StreetView, TilesView
+from kiosk.widgets.basics import FitText, Text
+from kiosk.widgets.boards import GridView, PhotoView, StreetView, TilesView
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -27,7 +27,10 @@ class TablePanel(BoxLayout):
         self.tid = "game.table"
         self.view: Any = None
         self.kind = ""
-        self.caption = Text("", size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=28)
+        #: Showing the camera's photo instead of the board (tap the board to switch).
+        self.photo = False
+        self._last: tuple[Any, Any] = (None, None)
+        self.caption = FitText("", size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=28)
 
     def _use(self, kind: str, factory: Any) -> Any:
         if kind != self.kind:
@@ -39,8 +42,23 @@ class TablePanel(BoxLayout):
             self.add_widget(self.caption)
         return self.view
 
+    def on_touch_down(self, touch: Any) -> bool:
+        game, camera = self._last
+        if self.collide_point(*touch.pos) and camera is not None and hasattr(camera, "latest_image"):
+            self.photo = not self.photo
+            if game is not None:
+                self.show(game, camera)
+            return True
+        return bool(super().on_touch_down(touch))
+
     def show(self, game: Any, camera: Any = None) -> None:
+        self._last = (game, camera)
         name = game.name
+        image = camera.latest_image() if self.photo and hasattr(camera, "latest_image") else None
+        if image is not None:
+            self._use("photo", PhotoView).set(image)
+            self.caption.text = "the camera's photo (tap for the board)"
+            return
         if name == "word-on-the-street":
             positions = tuple(game.positions().items())
             self._use("street", StreetView).set((positions, tuple(game.players)))
@@ -60,7 +78,9 @@ class TablePanel(BoxLayout):
             fresh = frozenset(p.cell for p in last.tiles) if last is not None else frozenset()
             self._use("grid", GridView).set((_freeze(tops), _freeze(heights), uncertain, fresh))
             self.caption.text = (
-                f"camera: {read.summary}" if read is not None else f"tiles in the bag: {game.bag}"
+                f"camera: {read.summary} - tap for the photo"
+                if read is not None
+                else f"tiles in the bag: {game.bag}"
             )
         elif name == "tosswords":
             rows = tuple((side, ALPHABET, "".join(tiles)) for side, tiles in game.retired().items())

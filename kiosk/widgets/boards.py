@@ -143,3 +143,30 @@ class TilesView(_Canvas):
                         int(cell * 0.6),
                         theme.ACCENT_TEXT if on else theme.MUTED,
                     )
+
+
+class PhotoView(_Canvas):
+    """The camera's latest photo (a BGR numpy array), fitted into the widget."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._texture: Any = None
+        self._frame_id = 0
+
+    def set(self, data: Any) -> None:
+        if data is None or id(data) == self._frame_id:
+            return
+        from kivy.graphics.texture import Texture
+
+        height, width = data.shape[:2]
+        texture = Texture.create(size=(width, height), colorfmt="rgb")
+        texture.blit_buffer(data[::-1].tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+        self._texture, self._frame_id, self.data = texture, id(data), (width, height)
+        self.redraw()
+
+    def paint(self, data: tuple[int, int]) -> None:
+        width, height = data
+        scale = min(self.width / width, self.height / height)
+        w, h = width * scale, height * scale
+        Color(1, 1, 1, 1)
+        Rectangle(texture=self._texture, pos=(self.center_x - w / 2, self.center_y - h / 2), size=(w, h))

@@ -69,6 +69,7 @@ def wots(ui: Any) -> Steps:
     yield
     yield from ui.shot("game-wots")
     ui.note("category", ui.text("game.category"))
+    ui.note("deck_file", (ui.app.screens["game"].app.settings.path.parent / "category-deck.json").read_text())
     # Reds play STRENGTHS; Blues challenge the word selection and the table votes 1-2: tiles back.
     yield from enter_word(ui, "STRENGTHS", done=False)
     yield from ui.shot("entry-wots")
@@ -511,3 +512,9 @@ def demo(ui: Any) -> Steps:
     ui.note("news", ui.text("game.news"))
     ui.note("frames", ui.app.camera.frames if ui.app.camera is not None else None)
     yield from ui.shot("game-demo")
+    if ui.app.camera is not None:
+        ui.note("camera_caption", ui.app.screens["game"].table.caption.text)
+        ui.tap("game.table")
+        yield
+        yield from ui.shot("game-demo-photo")
+        ui.note("photo_kind", ui.app.screens["game"].table.kind)
