@@ -36,6 +36,7 @@ from games.word_rules import (
     WOTS_RULE,
     Context,
     Draw,
+    apostrophe_kind,
     capitalized,
     plural,
     shape_problem,
@@ -83,7 +84,9 @@ def wots_word(facts: Facts, ctx: Context) -> Ruling:
             WOTS_RULE,
         )
     if facts.contraction:
-        return ctx.ruling(facts, True, f"{facts.display} is an English word (a contraction)", WOTS_RULE)
+        return ctx.ruling(
+            facts, True, f"{facts.display} is an English word ({apostrophe_kind(facts, ctx)})", WOTS_RULE
+        )
     if facts.without_apostrophe:
         return ctx.ruling(
             facts,
@@ -285,7 +288,7 @@ def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
     if facts.apostrophe and facts.name and not facts.contraction:
         return no(f"{facts.display} is {capitalized(facts)}", "proper nouns")
     if facts.apostrophe:
-        return no(f"{facts.display} is a contraction", "contractions")
+        return no(f"{facts.display} is {apostrophe_kind(facts, ctx)}", "contractions")
     if facts.is_word and not (facts.dotted and facts.abbreviation):
         return _wordspiel_legal(facts, ctx, f"{facts.display} is in the dictionary")
     case = facts.abbreviation_case

@@ -85,3 +85,11 @@ def capitalized(facts: Facts) -> str:
     if len(name) > 1 and name.isupper():
         return f"always written in capitals ({name})"
     return f"a proper noun ({name})"
+
+
+def apostrophe_kind(facts: Facts, ctx: Context) -> str:
+    """'a contraction' (don't), or 'a contraction or possessive' for the 's forms (she's, zebra's)."""
+    key = facts.contraction or facts.key
+    if ctx.lex.is_contraction(key) or not key.endswith("'s"):
+        return "a contraction"
+    return "a contraction or possessive"
