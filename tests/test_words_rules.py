@@ -62,7 +62,8 @@ def test_wots_hyphen_not_allowed_outside_names(authority: WordAuthority, word: s
 
 
 def test_wots_names_and_capitalized_words_allowed(authority: WordAuthority) -> None:
-    for word in ("Robert", "Alaska", "PURPLE", "cooked", "O'Brien"):
+    # PURPLE (the tile-moving example), COOKED (tenses), RED and RHINOCEROS (sidetracking)
+    for word in ("Robert", "Alaska", "PURPLE", "cooked", "Red", "Rhinoceros", "O'Brien"):
         assert legal(authority, "wots", word), word
     assert "Robert" in authority.rule("wots", "ROBERT").reason
 
