@@ -7,6 +7,7 @@ import io
 import os
 import pty
 import select
+import signal
 import subprocess
 import sys
 import termios
@@ -177,6 +178,16 @@ def test_ctrl_c_exits_130_without_a_traceback_and_restores_the_terminal(env: dic
     assert term.wait() == 130
     assert "Traceback" not in term.output
     assert flags[3] & termios.ISIG  # cbreak keeps Ctrl-C working
+
+
+def test_sigterm_stops_it_cleanly(env: dict[str, str]) -> None:
+    term = Terminal(["30", "--mute"], env)
+    term.expect("ready")
+    term.send(b" ")
+    term.expect("running")
+    os.kill(term.pid, signal.SIGTERM)
+    assert term.wait() == 128 + signal.SIGTERM
+    assert "Traceback" not in term.output
 
 
 def test_ctrl_c_leaves_the_ring_and_buzzer_off(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -71,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     section = settings.section("timer")
     warning = args.warning if args.warning is not None else section.get("warning", 10)
     if isinstance(warning, bool) or not isinstance(warning, int | float) or not 0 <= warning < 3600:
-        raise UsageError(f"the warning must be 0 or more seconds, not {warning!r}")
+        where = "" if args.warning is not None else f" (timer.warning in {settings.path})"
+        raise UsageError(f"the warning must be 0 or more seconds, not {warning!r}{where}")
     config = _hardware_config(settings, mock=args.mock, usage_error=UsageError)
     if args.seconds is not None and remember_seconds(settings, seconds, game):
         try:
