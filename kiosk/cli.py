@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from importlib import import_module
 
@@ -68,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # e.g. `tablekeeper words ... | head`: the reader left, nothing is wrong
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep interpreter shutdown from failing again
+        return 0
 
 
 if __name__ == "__main__":
