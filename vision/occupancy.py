@@ -11,31 +11,40 @@ so a whole board costs a few box sums, not a loop over pixels.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
 
-def _box_sums(integral: np.ndarray, cy: np.ndarray, cx: np.ndarray,
-              half: float) -> tuple[np.ndarray, np.ndarray]:
-    """Sums and pixel counts of axis-aligned squares of half-size ``half`` around each centre."""
-    h, w = integral.shape[0] - 1, integral.shape[1] - 1
-    y0 = np.clip(np.round(cy - half).astype(int), 0, h)
-    y1 = np.clip(np.round(cy + half).astype(int), 0, h)
-    x0 = np.clip(np.round(cx - half).astype(int), 0, w)
-    x1 = np.clip(np.round(cx + half).astype(int), 0, w)
-    s = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
-    return s, np.maximum((y1 - y0) * (x1 - x0), 1)
+@lru_cache(maxsize=32)
+def _layout(rows: int, cols: int, cell_px: float, face_frac: float, pad_px: float,
+            shape: tuple[int, int]) -> tuple[np.ndarray, ...]:
+    """Integral-image corner indices of every box the features use, for every cell.
 
-
-def _rect_mean(integral: np.ndarray, cy: np.ndarray, cx: np.ndarray, hy: float, hx: float) -> np.ndarray:
-    h, w = integral.shape[0] - 1, integral.shape[1] - 1
-    y0 = np.clip(np.round(cy - hy).astype(int), 0, h)
-    y1 = np.clip(np.round(cy + hy).astype(int), 0, h)
-    x0 = np.clip(np.round(cx - hx).astype(int), 0, w)
-    x1 = np.clip(np.round(cx + hx).astype(int), 0, w)
-    s = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
-    return s / np.maximum((y1 - y0) * (x1 - x0), 1)
+    Boxes per cell, in order: rim outer, rim inner, centre, around outer, around inner, and
+    the N, E, S, W strips. Returns (y0, y1, x0, x1, area), each of shape (9, rows, cols).
+    Cached: the layout depends only on the geometry, so a frame pays for lookups only.
+    """
+    rr, cc = np.mgrid[0:rows, 0:cols]
+    cy = pad_px + (rr + 0.5) * cell_px
+    cx = pad_px + (cc + 0.5) * cell_px
+    half = face_frac * cell_px / 2
+    boxes = [(0.0, 0.0, f * half, f * half) for f in (0.93, 0.66, 0.5, 1.28, 1.07)]
+    for dy, dx in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+        # a strip 0.8 of the face long, from 1.04 to 1.24 half-sizes out
+        hy, hx = (0.10 * half, 0.8 * half) if dy else (0.8 * half, 0.10 * half)
+        boxes.append((dy * 1.14 * half, dx * 1.14 * half, hy, hx))
+    h, w = shape
+    corners = []
+    for oy, ox, hy, hx in boxes:
+        corners.append((np.clip(np.round(cy + oy - hy).astype(np.intp), 0, h),
+                        np.clip(np.round(cy + oy + hy).astype(np.intp), 0, h),
+                        np.clip(np.round(cx + ox - hx).astype(np.intp), 0, w),
+                        np.clip(np.round(cx + ox + hx).astype(np.intp), 0, w)))
+    y0, y1, x0, x1 = (np.stack([b[k] for b in corners]) for k in range(4))
+    area = np.maximum((y1 - y0) * (x1 - x0), 1).astype(np.float64)
+    return y0, y1, x0, x1, area
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,43 +66,26 @@ class FaceFeatures:
 
 
 def face_features(warped: np.ndarray, rows: int, cols: int, cell_px: float, face_frac: float,
-                  pad_px: float, cells: np.ndarray | None = None) -> FaceFeatures:
-    """Measure every cell (or only ``cells``, a boolean rows x cols mask) of a warped plane (BGR or gray).
+                  pad_px: float) -> FaceFeatures:
+    """Measure every cell of a warped plane (BGR or gray).
 
     ``face_frac`` is the tile face's size as a fraction of the cell pitch; ``pad_px`` is the
     margin that was warped around the grid.
     """
     src = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY) if warped.ndim == 3 else warped
     ii, ii2 = cv2.integral2(src, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
-    rr, cc = np.mgrid[0:rows, 0:cols]
-    cy = pad_px + (rr + 0.5) * cell_px
-    cx = pad_px + (cc + 0.5) * cell_px
-    half = face_frac * cell_px / 2
-    if cells is not None:
-        cy, cx = cy[cells], cx[cells]
-
-    def annulus(img_ii: np.ndarray, outer: float, inner: float) -> tuple[np.ndarray, np.ndarray]:
-        so, no = _box_sums(img_ii, cy, cx, outer)
-        si, ni = _box_sums(img_ii, cy, cx, inner)
-        return so - si, np.maximum(no - ni, 1)
-
-    s, n = annulus(ii, 0.93 * half, 0.66 * half)
-    s2, _ = annulus(ii2, 0.93 * half, 0.66 * half)
-    rim = s / n
-    rim_spread = np.sqrt(np.maximum(s2 / n - rim * rim, 0))
-    c, cn = _box_sums(ii, cy, cx, 0.5 * half)
-    c2, _ = _box_sums(ii2, cy, cx, 0.5 * half)
-    centre = c / cn
-    centre_std = np.sqrt(np.maximum(c2 / cn - centre * centre, 0))
-    a, an = annulus(ii, 1.28 * half, 1.07 * half)
-    strips = []
-    for dy, dx in ((-1, 0), (0, 1), (1, 0), (0, -1)):
-        # a strip 0.8 of the face long, from 1.04 to 1.24 half-sizes out
-        oy, ox = cy + dy * 1.14 * half, cx + dx * 1.14 * half
-        hy, hx = (0.10 * half, 0.8 * half) if dy else (0.8 * half, 0.10 * half)
-        strips.append(_rect_mean(ii, oy, ox, hy, hx))
+    y0, y1, x0, x1, area = _layout(rows, cols, float(cell_px), float(face_frac), float(pad_px), src.shape[:2])
+    s1 = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+    s2 = ii2[y1, x1] - ii2[y0, x1] - ii2[y1, x0] + ii2[y0, x0]
+    n_rim = np.maximum(area[0] - area[1], 1)
+    rim = (s1[0] - s1[1]) / n_rim
+    rim_spread = np.sqrt(np.maximum((s2[0] - s2[1]) / n_rim - rim * rim, 0))
+    centre = s1[2] / area[2]
+    centre_std = np.sqrt(np.maximum(s2[2] / area[2] - centre * centre, 0))
+    around = (s1[3] - s1[4]) / np.maximum(area[3] - area[4], 1)
+    outside = s1[5:9] / area[5:9]
     return FaceFeatures(rim=rim, rim_spread=rim_spread, centre=centre, centre_std=centre_std,
-                        around=a / an, outside=np.stack(strips))
+                        around=around, outside=outside)
 
 
 def skin_mask(image_bgr: np.ndarray) -> np.ndarray:
@@ -114,6 +106,10 @@ def skin_mask(image_bgr: np.ndarray) -> np.ndarray:
 def cell_fraction(mask: np.ndarray, rows: int, cols: int, cell_px: float, pad_px: float) -> np.ndarray:
     """Fraction of each cell (rows x cols) covered by a boolean mask of a warped plane."""
     ii = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_64F)
-    rr, cc = np.mgrid[0:rows, 0:cols]
-    s, n = _box_sums(ii, pad_px + (rr + 0.5) * cell_px, pad_px + (cc + 0.5) * cell_px, cell_px / 2)
-    return s / n
+    h, w = mask.shape[:2]
+    ys = np.clip(np.round(pad_px + np.arange(rows + 1) * cell_px).astype(np.intp), 0, h)
+    xs = np.clip(np.round(pad_px + np.arange(cols + 1) * cell_px).astype(np.intp), 0, w)
+    ya, xa = np.meshgrid(ys[:-1], xs[:-1], indexing="ij")
+    yb, xb = np.meshgrid(ys[1:], xs[1:], indexing="ij")
+    s = ii[yb, xb] - ii[ya, xb] - ii[yb, xa] + ii[ya, xa]
+    return s / np.maximum((yb - ya) * (xb - xa), 1)

@@ -72,11 +72,15 @@ class BoardPlanes:
         return self.K @ np.column_stack([self.R[:, 0], self.R[:, 1], self.t + z_mm * self.R[:, 2]])
 
     def warp(self, image: np.ndarray, rows: int, cols: int, cell_px: int, z_mm: float = 0.0,
-             pad_cells: float = 0.0, gray: bool = False) -> np.ndarray:
-        """A top-down image of the plane at height z: ``cell_px`` pixels per cell, ``pad_cells`` around."""
+             pad_cells: float = 0.0, gray: bool = False, origin: tuple[int, int] = (0, 0)) -> np.ndarray:
+        """A top-down image of the plane at height z: ``cell_px`` pixels per cell, ``pad_cells`` around.
+
+        ``rows`` x ``cols`` cells starting at cell ``origin`` (row, col): a window of the board.
+        """
         sx, sy = cell_px / self.cell_mm[0], cell_px / self.cell_mm[1]
         pad = pad_cells * cell_px
-        to_mm = np.array([[1 / sx, 0, -pad / sx], [0, 1 / sy, -pad / sy], [0, 0, 1.0]])
+        ox, oy = origin[1] * self.cell_mm[0], origin[0] * self.cell_mm[1]
+        to_mm = np.array([[1 / sx, 0, ox - pad / sx], [0, 1 / sy, oy - pad / sy], [0, 0, 1.0]])
         m = self.homography(z_mm) @ to_mm
         size = (round(cols * cell_px + 2 * pad), round(rows * cell_px + 2 * pad))
         src = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray and image.ndim == 3 else image

@@ -134,12 +134,15 @@ class UpwordsReader:
         return cv2.convexHull(pts)
 
     # -- reading --------------------------------------------------------------------------------
-    def warp_planes(self, image: np.ndarray, gray: bool = True) -> list[np.ndarray]:
-        """Top-down images of the planes 0..max_height tile-thicknesses above the board."""
+    def warp_planes(self, image: np.ndarray, gray: bool = True,
+                    window: tuple[int, int, int, int] | None = None) -> list[np.ndarray]:
+        """Top-down images of the planes 0..max_height tile-thicknesses above the board
+        (of the cells ``window`` = (row0, col0, rows, cols) only, when given)."""
         g = self.geometry
+        r0, c0, rows, cols = window or (0, 0, self.rows, self.cols)
         src = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray and image.ndim == 3 else image
-        return [self.planes.warp(src, self.rows, self.cols, self.cell_px, -k * g.thickness_mm, self.pad_cells)
-                for k in range(g.max_height + 1)]
+        return [self.planes.warp(src, rows, cols, self.cell_px, -k * g.thickness_mm, self.pad_cells,
+                                 origin=(r0, c0)) for k in range(g.max_height + 1)]
 
     def face_crop(self, warped: np.ndarray, row: int, col: int) -> np.ndarray:
         """The tile face of one cell from a warped plane (a little wider than the face)."""
@@ -165,18 +168,24 @@ class UpwordsReader:
         else:
             for r, c in only:
                 wanted[r, c] = True
+        # Work on the window of wanted cells (and one cell around them), not the whole board.
+        rows_w, cols_w = np.nonzero(wanted)
+        r0, c0 = max(int(rows_w.min()) - 1, 0), max(int(cols_w.min()) - 1, 0)
+        r1, c1 = min(int(rows_w.max()) + 2, self.rows), min(int(cols_w.max()) + 2, self.cols)
+        window = (r0, c0, r1 - r0, c1 - c0)
         self._gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        warps = self.warp_planes(self._gray)
+        warps = self.warp_planes(self._gray, window=window)
         pad = self.pad_cells * self.cell_px
-        feats = [face_features(wp, self.rows, self.cols, self.cell_px, self.face_frac, pad) for wp in warps]
-        gray0 = warps[0]
+        feats = [face_features(wp, window[2], window[3], self.cell_px, self.face_frac, pad) for wp in warps]
         k = int(self.cell_px * 1.6) | 1
-        dark = cv2.blur(cv2.erode(gray0, np.ones((k, k), np.uint8)), (k, k)).astype(np.float64)
-        rr, cc = np.mgrid[0:self.rows, 0:self.cols]
+        dark = cv2.blur(cv2.erode(warps[0], np.ones((k, k), np.uint8)), (k, k)).astype(np.float64)
+        rr, cc = np.mgrid[0:window[2], 0:window[3]]
         dark_ref = np.maximum(dark[(pad + (rr + 0.5) * self.cell_px).astype(int),
                                    (pad + (cc + 0.5) * self.cell_px).astype(int)], 8.0)
-        colour0 = self.planes.warp(image, self.rows, self.cols, self.cell_px, 0.0, self.pad_cells)
-        hand = cell_fraction(skin_mask(colour0), self.rows, self.cols, self.cell_px, pad)
+        colour0 = self.planes.warp(image, window[2], window[3], self.cell_px, 0.0, self.pad_cells,
+                                   origin=(r0, c0))
+        hand = cell_fraction(skin_mask(colour0), window[2], window[3], self.cell_px, pad)
+        self._origin = (r0, c0)
         occluder = np.zeros((h, w), np.uint8)
         results: dict[tuple[int, int], CellReading] = {}
         for r, c in self.order:
@@ -186,7 +195,8 @@ class UpwordsReader:
                 if prev.height:
                     cv2.fillConvexPoly(occluder, self._silhouette(r, c, prev.height).astype(np.int32), 255)
                 continue
-            cell = self._judge(r, c, feats, warps, dark_ref[r, c], occluder, hand[r, c], prev)
+            wr, wc = r - r0, c - c0
+            cell = self._judge(r, c, feats, warps, dark_ref[wr, wc], occluder, hand[wr, wc], prev)
             results[(r, c)] = cell
             if cell.height:
                 cv2.fillConvexPoly(occluder, self._silhouette(r, c, cell.height).astype(np.int32), 255)
@@ -216,6 +226,7 @@ class UpwordsReader:
     def _judge(self, r: int, c: int, feats: list, warps: list[np.ndarray], dark_ref: float,
                occluder: np.ndarray, hand: float, prev: CellReading | None) -> CellReading:
         g = self.geometry
+        wr, wc = r - self._origin[0], c - self._origin[1]  # the cell in the warped window
         flags: list[str] = []
         if hand > 0.08:
             flags.append("under a hand or arm")
@@ -232,9 +243,9 @@ class UpwordsReader:
         scores, visible = [], []
         for k in range(1, g.max_height + 1):
             f = feats[k]
-            far = float((f.outside[:, r, c] * fw).sum() / (fw.sum() + 1e-9)) if fw.sum() > 0.05 else float(
-                f.around[r, c])
-            scores.append((f.rim[r, c] - f.rim_spread[r, c] - 0.5 * far) / dark_ref)
+            far = float((f.outside[:, wr, wc] * fw).sum() / (fw.sum() + 1e-9)) if fw.sum() > 0.05 else float(
+                f.around[wr, wc])
+            scores.append((f.rim[wr, wc] - f.rim_spread[wr, wc] - 0.5 * far) / dark_ref)
             visible.append(self._cover(occluder, r, c, k)[0] < MAX_COVER)
         if not any(visible) and not floor_visible:
             return self._hidden(r, c, prev, flags)
@@ -242,7 +253,7 @@ class UpwordsReader:
         cand = np.where(visible, scores_arr, -np.inf) if any(visible) else scores_arr
         best = int(np.argmax(cand))
         if level is None:
-            level = float(feats[best + 1].rim[r, c]) / dark_ref
+            level = float(feats[best + 1].rim[wr, wc]) / dark_ref
         margin = np.log(max(level, 1e-3) / OCCUPIED_RATIO) / np.log(1.3)
         occ_conf = float(np.clip(abs(margin), 0, 1))
         if margin <= 0:
@@ -253,7 +264,7 @@ class UpwordsReader:
         gap = float(ordered[0] - ordered[1]) if len(ordered) > 1 else 0.0
         informative = float(np.clip((self.layer_shift_px[r, c] - 0.6) / 1.6, 0, 1))
         geo_conf = float(np.clip(gap / 0.25, 0, 1)) * informative
-        crop = self.face_crop(warps[height], r, c)
+        crop = self.face_crop(warps[height], wr, wc)
         letter, letter_conf = None, 0.0
         if self.letters is not None and crop.size:
             read = self.letters.read(crop)
