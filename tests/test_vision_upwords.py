@@ -14,7 +14,7 @@ from games.upwords_board import Board
 from vision.reading import BoardReading
 from vision.render import Effects, Hand, Pose, UpwordsSpec, render_upwords
 from vision.render_teach import UPWORDS_ALPHABET, teaching_samples
-from vision.upwords_reader import UpwordsReader, play_from_reading
+from vision.upwords_reader import TileGeometry, UpwordsReader, play_from_reading
 
 FIGURES = Path(__file__).parent / "transcripts" / "upwords-figures.jsonl"
 
@@ -182,3 +182,38 @@ def test_only_the_changed_cells_are_re_read(letters) -> None:
     b = render_upwords({(3, 3): ("O", 1), (3, 4): ("N", 1)}, pose=pose, seed=2)
     second = reader.read(b.image, previous=first, only=[(3, 4)])
     assert second.cell(3, 4).letter == "N" and second.cell(3, 3) is first.cell(3, 3)
+
+
+# -- a real photo --------------------------------------------------------------------------------
+REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+PHOTO = REAL / "real-scrabble-photos" / "IMG_20151016_165522.jpg"
+#: Read by eye: the grid's outer corners (TL, TR, BR, BL) and BENDS across row 7, WIDER down column 6.
+PHOTO_CORNERS = [(690, 1190), (1700, 1190), (1797, 2283), (640, 2283)]
+PHOTO_TILES = {(7, 3): "B", (7, 4): "E", (7, 5): "N", (7, 6): "D", (7, 7): "S",
+               (5, 6): "W", (6, 6): "I", (8, 6): "E", (9, 6): "R"}
+
+
+def test_real_photo_tiles_are_cut_from_the_right_cells_and_read() -> None:
+    """A real Scrabble photo (15x15, phone camera at an angle): the reader's own plane warp and
+    face crops, with a classifier taught on *other* real tiles (the labelled webcam crops)."""
+    if not PHOTO.is_file() or not (REAL / "real-tile-crops").is_dir():
+        pytest.skip("../shared/data (real photos and crops) is not beside the repository")
+    mod = pytest.importorskip("vision.letters", reason="the letter classifier (vision/letters.py) is missing")
+    import cv2
+
+    images, labels = [], []
+    for folder in sorted(p for p in (REAL / "real-tile-crops").iterdir() if p.is_dir()):
+        for f in sorted(folder.glob("*.png"))[::3]:
+            images.append(cv2.imread(str(f), cv2.IMREAD_GRAYSCALE))
+            labels.append(folder.name)
+    classifier = mod.LetterClassifier()
+    classifier.fit(images, labels)
+    photo = cv2.imread(str(PHOTO))
+    h, w = photo.shape[:2]
+    # Scrabble: 19 mm squares, 18 mm tiles about 4 mm thick
+    reader = UpwordsReader(np.array(PHOTO_CORNERS, float), (w, h), rows=15, cols=15, cell_px=48,
+                           geometry=TileGeometry(pitch_mm=19.0, tile_mm=17.0, thickness_mm=4.0, max_height=1))
+    plane = reader.warp_planes(photo)[1]
+    reads = {rc: classifier.classify(reader.face_crop(plane, *rc)).letter for rc in PHOTO_TILES}
+    right = sum(reads[rc] == letter for rc, letter in PHOTO_TILES.items())
+    assert right >= 8, reads
