@@ -10,18 +10,12 @@ import numpy as np
 import pytest
 
 from games.transcript import replay, split_lines
-from games.upwords_board import Board
 from vision.reading import BoardReading
-from vision.render import Effects, Hand, Pose, UpwordsSpec, render_upwords
+from vision.render import Effects, Hand, Pose, UpwordsSpec, render_upwords, upwords_cells
 from vision.render_teach import UPWORDS_ALPHABET, teaching_samples
 from vision.upwords_reader import TileGeometry, UpwordsReader, play_from_reading
 
 FIGURES = Path(__file__).parent / "transcripts" / "upwords-figures.jsonl"
-
-
-def _cells(board: Board) -> dict[tuple[int, int], tuple[str, int]]:
-    return {(r, c): (board.top(r, c), board.height(r, c))
-            for r in range(board.size) for c in range(board.size) if board.height(r, c)}
 
 
 def _random_cells(rng: np.random.Generator, n: int, size: int = 8) -> dict[tuple[int, int], tuple[str, int]]:
@@ -146,7 +140,7 @@ def test_the_rule_sheet_game_read_turn_by_turn_with_heights(letters, tilt: float
         before = game.board
         game = replay([header, *plays[: n + 1]])
         after = game.board
-        shot = render_upwords(_cells(after), pose=pose, effects=room, seed=n)
+        shot = render_upwords(upwords_cells(after), pose=pose, effects=room, seed=n)
         reading = reader.read(shot.image, previous=previous)
         assert reading.letters == [list(row) for row in after.tops()], f"turn {n + 1}"
         assert reading.heights == [list(row) for row in after.heights()], f"turn {n + 1}"

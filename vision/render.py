@@ -47,6 +47,7 @@ __all__ = [
     "UpwordsSpec",
     "render_street",
     "render_upwords",
+    "upwords_cells",
 ]
 
 FACE_PX = 96  # resolution of a tile-face texture before it is projected
@@ -288,6 +289,14 @@ def render_street(positions: Mapping[str, int | None] | None = None, *, spec: St
         markers=_markers(camera, w_mm, h_mm, spec.margin_mm) if markers else {},
         positions=dict(placed), hand=effects.hand is not None,
     )
+
+
+def upwords_cells(board: Any) -> dict[tuple[int, int], tuple[str, int]]:
+    """The ``cells`` argument of :func:`render_upwords` for an engine board (``games.upwords_board.Board``
+    or anything with ``tops()`` and ``heights()`` grids): the demo renders the game as it stands."""
+    tops, heights = board.tops(), board.heights()
+    return {(r, c): (tops[r][c], heights[r][c])
+            for r in range(len(tops)) for c in range(len(tops[r])) if heights[r][c]}
 
 
 def describe(shot: Rendered) -> dict[str, Any]:
