@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tomllib
@@ -32,7 +33,9 @@ HAS_WORDS = Path("/usr/share/dict/scowl").is_dir()
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
 
 
-def run(scenario: str, data: Path, *, killed: bool = False) -> dict[str, Any]:
+def run(
+    scenario: str, data: Path, *, killed: bool = False, env: dict[str, str] | None = None
+) -> dict[str, Any]:
     """Run one scenario in a fresh process; return what it found."""
     result = data.parent / f"{scenario}.json"
     command = [
@@ -47,8 +50,12 @@ def run(scenario: str, data: Path, *, killed: bool = False) -> dict[str, Any]:
         if shutil.which("xvfb-run") is None:
             pytest.skip("no display and no xvfb-run (apt package xvfb) for a virtual one")
         command = ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", *command]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KIVY", "KCFG", "TABLEKEEPER"))}
-    proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=150)
+    clean = {
+        k: v for k, v in os.environ.items() if not k.startswith(("KIVY", "KCFG", "TABLEKEEPER", "NOTIFY"))
+    }
+    proc = subprocess.run(
+        command, cwd=ROOT, env={**clean, **(env or {})}, capture_output=True, text=True, timeout=150
+    )
     if killed:
         assert proc.returncode in (-signal.SIGKILL, 128 + signal.SIGKILL, 137), proc.stderr[-3000:]
     else:
@@ -200,3 +207,20 @@ def test_demo_mode_steps_through_the_sheets_upwords_game(data: Path) -> None:
     assert found["scores"] == ["46", "27"]  # the sheet: Ann 8+10+12+16, Bob 8+5+14
     if found["frames"] is not None:
         assert found["frames"] >= 1
+
+
+def test_systemd_hears_ready_and_the_watchdog_from_the_ui_loop(data: Path, tmp_path: Path) -> None:
+    sock_path = tmp_path / "notify.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(str(sock_path))
+        server.settimeout(0)
+        found = run("idle", data, env={"NOTIFY_SOCKET": str(sock_path), "WATCHDOG_USEC": "1000000"})
+        messages = []
+        while True:
+            try:
+                messages.append(server.recv(4096).decode())
+            except BlockingIOError:
+                break
+    assert found["screen"] == "start"
+    assert any("READY=1" in m for m in messages), messages
+    assert sum("WATCHDOG=1" in m for m in messages) >= 2, messages  # every 0.5 s for 1.5 s

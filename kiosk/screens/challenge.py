@@ -114,7 +114,7 @@ class ChallengeScreen(KioskScreen):
 
     def _by_hand(self) -> None:
         """No word list: the table decides, and the log records that the players ruled."""
-        problem = self.session.authority_problem() or "The word list is not available."
+        self.app.warn(self.session.authority_problem() or "The word list is not available: rule by hand.")
         target = self.session.challenge_target()
         game = self.session.game
 
@@ -130,7 +130,7 @@ class ChallengeScreen(KioskScreen):
             self.next_step()
 
         self._ask(
-            f"{problem} Rule by hand:",
+            "No word list here: the table decides. Is the word allowed?",
             [
                 ("LEGAL", "challenge.hand.legal", lambda: decide(True)),
                 ("ILLEGAL", "challenge.hand.illegal", lambda: decide(False)),

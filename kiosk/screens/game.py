@@ -210,7 +210,11 @@ class GameScreen(KioskScreen):
         self.refresh()
 
     def draw_card(self) -> None:
+        """Draw the category; the timer starts with it, as the sheet has the timer flipped then."""
         self.app.draw_category()
+        timer = self.app.timer
+        if timer is not None and timer.enabled and timer.view().phase in ("idle", "paused"):
+            timer.toggle()
         self.refresh()
 
     def demo_step(self) -> None:

@@ -518,3 +518,9 @@ def demo(ui: Any) -> Steps:
         yield
         yield from ui.shot("game-demo-photo")
         ui.note("photo_kind", ui.app.screens["game"].table.kind)
+
+
+def idle(ui: Any) -> Steps:
+    """Start, show the start screen for a moment (systemd's heartbeat runs), quit."""
+    yield 1.5
+    ui.note("screen", ui.screen)
