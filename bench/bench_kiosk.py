@@ -259,9 +259,7 @@ def main() -> None:
         f"  (main-loop frames; baseline: timer stopped)"
     )
     tick = statistics.median(fps["tick_ms"])
-    print(
-        f"{'one timer tick (ms)':<34}{tick:>10.3f}{'':>18}  (the 30 Hz redraw: timer view, ring, digits)"
-    )
+    print(f"{'one timer tick (ms)':<34}{tick:>10.3f}{'':>18}  (the 30 Hz redraw: timer view, ring, digits)")
 
 
 if __name__ == "__main__":

@@ -224,3 +224,34 @@ def test_systemd_hears_ready_and_the_watchdog_from_the_ui_loop(data: Path, tmp_p
     assert found["screen"] == "start"
     assert any("READY=1" in m for m in messages), messages
     assert sum("WATCHDOG=1" in m for m in messages) >= 2, messages  # every 0.5 s for 1.5 s
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Any:
+    """A real 3 MB disk (tmpfs) for the data folder, so that it can really fill up."""
+    where = tmp_path / "data"
+    where.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(where)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here ({done.stderr.strip()})")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_full_disk_refuses_the_turn_in_plain_words_and_loses_nothing(small_disk: Path) -> None:
+    found = run("disk_full", small_disk)
+    assert "full" in found["banner"] and "not saved" in found["banner"], found["banner"]
+    assert found["screen_after_refusal"] == "entry"
+    assert found["typed_after_refusal"] == "DEAR"
+    assert found["events_after_refusal"] == 1  # MOOD only: the screen shows what is on disk
+    assert found["screen_after_room"] == "game"
+    assert found["scores_after_room"] == ["8", "8"]
+    with game_log(small_disk) as log:
+        assert [e["word"] for e in log.events(log.games(1)[0].id)] == ["MOOD", "DEAR"]

@@ -160,7 +160,7 @@ class UpwordsForm(Form):
         if problem:
             self.screen.app.warn(f"That play does not fit the board: {problem}.")
             return None
-        return {"type": "play", "tiles": tiles}
+        return {"type": "play", "word": letters(text), "tiles": tiles}
 
     def _end(self) -> None:
         self.screen.app.go("tally", kind="upwords")

@@ -251,7 +251,9 @@ class Banner(BoxLayout):
         more = f"  (+{len(self.messages) - 1} more)" if len(self.messages) > 1 else ""
         self.label.text = message + more
         self.label.set_face(theme.BAD if level == "error" else theme.INFO)
-        self.height, self.opacity, self.disabled = theme.TOUCH + 8, 0.97, False
+        self.label.texture_update()  # a long message gets the lines it needs
+        self.height = max(theme.TOUCH + 8, self.label.texture_size[1] + 24)
+        self.opacity, self.disabled = 0.97, False
         if level != "error":
             self._fade = Clock.schedule_once(lambda _dt: self.hide(), self.INFO_SECONDS)
 

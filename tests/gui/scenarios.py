@@ -524,3 +524,45 @@ def idle(ui: Any) -> Steps:
     """Start, show the start screen for a moment (systemd's heartbeat runs), quit."""
     yield 1.5
     ui.note("screen", ui.screen)
+
+
+def disk_full(ui: Any) -> Steps:
+    """The data disk fills up mid-game: the turn is refused in plain words, nothing typed is lost."""
+    import errno
+    from pathlib import Path
+
+    yield
+    yield from pick_game(ui, "upwords", ["Ann", "Bob"])
+    ui.tap("game.turn")
+    yield
+    ui.tap("entry.col.less")
+    ui.tap("entry.col.less")
+    ui.type("MOOD")
+    ui.tap("entry.done")
+    yield
+    filler = Path(ui.app.session.log.path).parent / "filler.bin"
+    with filler.open("wb", buffering=0) as fh:  # take every free block of the little disk
+        try:
+            while True:
+                fh.write(b"\0" * 4096)
+        except OSError as exc:
+            assert exc.errno == errno.ENOSPC, exc
+    ui.tap("game.turn")
+    yield
+    ui.tap("entry.col.more")
+    ui.tap("entry.direction")
+    ui.type("DEAR")
+    ui.tap("entry.done")
+    yield
+    ui.note("banner", ui.app.banner.showing)
+    ui.note("screen_after_refusal", ui.screen)
+    ui.note("typed_after_refusal", ui.text("entry.field"))
+    ui.note("events_after_refusal", len(ui.app.session.game.events))
+    yield from ui.shot("banner-disk-full")
+    filler.unlink()  # the players make room; the same Done now works
+    ui.tap("banner")
+    yield
+    ui.tap("entry.done")
+    yield
+    ui.note("screen_after_room", ui.screen)
+    ui.note("scores_after_room", [ui.text("game.score.0"), ui.text("game.score.1")])
