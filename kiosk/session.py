@@ -225,6 +225,22 @@ class Session:
             return result
         return Result(True, result.message, ruling=ruling, turns=result.turns, event=result.event)
 
+    def add_house_word(self, word: str, game: str | None = None) -> Result:
+        """Allow a word the list lacks, in one game or all (``games.house_words``, kept on disk)."""
+        authority = self._authority()
+        try:
+            if authority is not None and hasattr(authority, "house"):
+                entry = authority.house.add(word, game)
+            else:
+                from games.house_words import HouseWords
+                from kiosk import paths
+
+                entry = HouseWords.load(paths.house_words_file()).add(word, game)
+        except (ValueError, OSError) as exc:  # HouseWordsError is a ValueError
+            return Result.refused(f"{word.upper()} was not added: {_plain(exc)}")
+        where = "all games" if game is None else playbook.guide(game).title
+        return Result(True, f"{getattr(entry, 'word', word.upper())} is now a house word in {where}.")
+
     def authority_problem(self) -> str:
         return self._authority_error
 

@@ -129,15 +129,19 @@ def test_tosswords_every_tile_retired_with_a_challenge_undone(data: Path) -> Non
 
 
 @pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
-def test_wordspiel_a_round_with_an_exchange_and_a_penalty_card(data: Path) -> None:
+def test_wordspiel_a_round_with_an_exchange_and_a_house_word(data: Path) -> None:
     found = run("wordspiel", data)
     assert found["no_verdict"] == "LEGAL"
     assert found["oxq_verdict"] == "ILLEGAL"
+    assert found["oxq_house_verdict"] == "LEGAL"  # allowed as a house word, ruled again
     assert found["winner"] == "Ann wins!"
+    house = json.loads((data / "house-words.json").read_text())
+    assert house["entries"] == [{"word": "OXQ", "action": "allow", "game": "wordspiel"}]
     with game_log(data) as log:
         game = log.rebuild(log.games(1)[0].id)
-    # Cy: 10 cards, OXQ played 2, the upheld challenge gave them back plus a penalty card.
-    assert game.scores() == {"Ann": 0, "Bob": 9, "Cy": 11}
+    assert game.scores() == {"Ann": 0, "Bob": 9, "Cy": 8}
+    rulings = [e["ruling"]["legal"] for e in game.events if e["type"] == "challenge"]
+    assert rulings == [True, True]  # NO, then OXQ once the house word was in (the ILLEGAL was undone)
     assert any(e["type"] == "exchange" and e["player"] == "Bob" for e in game.events)
 
 
@@ -168,10 +172,19 @@ def test_a_power_cut_mid_game_and_the_kiosk_comes_back_where_it_was(data: Path) 
 
 def test_settings_are_saved_and_used_by_the_next_game(data: Path) -> None:
     found = run("settings_and_stats", data)
+    assert found["house_banner"] == "ZORBLE is now a house word in all games."
+    assert found["mute_kept"] == "On"  # typing the house word kept the unsaved changes
+    house = json.loads((data / "house-words.json").read_text())
+    assert house["entries"] == [{"word": "ZORBLE", "action": "allow", "game": None}]
     assert found["wots_timer"] == "Timer 40 s"
     saved = tomllib.loads((data / "tablekeeper.toml").read_text())
     assert saved["timer"]["durations"]["word-on-the-street"] == 40
     assert saved["timer"]["mute"] is True
+    assert found["brightness"] == "45 %"
+    assert saved["hardware"]["brightness"] == 0.45  # the hardware section's 0-1 scale
+    from hardware.config import HardwareConfig
+
+    assert HardwareConfig.from_section(saved["hardware"]).brightness == 0.45
     assert found["stats_lines"] == ["No game played yet."]
 
 

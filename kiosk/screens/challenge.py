@@ -33,6 +33,7 @@ class ChallengeScreen(KioskScreen):
         self.area = BoxLayout(orientation="vertical", spacing=theme.GAP)
         self.body.add_widget(self.area)
         self.choice: dict[str, Any] = {}
+        self.target_word = ""
         self.votes = {"accept": 0, "reject": 0}
         self.ruling: Ruling | None = None
 
@@ -46,7 +47,7 @@ class ChallengeScreen(KioskScreen):
             self.area.clear_widgets()
             self.word.text = ""
             return
-        self.word.text = target.word
+        self.word.text = self.target_word = target.word
         owner = f"{target.player}'" if target.player.endswith("s") else f"{target.player}'s"
         self.bar.title.text = f"Challenge {owner} word" if target.player else "Challenge"
         self.next_step()
@@ -244,9 +245,30 @@ class ChallengeScreen(KioskScreen):
         self.area.add_widget(now)
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH)
         row.add_widget(BigButton("Undo ruling", tid="challenge.undo", on_tap=self.undo))
+        if ruling is not None and not ruling.legal and ruling.source == "dictionary":
+            row.add_widget(
+                BigButton("Allow: house word", tid="challenge.house", on_tap=self.house_word, face=theme.INFO)
+            )
         row.add_widget(BigButton("Back to game", tid="challenge.ok", accent=True, on_tap=self.back))
         self.area.add_widget(row)
         self.word.text = self.session.game.events[-1].get("word") or self.word.text
+
+    def house_word(self) -> None:
+        """The table knows the word: keep it as a house word for this game and rule again."""
+        game = self.session.game
+        word = self.choice.get("word") or self.target_word
+        added = self.session.add_house_word(word, game.name)
+        if not added.ok:
+            self.app.warn(added.message)
+            return
+        self.app.warn(added.message, "info")
+        undone = self.session.undo()
+        if not undone.ok:
+            self.app.warn(undone.message)
+            return
+        self.ruling = None
+        self.choice.pop("first_error", None)
+        self.next_step()
 
     def undo(self) -> None:
         result = self.session.undo()

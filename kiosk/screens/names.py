@@ -19,9 +19,10 @@ class NamesScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self._on_done: Callable[[str], Any] = lambda _name: None
+        self.back = "start"
         self.bar = self.title_bar(
             "Name",
-            BigButton("Cancel", tid="names.cancel", on_tap=lambda: self.app.go("start")),
+            BigButton("Cancel", tid="names.cancel", on_tap=self.cancel),
             BigButton("OK", tid="names.ok", on_tap=self.ok, accent=True),
         )
         self.body.add_widget(self.bar)
@@ -41,13 +42,16 @@ class NamesScreen(KioskScreen):
         taken: list[str] | None = None,
         title: str = "Name",
         on_done: Callable[[str], Any] | None = None,
+        recent: bool = True,
+        back: str = "start",
         **_context: Any,
     ) -> None:
         self._on_done = on_done or (lambda _name: None)
         self.bar.title.text = title
         self.keyboard.set(current.upper() if current.isupper() else current)
         self.recent.clear_widgets()
-        names = [n for n in self.session.recent_players(12) if n not in (taken or [])][:5]
+        self.back = back
+        names = [n for n in self.session.recent_players(12) if n not in (taken or [])][:5] if recent else []
         for i, name in enumerate(names):
             self.recent.add_widget(
                 BigButton(
@@ -58,10 +62,13 @@ class NamesScreen(KioskScreen):
                     on_tap=lambda n=name: self.keyboard.set(n),
                 )
             )
-        if not names:
+        if not names and recent:
             self.recent.add_widget(
                 Text("Recent names appear here after the first game.", size=theme.SMALL, color=theme.MUTED)
             )
+
+    def cancel(self) -> None:
+        self.app.go(self.back, **({"keep": True} if self.back == "settings" else {}))
 
     def _typed(self, text: str) -> None:
         # Names read better in Title Case: "ANN" typed on a capitals keyboard becomes "Ann".

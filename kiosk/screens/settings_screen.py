@@ -43,10 +43,12 @@ class SettingsScreen(KioskScreen):
         self.body.add_widget(scroll)
         self.draft = settings_file.Settings()
 
-    def prepare(self, **_context: Any) -> None:
-        current = self.app.manager.current if self.app.manager else "start"
-        self.back_to = "game" if self.session.game is not None and current != "start" else "start"
-        self.draft = copy.deepcopy(self.app.settings)
+    def prepare(self, keep: bool = False, **_context: Any) -> None:
+        """``keep``: back from typing a house word, with the unsaved changes still in the draft."""
+        if not keep:
+            current = self.app.manager.current if self.app.manager else "start"
+            self.back_to = "game" if self.session.game is not None and current != "start" else "start"
+            self.draft = copy.deepcopy(self.app.settings)
         self.rows.clear_widgets()
         timer = self.draft.section("timer")
         durations = dict(timer.get("durations", {}))
@@ -83,12 +85,13 @@ class SettingsScreen(KioskScreen):
             "LED ring brightness",
             Stepper(
                 "settings.brightness",
-                int(hardware.get("brightness", 30)),
+                round(float(hardware.get("brightness", 0.4)) * 100),
                 5,
                 100,
                 "{} %",
                 step=5,
-                on_change=lambda v: self.draft.set("hardware", "brightness", v),
+                # [hardware] brightness is 0.0-1.0 (hardware.config); people think in per cent.
+                on_change=lambda v: self.draft.set("hardware", "brightness", round(v / 100, 2)),
             ),
         )
         words = self.draft.section("words")
@@ -109,7 +112,22 @@ class SettingsScreen(KioskScreen):
         )
         pins = ", ".join(f"{k} {v}" for k, v in hardware.items() if k != "brightness") or "the defaults"
         self._note(f"GPIO pins: {pins} (edit {self.draft.path or 'the settings file'}).")
-        self._note("House words: tablekeeper house add WORD.  Calibration: tablekeeper calibrate.")
+        self._row(
+            "House words (all games)",
+            BigButton("Add a word", tid="settings.house", on_tap=self.add_house_word),
+        )
+        self._note("Strike or list house words: tablekeeper house.  Calibration: tablekeeper calibrate.")
+
+    def add_house_word(self) -> None:
+        """Type a word the word list lacks; it is allowed in every game from now on."""
+
+        def done(word: str) -> None:
+            if word:
+                result = self.session.add_house_word(word)
+                self.app.warn(result.message, "info" if result.ok else "error")
+            self.app.go("settings", keep=True)
+
+        self.app.go("names", title="A house word for every game", on_done=done, recent=False, back="settings")
 
     def _row(self, label: str, control: Any) -> None:
         row = BoxLayout(spacing=8, size_hint_y=None, height=theme.TOUCH)

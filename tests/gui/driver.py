@@ -66,6 +66,18 @@ class UI:
         touch.touch_down()
         touch.touch_up()
 
+    def scroll_to(self, tid: str) -> None:
+        """Scroll the list holding a widget until it is in view (what a finger's drag does)."""
+        from kivy.uix.scrollview import ScrollView
+
+        widget = self.widget(tid)
+        parent = widget.parent
+        while parent is not None and not isinstance(parent, ScrollView):
+            parent = parent.parent
+        if parent is None:
+            raise AssertionError(f"{tid!r} is not in a scrolling list")
+        parent.scroll_to(widget, padding=10, animate=False)
+
     def type(self, text: str, keyboard: str = "kb") -> None:
         for ch in text.upper():
             self.tap(f"{keyboard}.{'space' if ch == ' ' else ch}")

@@ -278,7 +278,7 @@ def tosswords(ui: Any) -> Steps:
 
 
 def wordspiel(ui: Any) -> Steps:
-    """WordSpiel, one round for three: FUN, NO, an exchange, a bad word challenged, ONSLAUGHT."""
+    """WordSpiel, one round for three: FUN, NO, an exchange, a challenged word kept as a house word."""
     yield
     ui.tap("start.game.wordspiel")
     yield
@@ -313,10 +313,15 @@ def wordspiel(ui: Any) -> Steps:
     yield from rule(ui, legal_by_hand=False)
     ui.note("oxq_verdict", ui.text("challenge.verdict"))
     yield from ui.shot("challenge-wordspiel")
+    # The table knows OXQ (a family word): allowed as a house word, ruled again, then undone.
+    ui.tap("challenge.house")
+    yield
+    ui.note("oxq_house_verdict", ui.text("challenge.verdict"))
+    yield from ui.shot("challenge-house-word")
     ui.tap("challenge.ok")
     yield
     yield from ui.shot("game-wordspiel")
-    yield from enter_word(ui, "ONSLAUGHT")  # Ann goes out: the round and the game end
+    yield from enter_word(ui, "QUICKSAND")  # Ann goes out on OXQ's Q: the round and the game end
     yield
     assert ui.screen == "end", ui.screen
     ui.note("winner", ui.text("end.winner"))
@@ -428,6 +433,20 @@ def settings_and_stats(ui: Any) -> Steps:
     ui.tap("settings.timer.word-on-the-street.more")
     ui.tap("settings.mute")
     yield
+    ui.scroll_to("settings.brightness")
+    yield 0.2
+    ui.tap("settings.brightness.more")  # 40 % -> 45 %
+    ui.note("brightness", ui.widget("settings.brightness").label.text)
+    ui.scroll_to("settings.house")
+    yield 0.3
+    yield from ui.shot("settings-scrolled")
+    ui.tap("settings.house")  # a house word for every game, typed on the big keyboard
+    yield
+    ui.type("ZORBLE", keyboard="names.kb")
+    ui.tap("names.ok")
+    yield
+    ui.note("house_banner", ui.app.banner.showing)
+    ui.note("mute_kept", ui.text("settings.mute"))
     ui.tap("settings.save")
     yield
     assert ui.screen == "start", ui.screen
