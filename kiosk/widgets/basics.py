@@ -251,8 +251,13 @@ class Banner(BoxLayout):
         more = f"  (+{len(self.messages) - 1} more)" if len(self.messages) > 1 else ""
         self.label.text = message + more
         self.label.set_face(theme.BAD if level == "error" else theme.INFO)
-        self.label.texture_update()  # a long message gets the lines it needs
-        self.height = max(theme.TOUCH + 8, self.label.texture_size[1] + 24)
+        # A long message gets the lines it needs, wrapped at the window's width (the strip's
+        # own width is not laid out yet when the first problems arrive at start-up).
+        from kivy.core.window import Window
+
+        self.label.text_size = (Window.width - 28, None)
+        self.label.texture_update()
+        self.height = min(Window.height // 2, max(theme.TOUCH + 8, self.label.texture_size[1] + 24))
         self.opacity, self.disabled = 0.97, False
         if level != "error":
             self._fade = Clock.schedule_once(lambda _dt: self.hide(), self.INFO_SECONDS)

@@ -62,6 +62,7 @@ class UI:
         banner = self.app.banner
         while banner.messages and banner.collide_point(x, y) and widget is not banner.label:
             banner.hide()  # as a person would: tap the message away, then the button under it
+            self.app.root.do_layout()  # the next message's strip, where it will be drawn
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         touch.touch_up()
