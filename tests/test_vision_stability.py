@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -111,3 +112,50 @@ def test_vote_takes_the_majority_and_lowers_confidence_on_disagreement(scenes) -
     assert unanimous.confidence == pytest.approx(max(a.columns[0].confidence, b.columns[0].confidence))
     with pytest.raises(ValueError, match="nothing to vote on"):
         vote([])
+
+
+def test_a_whole_upwords_game_through_the_watcher(scenes) -> None:
+    """The rule sheet's game as a camera stream: each turn a hand reaches in, the board settles,
+    and the watcher reports the new board once (heights from history, only changed cells re-read)."""
+    letters_mod = pytest.importorskip("vision.letters", reason="vision/letters.py is missing")
+    from games.transcript import replay, split_lines
+    from vision.render import render_upwords, upwords_cells
+    from vision.render_teach import teaching_samples
+    from vision.upwords_reader import UpwordsReader
+
+    images, labels = teaching_samples()
+    classifier = letters_mod.LetterClassifier()
+    classifier.fit(images, labels)
+    letters = letters_mod.LetterReader(classifier, 0.3, use_tesseract=False)
+    figures = Path(__file__).parent / "transcripts" / "upwords-figures.jsonl"
+    lines = [x for x in split_lines(figures.read_text()) if x.strip() and not x.lstrip().startswith("#")]
+    pose = Pose(tilt_deg=30, yaw_deg=-5)
+
+    def frames(cells: dict, hand: Hand | None = None) -> list[np.ndarray]:
+        rooms = [Effects(noise_sigma=2.5, shadow_seed=7 + i, jpeg_quality=90, hand=hand) for i in range(2)]
+        return [render_upwords(cells, pose=pose, effects=room, seed=3).image for room in rooms]
+
+    empty = render_upwords({}, pose=pose, seed=3)
+    reader = UpwordsReader(empty.corners, empty.image_size, letters=letters)
+    gate = SteadinessGate(lambda f: reader.planes.warp(f, 8, 8, 16), 8, 8, still_for=0.5)
+    watcher = BoardWatcher(gate=gate, read=lambda f, prev, changed: reader.read(f, prev, changed), votes=2)
+    t, reports = 0.0, []
+    hand = Hand(tip=(560, 420), angle_deg=70, width_px=130)
+    for n in range(len(lines)):
+        board = replay(lines[: n + 1]).board
+        reaching = frames(upwords_cells(board), hand)[:1] if n else []
+        for frame in reaching * 3:
+            assert watcher.feed(frame, t) is None
+            t += 0.1
+        steady = frames(upwords_cells(board))
+        results = []
+        for i in range(12):
+            results.append(watcher.feed(steady[i % 2], t))
+            t += 0.1
+        found = [r for r in results if r is not None]
+        assert len(found) == 1, f"turn {n}: {len(found)} readings"
+        got = found[0]
+        assert got.letters == [list(r) for r in board.tops()], f"turn {n}"
+        assert got.heights == [list(r) for r in board.heights()], f"turn {n}"
+        reports.append(got)
+    assert len(reports) == len(lines)
