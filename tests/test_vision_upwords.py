@@ -178,6 +178,22 @@ def test_only_the_changed_cells_are_re_read(letters) -> None:
     assert second.cell(3, 4).letter == "N" and second.cell(3, 3) is first.cell(3, 3)
 
 
+def test_umlauts_and_qu_are_taught_and_read() -> None:
+    """A German set (Ä, Ö, Ü) and the Qu tile: taught from a teaching photo, read on a board."""
+    mod = pytest.importorskip("vision.letters", reason="vision/letters.py is missing")
+    alphabet = (*UPWORDS_ALPHABET, "Ä", "Ö", "Ü")
+    images, labels = teaching_samples(alphabet=alphabet)
+    classifier = mod.LetterClassifier()
+    classifier.fit(images, labels)
+    reader_letters = mod.LetterReader(classifier, 0.3, use_tesseract=False)
+    word = {(3, 1): ("Ä", 1), (3, 2): ("R", 1), (3, 3): ("G", 1), (3, 4): ("E", 1), (3, 5): ("R", 1),
+            (4, 3): ("Ü", 1), (5, 3): ("Qu", 1), (2, 5): ("Ö", 1)}
+    room = Effects(noise_sigma=2, jpeg_quality=90)
+    shot = render_upwords(word, pose=Pose(tilt_deg=25), seed=8, effects=room)
+    reading = UpwordsReader(shot.corners, shot.image_size, letters=reader_letters).read(shot.image)
+    assert {rc: reading.cell(*rc).letter for rc in word} == {rc: v[0] for rc, v in word.items()}
+
+
 # -- a real photo --------------------------------------------------------------------------------
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 PHOTO = REAL / "real-scrabble-photos" / "IMG_20151016_165522.jpg"
