@@ -87,13 +87,16 @@ def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> N
     assert found["spelling_verdict"] == "LEGAL"
     assert found["after_spelling_mover"] == "Reds"  # the Blues lost their turn
     assert found["misspelt_verdict"] == "ILLEGAL"
+    assert found["before_sandbox_mover"] == "Blues"
+    assert found["compound_verdict"] == "LEGAL"
+    assert found["after_compound_mover"] == "Blues"  # the Reds challenged wrongly: they lose their turn
     assert found["winner"] == "Reds wins!"
     assert found["history_lines"] > 10
     with game_log(data) as log:
         game_id = log.games(1)[0].id
         events = log.events(game_id)
         kinds = [e.get("kind") for e in events if e["type"] == "challenge"]
-        assert kinds == ["spelling", "spelling"]  # the vote was undone with one tap
+        assert kinds == ["spelling", "spelling", "compound"]  # the vote was undone with one tap
         misspelt = next(e for e in events if e.get("word") == "STRENGHTS")
         assert misspelt["type"] == "word"
         spelling = events[events.index(misspelt) + 1]
@@ -107,6 +110,7 @@ def test_upwords_by_word_and_start_cell_with_challenges_to_the_end(data: Path) -
     found = run("upwords", data)
     assert found["mood_preview"] == "row 4, col 2, across: places M O O D"
     assert found["after_net"] == "NET 6 + ON 4 = 10"  # the sheet's figure 2
+    assert (found["on_word"], found["on_verdict"]) == ("ON", "LEGAL")  # NET formed two words
     assert found["wood_verdict"] == "LEGAL"
     assert found["dearz_verdict"] == "ILLEGAL"
     assert "draw pile" in found["early_end"]  # refused in plain words, nothing lost
@@ -204,15 +208,18 @@ def test_without_the_word_list_the_table_rules_by_hand(data: Path) -> None:
     assert found["event"]["ruling"]["legal"] is False
 
 
-def test_the_timer_runs_pauses_and_resets_with_the_ring_lit(data: Path) -> None:
+def test_the_timer_runs_pauses_resets_and_warns_with_the_ring_lit(data: Path) -> None:
     found = run("timer", data)
-    assert found["before"] == "30"
-    assert found["running"] in ("29", "28")
+    assert found["before"] == "15"
+    assert found["running"] in ("14", "13")
     assert found["button_running"] == "Pause" and found["button_paused"] == "Resume"
     assert found["paused"] == found["paused_later"]
-    assert found["next_turn"] == "30"
+    assert found["next_turn"] == "15"
     lit = [rgb for rgb in found["frame_running"] if any(rgb)]
-    assert len(lit) >= 11 and all(rgb == [0, 255, 40] for rgb in lit[:11])
+    assert 10 <= len(lit) <= 12 and all(rgb == [0, 255, 40] for rgb in lit[:-1])  # green, draining
+    assert found["warning"] in ("10", "9")  # New card started it; the last 10 s are amber
+    amber = [rgb for rgb in found["frame_warning"] if any(rgb)]
+    assert amber and all(rgb == [255, 140, 0] for rgb in amber[:-1])  # the last one may be part-lit
 
 
 def test_demo_mode_steps_through_the_sheets_upwords_game(data: Path) -> None:

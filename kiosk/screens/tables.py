@@ -129,8 +129,8 @@ def info_line(game: Any) -> str:
         die = game.options.get("die", "d6")
         return f"die {die}{' - steals on' if game.options.get('steal') else ''}"
     if name == "word-on-the-street":
-        counts = "  ".join(f"{team} {n}" for team, n in game.scores().items())
-        return f"captured: {counts} (first to {game.options.get('tiles_to_win', 8)})"
+        counts = " - ".join(str(n) for n in game.scores().values())
+        return f"captured {counts}, first to {game.options.get('tiles_to_win', 8)} wins"
     return f"{len(game.turns)} turns scored"
 
 

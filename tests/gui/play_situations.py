@@ -1,0 +1,222 @@
+"""The kiosk in other situations: a power cut, settings, missing or damaged files, the timer, demo."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+from typing import Any
+
+from play_steps import Steps, enter_word, pick_game
+
+
+def resume_part1(ui: Any) -> Steps:
+    """Start Upwords, play MOOD and DEAR — then the power is cut (the driver SIGKILLs itself)."""
+    yield
+    yield from pick_game(ui, "upwords", ["Ann", "Bob"])
+    ui.tap("game.turn")
+    yield
+    ui.tap("entry.col.less")
+    ui.tap("entry.col.less")
+    ui.type("MOOD")
+    ui.tap("entry.done")
+    yield
+    ui.tap("game.turn")
+    yield
+    ui.tap("entry.col.more")
+    ui.tap("entry.direction")
+    ui.type("DEAR")
+    ui.tap("entry.done")
+    yield
+    ui.note("mover", ui.text("game.mover"))
+    ui.note("scores", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.note("board", ui.app.session.game.board.text())
+    ui.note("pull_the_plug", True)
+
+
+def resume_part2(ui: Any) -> Steps:
+    """A fresh app on the same data: straight back into the game, then play on."""
+    yield
+    ui.note("screen_at_start", ui.screen)
+    ui.note("mover", ui.text("game.mover"))
+    ui.note("scores", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.note("board", ui.app.session.game.board.text())
+    yield from ui.shot("game-resumed")
+    ui.tap("game.turn")
+    yield
+    ui.tap("entry.row.more")
+    ui.type("NET")
+    ui.tap("entry.done")
+    yield
+    ui.note("scores_after", [ui.text("game.score.0"), ui.text("game.score.1")])
+
+
+def settings_and_stats(ui: Any) -> Steps:
+    """Settings: lengthen the Word on the Street timer, mute, save; then the games played."""
+    yield
+    ui.tap("start.settings")
+    yield
+    yield from ui.shot("settings")
+    ui.tap("settings.timer.word-on-the-street.more")
+    ui.tap("settings.timer.word-on-the-street.more")
+    ui.tap("settings.mute")
+    yield
+    ui.scroll_to("settings.brightness")
+    yield 0.2
+    ui.tap("settings.brightness.more")  # 40 % -> 45 %
+    ui.note("brightness", ui.widget("settings.brightness").label.text)
+    ui.scroll_to("settings.house")
+    yield 0.3
+    yield from ui.shot("settings-scrolled")
+    ui.tap("settings.house")  # a house word for every game, typed on the big keyboard
+    yield
+    ui.type("ZORBLE", keyboard="names.kb")
+    ui.tap("names.ok")
+    yield
+    ui.note("house_banner", ui.app.banner.showing)
+    ui.note("mute_kept", ui.text("settings.mute"))
+    ui.tap("settings.save")
+    yield
+    assert ui.screen == "start", ui.screen
+    ui.tap("start.game.word-on-the-street")
+    yield
+    ui.note("wots_timer", ui.text("start.timer"))
+    ui.tap("start.stats")
+    yield
+    yield from ui.shot("games-played")
+    ui.note("stats_lines", [w.text for w in ui.app.screens["history"].lines.children][::-1])
+    ui.tap("history.back")
+    yield
+    assert ui.screen == "start", ui.screen
+
+
+def no_word_list(ui: Any) -> Steps:
+    """The word list is missing: the kiosk says so and the table rules by hand."""
+    yield
+    ui.note("banner_at_start", [m for m, _ in ui.app.banner.messages])
+    yield from pick_game(ui, "wordspiel", ["Ann", "Bob"])
+    ui.tap("game.turn")
+    yield
+    ui.type("F")
+    ui.tap("entry.done")
+    yield
+    yield from enter_word(ui, "FUN")
+    ui.tap("game.challenge")
+    yield
+    yield
+    yield from ui.shot("challenge-by-hand")
+    ui.tap("challenge.hand.illegal")
+    yield
+    ui.note("verdict", ui.text("challenge.verdict"))
+    ui.note("event", ui.app.session.game.events[-1])
+
+
+def damaged_settings(ui: Any) -> Steps:
+    """A half-written settings file: defaults, a banner, and the kiosk works."""
+    yield
+    ui.note("banner_at_start", [m for m, _ in ui.app.banner.messages])
+    yield from ui.shot("banner-settings-damaged")
+    yield from pick_game(ui, "word-on-the-street")
+    ui.note("mover", ui.text("game.mover"))
+
+
+def timer(ui: Any) -> Steps:
+    """A 15 s Word on the Street timer: start, drain, pause, reset on the next turn, then the warning."""
+    yield
+    ui.tap("start.game.word-on-the-street")
+    yield
+    ui.tap("start.timer.less")  # 30 -> 20
+    yield
+    ui.tap("start.timer.less")  # 20 -> 15
+    yield
+    yield from pick_game(ui, "word-on-the-street")
+    ui.note("before", ui.text("ring.digits"))
+    ui.tap("game.timer")
+    yield 1.3
+    ui.note("running", ui.text("ring.digits"))
+    ui.note("frame_running", ui.widget("ring").frame)
+    ui.note("button_running", ui.text("game.timer"))
+    yield from ui.shot("game-timer-running")
+    ui.tap("game.timer")
+    yield 0.3
+    ui.note("paused", ui.text("ring.digits"))
+    ui.note("button_paused", ui.text("game.timer"))
+    yield 0.6
+    ui.note("paused_later", ui.text("ring.digits"))
+    ui.tap("game.turn")
+    yield
+    ui.tap("entry.no_word")
+    yield
+    yield 0.1
+    ui.note("next_turn", ui.text("ring.digits"))
+    ui.tap("game.card")  # drawing the card starts the timer, as the sheet says
+    yield 5.6
+    ui.note("warning", ui.text("ring.digits"))
+    ui.note("frame_warning", ui.widget("ring").frame)
+    yield from ui.shot("game-timer-warning")
+
+
+def demo(ui: Any) -> Steps:
+    """Demo mode: step through the scripted Upwords game."""
+    yield
+    for _ in range(9):
+        if ui.screen == "start":
+            ui.tap("start.go")  # any game; the demo step starts its own
+            yield
+        ui.tap("game.demo")
+        yield 0.1
+    yield 1.0  # the camera renders on its worker thread
+    ui.note("scores", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.note("news", ui.text("game.news"))
+    ui.note("frames", ui.app.camera.frames if ui.app.camera is not None else None)
+    yield from ui.shot("game-demo")
+    if ui.app.camera is not None:
+        ui.note("camera_caption", ui.app.screens["game"].table.caption.text)
+        ui.tap("game.table")
+        yield
+        yield from ui.shot("game-demo-photo")
+        ui.note("photo_kind", ui.app.screens["game"].table.kind)
+
+
+def idle(ui: Any) -> Steps:
+    """Start, show the start screen for a moment (systemd's heartbeat runs), quit."""
+    yield 1.5
+    ui.note("screen", ui.screen)
+
+
+def disk_full(ui: Any) -> Steps:
+    """The data disk fills up mid-game: the turn is refused in plain words, nothing typed is lost."""
+    yield
+    yield from pick_game(ui, "upwords", ["Ann", "Bob"])
+    ui.tap("game.turn")
+    yield
+    ui.tap("entry.col.less")
+    ui.tap("entry.col.less")
+    ui.type("MOOD")
+    ui.tap("entry.done")
+    yield
+    filler = Path(ui.app.session.log.path).parent / "filler.bin"
+    with filler.open("wb", buffering=0) as fh:  # take every free block of the little disk
+        try:
+            while True:
+                fh.write(b"\0" * 4096)
+        except OSError as exc:
+            assert exc.errno == errno.ENOSPC, exc
+    ui.tap("game.turn")
+    yield
+    ui.tap("entry.col.more")
+    ui.tap("entry.direction")
+    ui.type("DEAR")
+    ui.tap("entry.done")
+    yield
+    ui.note("banner", ui.app.banner.showing)
+    ui.note("screen_after_refusal", ui.screen)
+    ui.note("typed_after_refusal", ui.text("entry.field"))
+    ui.note("events_after_refusal", len(ui.app.session.game.events))
+    yield from ui.shot("banner-disk-full")
+    filler.unlink()  # the players make room; the same Done now works
+    ui.tap("banner")
+    yield
+    ui.tap("entry.done")
+    yield
+    ui.note("screen_after_room", ui.screen)
+    ui.note("scores_after_room", [ui.text("game.score.0"), ui.text("game.score.1")])
