@@ -122,10 +122,14 @@ class TableKeeperApp(App):
         Clock.schedule_once(lambda _dt: self.show_problems(), 0)
 
     def on_stop(self) -> None:
+        """Ring and buzzer off, camera released, the game log closed (every event is already on disk)."""
         if self.timer is not None and hasattr(self.timer, "close"):
             self.timer.close()
         if self.camera is not None and hasattr(self.camera, "close"):
             self.camera.close()
+        close = getattr(self.session.log, "close", None)
+        if close is not None:
+            close()
 
     # ------------------------------------------------------------------ helpers for screens
     def go(self, name: str, **context: Any) -> None:

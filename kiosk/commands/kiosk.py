@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 from pathlib import Path
 
 from kiosk.cli import UsageError
@@ -73,5 +74,23 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.wiring import build_app
 
     app = build_app(demo=args.demo or None, screenshots=args.screenshots)
+    _stop_on_sigterm(app)
     app.run()
     return 0
+
+
+def _stop_on_sigterm(app: object) -> None:
+    """systemd stops the kiosk with SIGTERM: leave the main loop cleanly, so the timer's ring
+    and buzzer are switched off and the log closed (``App.on_stop``) instead of dying mid-beep."""
+    from kivy.clock import Clock
+
+    def stop(_signum: int, _frame: object) -> None:
+        try:
+            from kiosk import systemd_notify
+
+            systemd_notify.notify_stopping()
+        except ImportError:
+            pass
+        Clock.schedule_once(lambda _dt: app.stop(), 0)  # type: ignore[attr-defined]
+
+    signal.signal(signal.SIGTERM, stop)
