@@ -89,6 +89,9 @@ class TableKeeperApp(App):
         return root
 
     def on_start(self) -> None:
+        if self.demo is not None:
+            self.demo.deliver = lambda f: Clock.schedule_once(lambda _dt: f(), 0)
+            self.demo.report = self._demo_report
         if self.camera is not None and hasattr(self.camera, "on_read"):
             # Reads arrive on the camera's thread; the screen is redrawn on the UI thread.
             self.camera.on_read = lambda: Clock.schedule_once(lambda _dt: self._camera_read(), 0)
@@ -104,6 +107,17 @@ class TableKeeperApp(App):
         interval = notify.watchdog_interval() if notify else None
         if interval:
             Clock.schedule_interval(lambda _dt: notify.watchdog_ping(), max(0.5, interval / 2))
+
+    def _demo_report(self, message: str, prefill: dict[str, Any] | None = None) -> None:
+        """The demo camera's verdict on a play: scored (news), or entry filled in to confirm."""
+        if prefill is None:
+            self.screens["game"].after_turn()
+            self.news(message)
+            if self.manager is not None and self.manager.current == "game":
+                self.screens["game"].refresh()
+            return
+        self.go("entry", prefill=prefill)
+        self.warn(message, "info")
 
     def _camera_read(self) -> None:
         if self.manager is not None and self.manager.current == "game":

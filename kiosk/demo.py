@@ -1,17 +1,19 @@
-"""Demo mode: a scripted Upwords game to step through, and a camera that films it.
+"""Demo mode: the rule sheet's Upwords game, played on a filmed table, one tap at a time.
 
 ``tablekeeper kiosk`` on a machine with no Pi parts starts here: the table timer runs on
-gpiozero's mock pins (its ring drawn on screen), and each tap on "Demo step" plays the
-next move of the sheet's own example (MOOD, DEAR, NET + ON, WOOD, WOOL + LEAP, SNACK,
-PLUS) through the same session a player's taps go through — then challenges a made-up
-word so the ruling screen shows too. With ``vision.render`` present, a worker thread
-renders a photo of the board after each move, as the camera above the table would see it.
+gpiozero's mock pins (its ring drawn on screen), and each tap on "Demo step" puts the
+next play of the sheet's own example on the table (MOOD, DEAR, NET + ON, WOOD, WOOL +
+LEAP, SNACK, PLUS). The demo camera (:mod:`kiosk.demo_camera`) photographs the board and
+reads the play off the UI thread; a sure read is scored through the session exactly like
+a player's entry, and an unsure one opens turn entry with the play filled in, for the
+players to check and confirm — the kiosk never scores a doubtful read on its own. Without
+the renderer the script's plays are entered directly.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +26,8 @@ def _tiles(*cells: tuple[int, int, str]) -> list[dict[str, Any]]:
     return [{"row": r, "col": c, "letter": ch} for r, c, ch in cells]
 
 
-#: The sheet's figures 1-6 in order (rows and columns from 0 at the top left).
+#: The sheet's figures 1-6 in order (rows and columns from 0 at the top left), each with
+#: where its word starts and whether it reads down (for turn entry's row/col/direction).
 SCRIPT: tuple[tuple[str, dict[str, Any]], ...] = (
     (
         "Ann opens with MOOD across the centre",
@@ -44,7 +47,7 @@ SCRIPT: tuple[tuple[str, dict[str, Any]], ...] = (
         {"type": "play", "word": "LEAP", "tiles": _tiles((3, 4, "L"), (6, 4, "P"))},
     ),
     (
-        "Bob plays SNACK through the P",
+        "Bob plays SNACK through the P, his arm still over the board",
         {
             "type": "play",
             "word": "SNACK",
@@ -58,16 +61,42 @@ SCRIPT: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 
 
+#: The play filmed with a hand still over the board (the camera must ask, not guess).
+HAND_OVER_BOARD = 5
+
+#: Where each scripted word starts: (row, col, reads down).
+STARTS: tuple[tuple[int, int, bool], ...] = (
+    (3, 1, False),
+    (3, 4, True),
+    (4, 3, False),
+    (3, 1, False),
+    (3, 4, True),
+    (6, 3, False),
+    (1, 6, True),
+)
+
+
 @dataclass
 class Demo:
-    """Steps through :data:`SCRIPT`; ``camera`` is a :class:`DemoCamera` or None."""
+    """Steps through :data:`SCRIPT`. ``camera`` is a :class:`kiosk.demo_camera.DemoCamera` or None.
+
+    The app sets ``deliver`` (run a function on the UI thread) and ``report`` (show what
+    happened: ``report(message)``, or ``report(message, prefill)`` to open turn entry with a
+    play filled in for the players to confirm).
+    """
 
     camera: Any = None
-    position: int = 0
     problems: list[str] = field(default_factory=list)
+    deliver: Callable[[Callable[[], Any]], Any] = lambda f: f()
+    report: Callable[..., Any] = lambda message, prefill=None: None
+    busy: bool = False
+    read_by_camera: int = 0
+    confirmed_by_players: int = 0
 
     @classmethod
     def create(cls, session: Any) -> Demo:
+        from kiosk.demo_camera import DemoCamera
+
         camera = DemoCamera.create()
         demo = cls(camera=camera)
         if camera is None:
@@ -78,133 +107,67 @@ class Demo:
         return demo
 
     def step(self, session: Any) -> str:
-        """Play the next scripted move; start the demo game first if another game is on."""
+        """Put the next scripted play on the table; start the demo game first if needed."""
+        if self.busy:
+            return "Demo: the camera is still reading the last play."
         game = session.game
         if game is None or game.name != "upwords" or tuple(game.players) != PLAYERS:
             result = session.new_game("upwords", list(PLAYERS), {"timer": 60})
-            self.position = 0
             if not result.ok:
                 return result.message
-            self._film(session)
+            if self.camera is not None:
+                self.camera.film(session.game.board)
             return "Demo: a new Upwords game for Ann and Bob. Tap Demo step again."
-        self.position = len(game.events)
-        if self.position >= len(SCRIPT):
+        position = len(game.events)
+        if position >= len(SCRIPT):
             return "Demo: that was the whole script. Try Challenge, Undo or Turn yourself."
-        text, event = SCRIPT[self.position]
-        result = session.submit(event)
-        self._film(session)
-        return f"Demo: {text}. {result.message}" if result.ok else result.message
+        text, event = SCRIPT[position]
+        if self.camera is None:
+            result = session.submit(event)
+            return f"Demo: {text}. {result.message}" if result.ok else result.message
+        self.busy = True
+        game_id = session.game_id
+        self.camera.see_play(
+            game.board,
+            event["tiles"],
+            lambda play: self.deliver(lambda: self._seen(session, game_id, position, play)),
+            hand=position == HAND_OVER_BOARD,
+        )
+        return f"Demo: {text} - the camera is reading the board..."
 
-    def _film(self, session: Any) -> None:
-        if self.camera is not None and session.game is not None and session.game.name == "upwords":
-            self.camera.film(session.game.board)
-
-
-@dataclass(frozen=True)
-class CameraRead:
-    """The board as the camera read it, for the game screen: tops, heights, doubtful cells."""
-
-    tops: tuple[tuple[str | None, ...], ...]
-    heights: tuple[tuple[int, ...], ...]
-    uncertain: frozenset[tuple[int, int]]
-    summary: str
-
-
-def compare(board: Any, reading: Any) -> CameraRead:
-    """Lay the camera's read over the engine's board and mark every cell that needs a look.
-
-    A cell is doubtful when the reader says so (a hand, a hidden stack, low confidence on
-    occupancy or height) or when the photo disagrees with the game (a tile where the game
-    has none, a stack of another height). Letters the reader could not name (no letters
-    taught yet) are taken from the game's history, as the reader itself does for heights.
-    """
-    tops, heights, doubtful = [], [], set()
-    for r in range(board.size):
-        row_tops, row_heights = [], []
-        for c in range(board.size):
-            cell = reading.cell(r, c)
-            known = board.top(r, c)
-            letter = cell.letter or (known if cell.height else None)
-            row_tops.append(letter if cell.height else None)
-            row_heights.append(cell.height)
-            if (
-                cell.flags
-                or cell.height != board.height(r, c)
-                or (cell.letter and known and cell.letter != known)
-            ):
-                doubtful.add((r, c))
-        tops.append(tuple(row_tops))
-        heights.append(tuple(row_heights))
-    seen = sum(1 for row in heights for h in row if h)
-    summary = (
-        f"{seen} stacks seen, {len(doubtful)} to check" if doubtful else f"{seen} stacks seen, all agree"
-    )
-    return CameraRead(tuple(tops), tuple(heights), frozenset(doubtful), summary)
-
-
-class DemoCamera:
-    """Films the demo board after each move and reads it, on a worker thread (never the UI's).
-
-    ``render`` is ``vision.render.render_upwords``; ``reader`` builds a
-    ``vision.upwords_reader.UpwordsReader`` from a photo's corners (in the demo the renderer
-    knows them; on the table they come from calibration). ``on_read`` is called (from the
-    worker thread) when a new read is ready; the app hands it to the UI with Clock.
-    """
-
-    def __init__(self, render: Any, reader: Any) -> None:
-        self._render = render
-        self._make_reader = reader
-        self._lock = threading.Lock()
-        self._frame: Any = None
-        self._read: CameraRead | None = None
-        self._previous: Any = None
-        self.frames = 0
-        self.on_read: Any = None
-
-    @classmethod
-    def create(cls) -> DemoCamera | None:
-        try:
-            from vision.render import render_upwords
-            from vision.upwords_reader import UpwordsReader
-        except ImportError as exc:
-            log.info("no demo camera: %s", exc)
-            return None
-        return cls(render_upwords, UpwordsReader)
-
-    def film(self, board: Any) -> None:
-        cells = {
-            (r, c): (board.top(r, c), board.height(r, c))
-            for r in range(board.size)
-            for c in range(board.size)
-            if board.top(r, c)
-        }
-        threading.Thread(target=self._shoot, args=(board, cells), name="demo-camera", daemon=True).start()
-
-    def _shoot(self, board: Any, cells: dict[tuple[int, int], tuple[str, int]]) -> None:
-        try:
-            shot = self._render(cells, seed=len(cells))
-            reader = self._make_reader(shot.corners, shot.image_size, rows=board.size, cols=board.size)
-            reading = reader.read(shot.image, previous=self._previous)
-        except Exception:
-            log.exception("demo camera: filming or reading failed")
+    def _seen(self, session: Any, game_id: int | None, position: int, play: Any) -> None:
+        """On the UI thread: score a sure read, or ask the players to confirm an unsure one."""
+        self.busy = False
+        game = session.game
+        if game is None or session.game_id != game_id or len(game.events) != position:
+            return  # the table moved on while the camera was reading
+        event = SCRIPT[position][1]
+        if play.ok:
+            result = session.submit({**play.event(), "word": event["word"]})
+            if result.ok:
+                self.read_by_camera += 1
+                self.report(f"Camera read {event['word']}: {result.message}")
+                return
+            self.report(
+                f"The camera's read was refused ({result.message}): check the play.", self._prefill(position)
+            )
             return
-        with self._lock:
-            self._frame = shot.image
-            self._previous = reading
-            self._read = compare(board, reading)
-            self.frames += 1
-        if self.on_read is not None:
-            self.on_read()
+        self.report(f"{_doubt(play.problems)}: check the play and tap Done.", self._prefill(position))
 
-    def latest_image(self) -> Any:
-        """The newest photo (a BGR numpy array) or None."""
-        with self._lock:
-            return self._frame
+    @staticmethod
+    def _prefill(position: int) -> dict[str, Any]:
+        row, col, down = STARTS[position]
+        return {"word": SCRIPT[position][1]["word"], "row": row, "col": col, "down": down}
 
-    def latest(self) -> CameraRead | None:
-        """The newest read of the board, or None before the first one."""
-        with self._lock:
-            return self._read
+    def confirmed(self) -> None:
+        """The players confirmed a play the camera was unsure of (counted for the demo's report)."""
+        self.confirmed_by_players += 1
 
-    def close(self) -> None:
-        """Nothing to release: the filming threads are daemons and finish on their own."""
+
+def _doubt(problems: tuple[str, ...]) -> str:
+    """'The camera is not sure of 14 squares (under a hand or arm)': short enough for a banner."""
+    if not problems:
+        return "The camera could not read the play"
+    if len(problems) == 1:
+        return f"The camera is not sure of {problems[0]}"
+    return f"The camera is not sure of {len(problems)} squares ({problems[0].split(': ', 1)[-1]})"

@@ -24,6 +24,7 @@ class EntryScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.form: forms.Form | None = None
+        self.confirming = False
         self.bar = self.title_bar(
             "Turn",
             BigButton("Cancel", tid="entry.cancel", on_tap=lambda: self.app.go("game")),
@@ -45,11 +46,15 @@ class EntryScreen(KioskScreen):
         self.keyboard = BigKeyboard(tid="kb", on_change=self.typed, spaces=False)
         self.body.add_widget(self.keyboard)
 
-    def prepare(self, **_context: Any) -> None:
+    def prepare(self, prefill: dict[str, Any] | None = None, **_context: Any) -> None:
+        """``prefill``: a play read by the camera (word, row, col, down) for the players to check."""
         game = self.session.game
         if game is None:
             return
+        self.confirming = prefill is not None
         self.form = forms.form_for(self, game)
+        if prefill is not None:
+            self.form.prefill(prefill)
         self.bar.title.text = self.form.title
         self.controls.clear_widgets()
         self.actions.clear_widgets()
@@ -59,6 +64,8 @@ class EntryScreen(KioskScreen):
             row.opacity = 1 if row.children else 0
         self.keyboard.max_length = self.form.max_length
         self.keyboard.set(self.form.initial_text())
+        if self.confirming:
+            self.bar.title.text = "Check the camera's read, then Done"
 
     def typed(self, text: str) -> None:
         if self.form is None:
@@ -84,6 +91,8 @@ class EntryScreen(KioskScreen):
             return False
         if self.form is not None:
             self.form.after_submit(event)
+        if self.confirming and self.app.demo is not None:
+            self.app.demo.confirmed()
         self.app.news(result.message or "Saved.")
         game_screen = self.app.screens["game"]
         game_screen.after_turn()

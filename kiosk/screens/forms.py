@@ -32,7 +32,13 @@ class Form:
         """Fill the two rows of game controls and other moves (either may stay empty)."""
 
     def initial_text(self) -> str:
-        return ""
+        return self._initial
+
+    _initial = ""
+
+    def prefill(self, values: dict[str, Any]) -> None:
+        """Fill the form from a camera read (the word; where it goes, for Upwords)."""
+        self._initial = str(values.get("word", ""))
 
     def show(self, text: str) -> str:
         return text or "…"
@@ -108,11 +114,19 @@ class UpwordsForm(Form):
         controls.add_widget(
             Stepper("entry.col", self.col + 1, 1, size, "col {}", on_change=lambda v: self._set("col", v - 1))
         )
-        self.direction = BigButton("Across", tid="entry.direction", on_tap=self._turn, size_hint_x=0.5)
+        self.direction = BigButton(
+            "Down" if self.down else "Across", tid="entry.direction", on_tap=self._turn, size_hint_x=0.5
+        )
         controls.add_widget(self.direction)
         self.action(actions, "Pass", "entry.pass", {"type": "pass"})
         self.action(actions, "Exchange a tile", "entry.exchange", {"type": "exchange"})
         self.action(actions, "End: no one can play", "entry.end", self._end, face=theme.WARN)
+
+    def prefill(self, values: dict[str, Any]) -> None:
+        super().prefill(values)
+        self.row = int(values.get("row", self.row))
+        self.col = int(values.get("col", self.col))
+        self.down = bool(values.get("down", self.down))
 
     def _set(self, key: str, value: int) -> None:
         setattr(self, key, value)

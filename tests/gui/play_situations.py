@@ -156,20 +156,33 @@ def timer(ui: Any) -> Steps:
 
 
 def demo(ui: Any) -> Steps:
-    """Demo mode: step through the scripted Upwords game."""
+    """Demo mode: the sheet's Upwords game put on the table play by play and read by the camera;
+    where the camera is unsure the play comes up in turn entry and the players confirm it."""
     yield
-    for _ in range(9):
+    for _ in range(40):
         if ui.screen == "start":
             ui.tap("start.go")  # any game; the demo step starts its own
             yield
-        ui.tap("game.demo")
-        yield 0.1
-    yield 1.0  # the camera renders on its worker thread
+        elif ui.screen == "entry":  # the camera asked: check the filled-in play, then Done
+            if "confirm_shot" not in ui.found:
+                yield from ui.shot("entry-camera-unsure")
+                ui.note("confirm_shot", ui.text("entry.preview"))
+            ui.tap("entry.done")
+            yield
+        elif ui.app.session.game is not None and len(ui.app.session.game.events) >= 7:
+            break
+        else:
+            ui.tap("game.demo")
+            yield 0.4  # the camera films and reads on its worker thread
+    yield 0.5
     ui.note("scores", [ui.text("game.score.0"), ui.text("game.score.1")])
     ui.note("news", ui.text("game.news"))
-    ui.note("frames", ui.app.camera.frames if ui.app.camera is not None else None)
+    camera = ui.app.camera
+    ui.note("frames", camera.frames if camera is not None else None)
+    ui.note("read_by_camera", ui.app.demo.read_by_camera)
+    ui.note("confirmed_by_players", ui.app.demo.confirmed_by_players)
     yield from ui.shot("game-demo")
-    if ui.app.camera is not None:
+    if camera is not None:
         ui.note("camera_caption", ui.app.screens["game"].table.caption.text)
         ui.tap("game.table")
         yield

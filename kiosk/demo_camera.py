@@ -1,0 +1,191 @@
+"""The demo's camera: it films the Upwords board and reads each play, off the UI thread.
+
+There is no real camera in demo mode, so ``vision.render`` photographs the board as a
+camera above the table would (perspective, lighting, noise), and the real reader
+(``vision.upwords_reader``) reads the photo with letters taught from rendered teaching
+photos (``vision.render_teach``, ``vision.letters``) — never from the demo's own boards.
+The kiosk knows the board before the play from the game itself; that is the history the
+reader needs for stack heights. Everything here runs on one worker thread; the results go
+to a callback, which the app hands to the UI thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CameraRead:
+    """The board as the camera read it, for the game screen: tops, heights, doubtful cells."""
+
+    tops: tuple[tuple[str | None, ...], ...]
+    heights: tuple[tuple[int, ...], ...]
+    uncertain: frozenset[tuple[int, int]]
+    summary: str
+
+
+def compare(board: Any, reading: Any) -> CameraRead:
+    """Lay the camera's read over the board it should show and mark every cell to look at.
+
+    A cell is doubtful when the reader says so (a hand, a hidden stack, an unsure letter or
+    height) or when the photo disagrees with ``board`` (a tile where there is none, another
+    letter, another height). Letters the reader could not name are shown from ``board``.
+    """
+    tops, heights, doubtful = [], [], set()
+    for r in range(board.size):
+        row_tops, row_heights = [], []
+        for c in range(board.size):
+            cell = reading.cell(r, c)
+            known = board.top(r, c)
+            row_tops.append((cell.letter or known) if cell.height else None)
+            row_heights.append(cell.height)
+            disagrees = cell.height != board.height(r, c) or (cell.letter and known and cell.letter != known)
+            if cell.uncertain or disagrees:
+                doubtful.add((r, c))
+        tops.append(tuple(row_tops))
+        heights.append(tuple(row_heights))
+    seen = sum(1 for row in heights for h in row if h)
+    summary = f"{seen} stacks seen, {len(doubtful)} to check" if doubtful else f"{seen} stacks seen, all sure"
+    return CameraRead(tuple(tops), tuple(heights), frozenset(doubtful), summary)
+
+
+def history(board: Any) -> Any:
+    """The game's own board as a reading: what the reader compares a new photo with."""
+    from vision.reading import BoardReading, CellReading
+
+    cells = tuple(
+        CellReading(r, c, board.top(r, c), board.height(r, c), 1.0, height_from="history")
+        for r in range(board.size)
+        for c in range(board.size)
+    )
+    return BoardReading("upwords", board.size, board.size, cells)
+
+
+class DemoCamera:
+    """Films and reads on one worker thread; ``latest()`` / ``latest_image()`` for the screen.
+
+    ``on_read`` (set by the app) is called from the worker after each new read.
+    """
+
+    def __init__(self, parts: dict[str, Any]) -> None:
+        self._parts = parts
+        self._lock = threading.Lock()
+        self._frame: Any = None
+        self._read: CameraRead | None = None
+        self._letters: Any = None
+        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._worker = threading.Thread(target=self._work, name="demo-camera", daemon=True)
+        self._worker.start()
+        self.frames = 0
+        self.on_read: Callable[[], Any] | None = None
+        self.problem = ""
+
+    @classmethod
+    def create(cls) -> DemoCamera | None:
+        """None when the renderer or the reader is not installed (the demo then runs without)."""
+        try:
+            from games.upwords_read import infer_play  # noqa: F401  (the reader needs it)
+            from vision.render import render_upwords, upwords_cells
+            from vision.upwords_reader import UpwordsReader, play_from_reading
+        except ImportError as exc:
+            log.info("no demo camera: %s", exc)
+            return None
+        parts = {
+            "render": render_upwords,
+            "cells": upwords_cells,
+            "reader": UpwordsReader,
+            "play": play_from_reading,
+        }
+        return cls(parts)
+
+    # ------------------------------------------------------------------ the worker
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            try:
+                job()
+            except Exception as exc:  # a failed photo or read must never reach the UI
+                log.exception("demo camera")
+                self.problem = f"The demo camera failed: {exc}"
+
+    def _teach(self) -> Any:
+        """Letters taught from rendered teaching photos, once (about a second, on the worker)."""
+        if self._letters is None:
+            try:
+                from vision.letters import LetterClassifier, LetterReader
+                from vision.render_teach import teaching_samples
+            except ImportError:
+                self._letters = False  # no letter reader: the camera sees tiles, not letters
+                return None
+            images, labels = teaching_samples()
+            self._letters = LetterReader(LetterClassifier().fit(images, labels), 0.3, use_tesseract=False)
+        return self._letters or None
+
+    def _shoot(self, shown: Any, before: Any, seed: int, hand: bool = False) -> Any:
+        parts = self._parts
+        effects = None
+        if hand:  # a player's arm still over the board, as the kiosk must expect
+            from vision.render_effects import Effects, Hand
+
+            effects = Effects(hand=Hand(tip=(560.0, 400.0), angle_deg=300.0, width_px=120.0))
+        shot = parts["render"](parts["cells"](shown), seed=seed, effects=effects)
+        reader = parts["reader"](
+            shot.corners, shot.image_size, rows=shown.size, cols=shown.size, letters=self._teach()
+        )
+        reading = reader.read(shot.image, previous=history(before))
+        with self._lock:
+            self._frame = shot.image
+            self._read = compare(shown, reading)
+            self.frames += 1
+        if self.on_read is not None:
+            self.on_read()
+        return reading
+
+    # ------------------------------------------------------------------ the public side
+    def film(self, board: Any) -> None:
+        """Photograph the board as it stands (a new game, an undo)."""
+        self._jobs.put(lambda: self._shoot(board, board, seed=board.tile_count()))
+
+    def see_play(
+        self, before: Any, tiles: Iterable[dict[str, Any]], done: Callable[[Any], Any], hand: bool = False
+    ) -> None:
+        """The players put ``tiles`` on ``before``: photograph, read, and call ``done(play_reading)``.
+
+        ``hand`` films it with an arm still reaching over the board.
+
+        ``play_reading`` is ``games.upwords_read.PlayReading``: ``.ok`` and ``.event()``, or
+        ``.problems`` naming the cells the camera is not sure of.
+        """
+        from games.upwords_board import Placement
+
+        placements = [Placement(int(t["row"]), int(t["col"]), str(t["letter"])) for t in tiles]
+
+        def job() -> None:
+            after = before.place(placements)
+            reading = self._shoot(after, before, seed=after.tile_count(), hand=hand)
+            done(self._parts["play"](before, reading))
+
+        self._jobs.put(job)
+
+    def latest_image(self) -> Any:
+        """The newest photo (a BGR numpy array) or None."""
+        with self._lock:
+            return self._frame
+
+    def latest(self) -> CameraRead | None:
+        """The newest read of the board, or None before the first one."""
+        with self._lock:
+            return self._read
+
+    def close(self) -> None:
+        """Let the worker finish the job in hand and stop."""
+        self._jobs.put(None)
