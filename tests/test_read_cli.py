@@ -90,16 +90,30 @@ def test_word_on_the_street_positions(tmp_path) -> None:
 
 def test_with_a_calibration_file(upwords_photo, tmp_path) -> None:
     cal_mod = pytest.importorskip("calibration.file", reason="calibration/file.py is missing")
+    letters = pytest.importorskip("vision.letters", reason="vision/letters.py is missing")
     path, shot, cells = upwords_photo
+    images, labels = teaching_samples()
+    classifier = letters.LetterClassifier()
+    classifier.fit(images, labels)
+    classifier.save(tmp_path / "letters.npz")
     cal = cal_mod.Calibration(kind="upwords", rows=8, cols=8,
                               corners=tuple((float(x), float(y)) for x, y in shot.corners),
-                              image_size=shot.image_size, alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                              image_size=shot.image_size, letters_file="letters.npz",
+                              lens=cal_mod.Lens.from_arrays(shot.camera.K))
     cal_path = tmp_path / "calibration.json"
     cal_mod.save_calibration(cal, cal_path)
-    result = run("upwords", str(path), "--calibration", str(cal_path), "--json")
+    result = run("upwords", str(path), "--calibration", str(cal_path), "--json", "--no-tesseract")
     assert result.returncode == 0, result.stderr
-    occupied = {(c["row"], c["col"]) for c in json.loads(result.stdout)["cells"] if c["height"]}
-    assert occupied == set(cells)
+    data = json.loads(result.stdout)["cells"]
+    got = {(c["row"], c["col"]): (c["letter"], c["height"]) for c in data if c["height"]}
+    assert got == cells
+    # the kiosk's own calibration file is the default
+    (tmp_path / "data").mkdir()
+    cal_mod.save_calibration(cal, tmp_path / "data" / "calibration.json")
+    (tmp_path / "data" / "letters.npz").write_bytes((tmp_path / "letters.npz").read_bytes())
+    default = run("upwords", str(path), "--no-tesseract", data_dir=tmp_path / "data")
+    assert default.returncode == 0, default.stderr
+    assert " W2 " in default.stdout and "no taught letters" not in default.stdout
     other = run("wots", str(path), "--calibration", str(cal_path))
     assert other.returncode == 2 and "calibration for upwords" in other.stderr
 

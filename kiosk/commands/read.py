@@ -46,6 +46,7 @@ class Where:
     image_size: tuple[int, int] | None
     letters_file: str | None
     camera_matrix: Any = None
+    distortion: Any = None
 
 
 def parse_grid(text: str) -> tuple[int, int]:
@@ -100,14 +101,15 @@ def _where(args: argparse.Namespace, game: str) -> Where:
         raise UsageError(f"{path} is a calibration for {kind}, not {game}")
     rows, cols = (parse_grid(args.grid) if args.grid else (cal.rows, cal.cols))
     lens = getattr(cal, "lens", None)
-    matrix = None
+    matrix = distortion = None
     if lens:
-        matrix = lens.get("camera_matrix") if isinstance(lens, dict) else getattr(lens, "camera_matrix", None)
+        matrix = getattr(lens, "camera_matrix", None)
+        distortion = getattr(lens, "distortion", None) or None
     letters = args.letters or getattr(cal, "letters_file", None)
     if letters and not Path(letters).is_absolute():
         letters = str(path.parent / letters)
     corners = [(float(p[0]), float(p[1])) for p in cal.corners]
-    return Where(corners, rows, cols, tuple(cal.image_size), letters, matrix)
+    return Where(corners, rows, cols, tuple(cal.image_size), letters, matrix, distortion)
 
 
 def _letter_reader(path: str | None, threshold: float, use_tesseract: bool) -> Any:
@@ -162,6 +164,18 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"the corners lie outside the {w}x{h} picture")
     if abs(cv2.contourArea(corners.astype(np.float32))) < 0.01 * w * h:
         raise UsageError("the corners do not enclose a board (too small, or given in the wrong order)")
+    matrix = None
+    if where.camera_matrix is not None:
+        matrix = np.array(where.camera_matrix, np.float64)
+        if where.image_size is not None:  # a lens calibrated at another resolution, same aspect
+            matrix = matrix * np.array([[w / where.image_size[0]], [w / where.image_size[0]], [1.0]])
+        if where.distortion is not None and any(where.distortion):
+            # Straighten the picture (and the corners, taken on the raw picture) so that the
+            # board's planes are true planes again.
+            dist = np.array(where.distortion, np.float64)
+            image = cv2.undistort(image, matrix, dist)
+            corners = cv2.undistortPoints(corners.reshape(-1, 1, 2), matrix, dist, P=matrix).reshape(4, 2)
+            notes.append("lens distortion corrected")
     letters = _letter_reader(where.letters_file, args.threshold, not args.no_tesseract)
     if letters is None:
         notes.append("no taught letters (run `tablekeeper calibrate letters` or give --letters): "
@@ -170,12 +184,12 @@ def run(args: argparse.Namespace) -> int:
         from vision.upwords_reader import UpwordsReader
 
         reader = UpwordsReader(corners, (w, h), rows=where.rows, cols=where.cols, letters=letters,
-                               camera_matrix=where.camera_matrix, threshold=args.threshold)
+                               camera_matrix=matrix, threshold=args.threshold)
         reading: Any = reader.read(image)
     else:
         from vision.street import StreetReader
 
-        reader_s = StreetReader(corners, (w, h), letters=letters, camera_matrix=where.camera_matrix,
+        reader_s = StreetReader(corners, (w, h), letters=letters, camera_matrix=matrix,
                                 threshold=args.threshold)
         reading = reader_s.read(image)
     from dataclasses import replace
