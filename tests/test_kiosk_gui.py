@@ -353,3 +353,11 @@ def test_sigterm_stops_the_kiosk_cleanly(data: Path, tmp_path: Path, display: st
                 proc.kill()
     assert proc.returncode == 0, err[-2000:]
     assert "Traceback" not in err
+
+
+def test_every_screen_has_large_text_and_finger_sized_buttons(data: Path) -> None:
+    """Readable across a table: no text under 18 px, no button under 60 px (10 mm on the 7" panel)."""
+    found = run("audit", data)
+    assert len(found["audited"]) >= 25
+    assert found["small_text"] == []
+    assert found["small_buttons"] == []

@@ -23,6 +23,9 @@ class EntryScreen(KioskScreen):
 
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
+        # Five rows and a three-row keyboard share 480 px: tighter gaps keep every key >= 60 px.
+        self.body.spacing = 3
+        self.body.padding = (theme.GAP, 4)
         self.form: forms.Form | None = None
         self.confirming = False
         self.bar = self.title_bar(

@@ -152,13 +152,25 @@ class StartScreen(KioskScreen):
             )
         seconds = options.get("timer", 0)
         self.option_row.add_widget(
-            BigButton("-", tid="start.timer.less", size_hint_x=0.3, on_tap=lambda: self.step_timer(-1))
+            BigButton(
+                "-",
+                tid="start.timer.less",
+                size_hint_x=None,
+                width=theme.TOUCH,
+                on_tap=lambda: self.step_timer(-1),
+            )
         )
         self.timer_label = Text(f"Timer {seconds} s" if seconds else "No timer", size=theme.SMALL)
         self.timer_label.tid = "start.timer"
         self.option_row.add_widget(self.timer_label)
         self.option_row.add_widget(
-            BigButton("+", tid="start.timer.more", size_hint_x=0.3, on_tap=lambda: self.step_timer(1))
+            BigButton(
+                "+",
+                tid="start.timer.more",
+                size_hint_x=None,
+                width=theme.TOUCH,
+                on_tap=lambda: self.step_timer(1),
+            )
         )
 
     def cycle(self, choice: playbook.OptionChoice) -> None:

@@ -233,3 +233,91 @@ def disk_full(ui: Any) -> Steps:
     yield
     ui.note("screen_after_room", ui.screen)
     ui.note("scores_after_room", [ui.text("game.score.0"), ui.text("game.score.1")])
+
+
+def _audit(ui: Any, where: str) -> None:
+    """Every visible text at least 18 px, every visible button at least 60 px both ways."""
+    from kivy.uix.label import Label
+
+    from kiosk.widgets.basics import BigButton
+
+    small = ui.found.setdefault("small_text", [])
+    tight = ui.found.setdefault("small_buttons", [])
+    for widget in ui.app.root.walk(restrict=True):
+        shown, parent = widget.opacity > 0 and widget.height > 0 and widget.width > 0, widget.parent
+        for _ in range(40):  # up to the root (a Window is its own parent, so count the steps)
+            if not shown or parent is None or parent is ui.app.root:
+                break
+            shown = parent.opacity > 0 and parent.height > 0
+            parent = parent.parent
+        if not shown:
+            continue
+        if isinstance(widget, Label) and widget.text.strip() and widget.font_size < 18:
+            small.append(f"{where}: {widget.text[:20]!r} at {widget.font_size}px")
+        if isinstance(widget, BigButton) and not widget.disabled and min(widget.size) < 60:
+            tight.append(f"{where}: {getattr(widget, 'tid', '?')} {widget.width:.0f}x{widget.height:.0f}")
+    ui.found.setdefault("audited", []).append(where)
+
+
+def audit(ui: Any) -> Steps:
+    """Walk through every screen and measure text and touch targets as drawn at 800x480."""
+    yield
+    while ui.app.banner.messages:
+        ui.app.banner.hide()
+    yield
+    _audit(ui, "start")
+    ui.tap("start.name.0")
+    yield
+    _audit(ui, "names")
+    ui.tap("names.cancel")
+    yield
+    for game in ("word-on-the-street", "upwords", "tosswords", "wordspiel", "option"):
+        ui.tap(f"start.game.{game}")
+        yield
+        _audit(ui, f"start {game}")
+        ui.tap("start.go")
+        yield
+        _audit(ui, f"game {game}")
+        ui.tap("game.turn")
+        yield
+        _audit(ui, f"entry {game}")
+        if game == "option":
+            ui.type("TOOL")
+            ui.tap("entry.done")
+            yield
+            _audit(ui, "letters")
+            ui.tap("letters.back")
+            yield
+            ui.tap("entry.end")
+            yield
+            _audit(ui, "tally")
+            ui.tap("tally.back")
+            yield
+        else:
+            ui.tap("entry.cancel")
+            yield
+        ui.tap("game.menu")
+        yield
+        _audit(ui, f"history {game}")
+        ui.tap("history.abandon")
+        ui.tap("history.abandon")
+        yield
+    yield from pick_game(ui, "word-on-the-street")
+    yield from enter_word(ui, "STRENGTHS")
+    ui.tap("game.challenge")
+    yield
+    _audit(ui, "challenge kinds")
+    ui.tap("challenge.kind.selection")
+    yield
+    _audit(ui, "vote")
+    ui.tap("challenge.vote.accept")
+    ui.tap("challenge.vote.done")
+    yield
+    _audit(ui, "verdict")
+    ui.tap("challenge.ok")
+    yield
+    ui.tap("game.menu")
+    yield
+    ui.tap("history.settings")
+    yield
+    _audit(ui, "settings")

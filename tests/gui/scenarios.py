@@ -8,6 +8,7 @@ never the session. The five games are in ``play_games.py``, the other situations
 
 from play_games import option, tosswords, upwords, wordspiel, wots
 from play_situations import (
+    audit,
     damaged_settings,
     demo,
     disk_full,
@@ -20,6 +21,7 @@ from play_situations import (
 )
 
 __all__ = [
+    "audit",
     "damaged_settings",
     "demo",
     "disk_full",
