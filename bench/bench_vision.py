@@ -2,7 +2,7 @@
 
     python -m bench vision            # 500 Upwords boards (50 games x 10 turns) + 200 streets
     python bench/bench_vision.py --quick   # 50 boards + 20 streets, for a fast check
-    BENCH_QUICK=1 python -m bench vision   # the same through the runner
+    python -m bench vision --quick         # the same through the runner (or BENCH_QUICK=1)
 
 Upwords boards come as games: a fixed camera per game (random pose, overhead to 40 degrees,
 random room), ten turns each placing tiles on empty cells or on top of stacks the way the
@@ -192,7 +192,8 @@ def bench_per_cell(letters_mod, letters, sample: int) -> dict[str, float] | None
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="bench_vision", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="50 Upwords boards and 20 streets")
-    args = parser.parse_args(argv)
+    # `python -m bench vision --quick` passes the runner's arguments too: ignore the names
+    args, _ = parser.parse_known_args(argv)
     quick = args.quick or os.environ.get("BENCH_QUICK", "") not in ("", "0")
     games, turns, streets, sample = (5, 10, 20, 10) if quick else (50, 10, 200, 30)
     letters_mod = _letters_module()
@@ -242,5 +243,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    # `python -m bench vision` runs this file with the runner's arguments: take ours only when run directly
-    sys.exit(main(sys.argv[1:] if Path(sys.argv[0]).name == "bench_vision.py" else []))
+    sys.exit(main(sys.argv[1:]))
