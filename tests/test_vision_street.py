@@ -72,3 +72,23 @@ def test_wrong_picture_size_is_refused_in_plain_words() -> None:
     reader = StreetReader(shot.corners, (640, 480))
     with pytest.raises(ValueError, match="for 640x480 pictures, not 1024x768"):
         reader.read(shot.image)
+
+
+def test_the_letter_read_confirms_each_column_and_flags_a_tile_in_the_wrong_column() -> None:
+    letters_mod = pytest.importorskip("vision.letters", reason="vision/letters.py is missing")
+    from vision.render_teach import teaching_samples
+
+    images, labels = teaching_samples()
+    classifier = letters_mod.LetterClassifier()
+    classifier.fit(images, labels)
+    letters = letters_mod.LetterReader(classifier, 0.3, use_tesseract=False)
+    room = Effects(noise_sigma=2, jpeg_quality=90)
+    swapped = {"M": "W", "W": "M"}  # the M and W tiles put back in each other's column
+    shot = render_street({"M": 1, "W": -1}, pose=Pose(tilt_deg=20), seed=4, effects=room, faces=swapped)
+    reading = _read(shot, letters)
+    by_letter = {c.letter: c for c in reading.columns}
+    assert by_letter["M"].position == 1 and by_letter["W"].position == -1  # occupancy still decides
+    assert any("reads W, not M" in f for f in by_letter["M"].flags) and by_letter["M"].uncertain
+    assert any("reads M, not W" in f for f in by_letter["W"].flags)
+    others = [c for c in reading.columns if c.letter not in swapped]
+    assert not any(c.uncertain for c in others), [c for c in others if c.uncertain]

@@ -244,10 +244,12 @@ def render_upwords(cells: Mapping[tuple[int, int], tuple[str, int]], *, spec: Up
 
 def render_street(positions: Mapping[str, int | None] | None = None, *, spec: StreetSpec | None = None,
                   pose: Pose | None = None, effects: Effects | None = None, seed: int = 0,
-                  markers: bool = False) -> Rendered:
+                  markers: bool = False, faces: Mapping[str, str] | None = None) -> Rendered:
     """Photograph Word on the Street. ``positions``: letter -> space -2..+2 (row = space + 2),
     -3 / +3 for a tile captured by the first / second team (drawn beside the board on that
     team's side), None for a tile not in the picture. Letters left out sit on the median (0).
+    ``faces``: column letter -> the letter printed on the tile standing in that column, to
+    picture a tile put back in the wrong column (default: each column's own letter).
     """
     spec = spec or StreetSpec()
     pose = pose or Pose()
@@ -280,7 +282,8 @@ def render_street(positions: Mapping[str, int | None] | None = None, *, spec: St
     half = spec.tile_mm / 2
     boxes.sort(key=lambda b: -camera.to_camera(np.array([[b[0] + half, b[1] + half, 0]]))[0, 2])
     for x, y, letter in boxes:
-        _draw_stack(image, camera, x, y, spec.tile_mm, spec.thickness_mm, 1, letter, "street",
+        shown = (faces or {}).get(letter, letter)
+        _draw_stack(image, camera, x, y, spec.tile_mm, spec.thickness_mm, 1, shown, "street",
                     float(rng.uniform(0.96, 1.03)))
     corners = camera.project(np.array([[0, 0, 0], [w_mm, 0, 0], [w_mm, h_mm, 0], [0, h_mm, 0]], np.float64))
     return Rendered(
