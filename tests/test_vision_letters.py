@@ -17,7 +17,9 @@ from vision.letters import (
 )
 
 CROPS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-tile-crops"
-needs_crops = pytest.mark.skipif(not CROPS.is_dir(), reason="../shared/data/real-tile-crops is not beside the repo")
+needs_crops = pytest.mark.skipif(
+    not CROPS.is_dir(), reason="../shared/data/real-tile-crops is not beside the repo"
+)
 
 
 @pytest.fixture(scope="module")
@@ -81,13 +83,18 @@ def rendered_cell(text: str, dark_on_light: bool = True, size: int = 48) -> np.n
     scale = 1.2 if len(text) == 1 else 0.8
     (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 3)
     org = ((size - w) // 2, (size + h) // 2)
-    cv2.putText(cell, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, 20 if dark_on_light else 235, 3, cv2.LINE_AA)
+    cv2.putText(
+        cell, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, 20 if dark_on_light else 235, 3, cv2.LINE_AA
+    )
     return cell
 
 
 def test_empty_cell_has_no_glyph() -> None:
     assert normalise_glyph(np.full((40, 40), 200, np.uint8)) is None
-    assert LetterClassifier().fit([rendered_cell("A")], ["A"]).classify(np.full((40, 40), 90, np.uint8)).letter is None
+    assert (
+        LetterClassifier().fit([rendered_cell("A")], ["A"]).classify(np.full((40, 40), 90, np.uint8)).letter
+        is None
+    )
 
 
 def test_multi_letter_labels_and_either_polarity() -> None:
