@@ -119,6 +119,8 @@ def bench_upwords(games: int, turns: int, letters) -> dict[str, float]:
         "height_single": h1_right / h1_total, "height_history": hh_right / hh_total, "stacks": hh_total,
         "uncertain": uncertain / cells_total,
         "full_ms": _median_ms(full_times), "turn_ms": _median_ms(turn_times),
+        "full_p90_ms": float(np.percentile(full_times, 90) * 1000),
+        "stacks_per_board": hh_total / len(full_times),
     }
 
 
@@ -223,6 +225,9 @@ def main(argv: list[str]) -> int:
     print(f"  stack height, history     {pct(up['height_history']):>9}   (target 100 %)")
     print(f"  cells marked uncertain    {pct(up['uncertain']):>9}")
     print(f"  full 8x8 read (median)    {up['full_ms']:7.2f} ms   (target < 25 ms)")
+    per_board = up["stacks_per_board"]
+    print(f"  full read, 90th percentile {up['full_p90_ms']:6.2f} ms   "
+          f"({per_board:.1f} stacks a board on average; the letters cost most)")
     print(f"  a turn's changed cells    {up['turn_ms']:7.2f} ms   (target < 5 ms)")
     print(f"Word on the Street: {st['boards']} boards")
     print(f"  tile positions            {pct(st['positions']):>9}   (target 100 %)")

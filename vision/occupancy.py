@@ -103,13 +103,19 @@ def skin_mask(image_bgr: np.ndarray) -> np.ndarray:
     return warm & (cr > 148) & (cr < 180) & (cb > 77) & (cb < 127)
 
 
-def cell_fraction(mask: np.ndarray, rows: int, cols: int, cell_px: float, pad_px: float) -> np.ndarray:
-    """Fraction of each cell (rows x cols) covered by a boolean mask of a warped plane."""
-    ii = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_64F)
-    h, w = mask.shape[:2]
+@lru_cache(maxsize=32)
+def _cell_edges(rows: int, cols: int, cell_px: float, pad_px: float,
+                shape: tuple[int, int]) -> tuple[np.ndarray, ...]:
+    h, w = shape
     ys = np.clip(np.round(pad_px + np.arange(rows + 1) * cell_px).astype(np.intp), 0, h)
     xs = np.clip(np.round(pad_px + np.arange(cols + 1) * cell_px).astype(np.intp), 0, w)
     ya, xa = np.meshgrid(ys[:-1], xs[:-1], indexing="ij")
     yb, xb = np.meshgrid(ys[1:], xs[1:], indexing="ij")
-    s = ii[yb, xb] - ii[ya, xb] - ii[yb, xa] + ii[ya, xa]
-    return s / np.maximum((yb - ya) * (xb - xa), 1)
+    return ya, xa, yb, xb, np.maximum((yb - ya) * (xb - xa), 1).astype(np.float64)
+
+
+def cell_fraction(mask: np.ndarray, rows: int, cols: int, cell_px: float, pad_px: float) -> np.ndarray:
+    """Fraction of each cell (rows x cols) covered by a boolean mask of a warped plane."""
+    ii = cv2.integral(mask.view(np.uint8) if mask.dtype == bool else mask.astype(np.uint8), sdepth=cv2.CV_64F)
+    ya, xa, yb, xb, area = _cell_edges(rows, cols, float(cell_px), float(pad_px), mask.shape[:2])
+    return (ii[yb, xb] - ii[ya, xb] - ii[yb, xa] + ii[ya, xa]) / area
