@@ -217,7 +217,10 @@ def main(argv: list[str]) -> int:
     def pct(x: float) -> str:
         return "n/a" if x != x else f"{100 * x:.2f} %"
 
-    print(f"\nUpwords: {up['boards']} boards, {up['cells']} cells, {up['stacks']} stacks")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"\n(machine: {os.cpu_count()} cores, load average {load:.1f} at the end; "
+          "times on a busy machine are longer)")
+    print(f"Upwords: {up['boards']} boards, {up['cells']} cells, {up['stacks']} stacks")
     print(f"  empty/occupied            {pct(up['occupancy']):>9}   (target 100 %)")
     tiles = up["letter_cells"]
     print(f"  letters (rendered)        {pct(up['letters']):>9}   (target >= 99.8 %, {tiles} tiles)")
