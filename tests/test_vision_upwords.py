@@ -37,6 +37,32 @@ def letters():
     return mod.LetterReader(classifier, 0.3, use_tesseract=False)
 
 
+# -- the planes above the board -----------------------------------------------------------------
+@pytest.mark.parametrize(("tilt", "focal"), [(12.0, 800.0), (25.0, 950.0), (40.0, 1100.0)])
+def test_the_camera_is_recovered_from_the_four_corners(tilt: float, focal: float) -> None:
+    """Focal length from the corners alone, then the top of a 5-stack lands where the camera put it."""
+    from vision.planes import BoardPlanes
+
+    shot = render_upwords({}, pose=Pose(tilt_deg=tilt, yaw_deg=7, roll_deg=2, focal_px=focal), seed=1)
+    planes = BoardPlanes.from_corners(shot.corners, 8, 8, shot.image_size)
+    assert planes.focal_source == "estimated"
+    assert planes.K[0, 0] == pytest.approx(focal, rel=0.02)
+    assert planes.tilt_deg == pytest.approx(tilt, abs=0.5)
+    top = np.array([[3 * 22.0, 5 * 22.0, -5 * 3.6], [7 * 22.0, 1 * 22.0, -3 * 3.6]])
+    assert np.abs(planes.project(top) - shot.camera.project(top)).max() < 0.5
+
+
+def test_straight_overhead_the_focal_length_is_assumed_and_said_so() -> None:
+    from vision.planes import BoardPlanes
+
+    shot = render_upwords({}, pose=Pose(tilt_deg=0), seed=1)
+    assert BoardPlanes.from_corners(shot.corners, 8, 8, shot.image_size).focal_source == "assumed"
+    lens = BoardPlanes.from_corners(shot.corners, 8, 8, shot.image_size, camera_matrix=shot.camera.K)
+    assert lens.focal_source == "lens"
+    top = np.array([[0.0, 0.0, -18.0]])
+    assert np.abs(lens.project(top) - shot.camera.project(top)).max() < 0.5
+
+
 # -- occupancy and geometry (no letters needed) ---------------------------------------------------
 @pytest.mark.parametrize("seed", range(8))
 def test_occupancy_is_exact_across_poses_and_lighting(seed: int) -> None:
