@@ -163,8 +163,9 @@ _SIDE_CORNERS: dict[tuple[float, float], tuple[int, int]] = {
 
 
 def _draw_stack(image: np.ndarray, camera: PinholeCamera, x0: float, y0: float, size: float, thickness: float,
-                height: int, letter: str, style: str, tint: float) -> None:
-    """Draw one tile or stack of ``height`` tiles: visible sides layer by layer, then the top face."""
+                height: int, letter: str, style: str, tint: float, quarter_turns: int = 0) -> None:
+    """Draw one tile or stack of ``height`` tiles: visible sides layer by layer, then the top face
+    (turned by ``quarter_turns`` x 90 degrees anticlockwise)."""
     side_colour = np.array((150, 188, 210) if style == "upwords" else (205, 212, 216), np.float32) * tint
     foot = np.array([[x0, y0], [x0 + size, y0], [x0 + size, y0 + size], [x0, y0 + size]])
     centre = np.array([x0 + size / 2, y0 + size / 2])
@@ -188,6 +189,8 @@ def _draw_stack(image: np.ndarray, camera: PinholeCamera, x0: float, y0: float, 
     top = -height * thickness
     quad = camera.project(np.column_stack([foot, np.full(4, top)]))
     face = tile_face(letter, FACE_PX, style)
+    if quarter_turns % 4:
+        face = np.ascontiguousarray(np.rot90(face, quarter_turns))
     if tint != 1.0:
         face = np.clip(face.astype(np.float32) * tint, 0, 255).astype(np.uint8)
     _paste_quad(image, face, quad)
@@ -244,12 +247,14 @@ def render_upwords(cells: Mapping[tuple[int, int], tuple[str, int]], *, spec: Up
 
 def render_street(positions: Mapping[str, int | None] | None = None, *, spec: StreetSpec | None = None,
                   pose: Pose | None = None, effects: Effects | None = None, seed: int = 0,
-                  markers: bool = False, faces: Mapping[str, str] | None = None) -> Rendered:
+                  markers: bool = False, faces: Mapping[str, str] | None = None,
+                  turned: Mapping[str, int] | None = None) -> Rendered:
     """Photograph Word on the Street. ``positions``: letter -> space -2..+2 (row = space + 2),
     -3 / +3 for a tile captured by the first / second team (drawn beside the board on that
     team's side), None for a tile not in the picture. Letters left out sit on the median (0).
     ``faces``: column letter -> the letter printed on the tile standing in that column, to
     picture a tile put back in the wrong column (default: each column's own letter).
+    ``turned``: column letter -> quarter turns of that tile (players push tiles both ways).
     """
     spec = spec or StreetSpec()
     pose = pose or Pose()
@@ -284,7 +289,7 @@ def render_street(positions: Mapping[str, int | None] | None = None, *, spec: St
     for x, y, letter in boxes:
         shown = (faces or {}).get(letter, letter)
         _draw_stack(image, camera, x, y, spec.tile_mm, spec.thickness_mm, 1, shown, "street",
-                    float(rng.uniform(0.96, 1.03)))
+                    float(rng.uniform(0.96, 1.03)), (turned or {}).get(letter, 0))
     corners = camera.project(np.array([[0, 0, 0], [w_mm, 0, 0], [w_mm, h_mm, 0], [0, h_mm, 0]], np.float64))
     return Rendered(
         image=_finish(image, effects), corners=corners, camera=camera, kind="street", rows=spec.rows,
