@@ -84,12 +84,22 @@ class Session:
 
     # ------------------------------------------------------------------ games
     def new_game(self, name: str, players: Sequence[str], options: Mapping[str, Any] | None = None) -> Result:
-        """Start a game; the header is in the log before the game exists on screen."""
+        """Start a game; the header is in the log before the game exists on screen.
+
+        A finished game still open is recorded; an unfinished one is given up (kept in the
+        log as abandoned), so "Resume" always means the game the table played last.
+        """
         try:
             game = new_game(canonical_name(name), [p.strip() for p in players], dict(options or {}))
         except (GameSetupError, KeyError) as exc:
             return Result.refused(str(exc).strip("'\""))
         self.close_game()
+        left = self.in_progress()
+        if left is not None:
+            try:
+                self.log.abandon(left)
+            except Exception as exc:
+                return Result.refused(f"The unfinished game could not be put aside: {_plain(exc)}")
         try:
             game_id = self.log.start_game(game.header())
         except Exception as exc:  # StoreError and friends: say so, keep the old state

@@ -30,6 +30,13 @@ class TimerView:
     remaining: float
 
 
+class _Keep:
+    """The turn length as it is (the default of :meth:`TurnTimer.reset`)."""
+
+
+KEEP = _Keep()
+
+
 def digits(remaining: float) -> str:
     """Whole seconds rounded up (a timer shows 1 until it is really 0): '45', '1:30'."""
     whole = int(remaining + 0.999)
@@ -72,9 +79,10 @@ class TurnTimer:
         if self.enabled:
             self._safely("toggle")
 
-    def reset(self, seconds: float | None = None, *, keep_length: bool = False) -> None:
-        """Back to full for the next turn; a new ``seconds`` (a new game) changes the length."""
-        if not keep_length and seconds != self.seconds:
+    def reset(self, seconds: float | _Keep | None = KEEP) -> None:
+        """Back to full for the next turn. ``seconds`` (a game's length; None: no timer) changes
+        the length; left out, the length stays."""
+        if not isinstance(seconds, _Keep) and seconds != self.seconds:
             self.seconds = seconds
             if seconds:
                 countdown = Countdown(

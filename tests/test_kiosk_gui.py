@@ -217,6 +217,7 @@ def test_the_timer_runs_pauses_resets_and_warns_with_the_ring_lit(data: Path) ->
     assert found["running"] in ("14", "13")
     assert found["button_running"] == "Pause" and found["button_paused"] == "Resume"
     assert found["paused"] == found["paused_later"]
+    assert found["after_ring_tap"] == "15"
     assert found["next_turn"] == "15"
     lit = [rgb for rgb in found["frame_running"] if any(rgb)]
     assert 10 <= len(lit) <= 12 and all(rgb == [0, 255, 40] for rgb in lit[:-1])  # green, draining

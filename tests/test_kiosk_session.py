@@ -196,3 +196,13 @@ def test_a_bad_game_setup_is_refused_in_plain_words(session: Session) -> None:
     assert not result.ok and "2" in result.message
     assert session.game is None
     assert not session.new_game("chess", ["A", "B"]).ok
+
+
+def test_a_new_game_puts_an_unfinished_one_aside(session: Session) -> None:
+    session.new_game("upwords", ["Ann", "Bob"])
+    session.submit(MOOD)
+    first = session.game_id
+    assert session.new_game("wordspiel", ["Ann", "Bob"]).ok
+    summaries = {g.id: g.status for g in session.log.games(5)}
+    assert summaries[first] == "abandoned"  # kept in the log, no longer "in progress"
+    assert session.in_progress() == session.game_id

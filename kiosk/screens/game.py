@@ -65,7 +65,12 @@ class GameScreen(KioskScreen):
         middle.add_widget(self.table)
         timer_box = BoxLayout(orientation="vertical", size_hint_x=None, width=200, spacing=4)
         self.ring = RingView()
+        self.ring.on_tap = self.reset_timer
         timer_box.add_widget(self.ring)
+        self.ring_hint = Text(
+            "tap the ring: reset", size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=28
+        )
+        timer_box.add_widget(self.ring_hint)
         middle.add_widget(timer_box)
         self.body.add_widget(middle)
         self.buttons = BoxLayout(size_hint_y=None, height=theme.TOUCH + 6, spacing=theme.GAP)
@@ -174,11 +179,13 @@ class GameScreen(KioskScreen):
     def tick(self, _dt: float) -> None:
         timer = self.app.timer
         if timer is None or not timer.enabled:
+            self.ring_hint.opacity = 0
             self.ring.show([(0, 0, 0)] * 12, "--", theme.MUTED)
             self.timer_button.disabled = True
             return
         self.timer_button.disabled = False
         view = timer.view()
+        self.ring_hint.opacity = 1 if view.phase in ("paused", "expired") else 0
         colour = (
             theme.BAD if view.phase == "expired" else theme.WARN if view.phase == "warning" else theme.TEXT
         )
@@ -193,6 +200,12 @@ class GameScreen(KioskScreen):
     def toggle_timer(self) -> None:
         if self.app.timer is not None:
             self.app.timer.toggle()
+            self.tick(0)
+
+    def reset_timer(self) -> None:
+        """Back to a full turn (the physical button does the same when held)."""
+        if self.app.timer is not None and self.app.timer.enabled:
+            self.app.timer.reset()
             self.tick(0)
 
     def enter_turn(self) -> None:

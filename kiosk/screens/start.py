@@ -26,6 +26,7 @@ class StartScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.game_name = playbook.GAME_ORDER[0]
+        self._armed = False
         self.names: dict[str, list[str]] = {}
         self.options: dict[str, dict[str, Any]] = {}
         middle = BoxLayout(spacing=theme.GAP * 2)
@@ -90,6 +91,7 @@ class StartScreen(KioskScreen):
 
     # ------------------------------------------------------------------ state
     def prepare(self, **_context: Any) -> None:
+        self._armed = False
         if getattr(self, "_settings_seen", None) is not self.app.settings:
             self._settings_seen = self.app.settings
             self.options = {}  # new settings (timer lengths): start from them again
@@ -222,6 +224,12 @@ class StartScreen(KioskScreen):
         return playbook.guide(self.game_name).side.lower()
 
     def start(self) -> None:
+        """Start; with a game unfinished the first tap only warns (a mis-tap loses no game)."""
+        if self.session.in_progress() is not None and not self._armed:
+            self._armed = True
+            self.app.warn("A game is unfinished: tap Start game again to give it up, or Resume it.")
+            return
+        self._armed = False
         options = {k: v for k, v in self.game_options().items() if not (k == "timer" and not v)}
         if "timer" not in options:
             options["timer"] = 0

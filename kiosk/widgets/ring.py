@@ -40,6 +40,15 @@ class RingView(FloatLayout):
         self.add_widget(self.digits)
         self.bind(size=lambda *_: self._draw(), pos=lambda *_: self._draw())
 
+    #: Called when the ring is tapped (the game screen resets the timer).
+    on_tap: Any = None
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.collide_point(*touch.pos) and self.on_tap is not None:
+            self.on_tap()
+            return True
+        return bool(super().on_touch_down(touch))
+
     def show(self, frame: Sequence[Sequence[int]], text: str, color: tuple[float, ...] = theme.TEXT) -> None:
         """Draw one frame; cheap enough to call every UI frame (only changed inputs redraw)."""
         new = [tuple(int(c) for c in rgb[:3]) for rgb in frame]

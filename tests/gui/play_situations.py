@@ -142,6 +142,9 @@ def timer(ui: Any) -> Steps:
     ui.note("button_paused", ui.text("game.timer"))
     yield 0.6
     ui.note("paused_later", ui.text("ring.digits"))
+    ui.tap("ring")  # tap the ring: a full turn again
+    yield 0.1
+    ui.note("after_ring_tap", ui.text("ring.digits"))
     ui.tap("game.turn")
     yield
     ui.tap("entry.no_word")

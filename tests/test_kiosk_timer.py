@@ -1,0 +1,72 @@
+"""The screen's face of the table timer, on the real TableTimer with an injected clock."""
+
+from __future__ import annotations
+
+from games.countdown import Countdown
+from hardware.table_timer import TableTimer
+from kiosk.turn_timer import TurnTimer, digits
+
+
+class Clock:
+    """Monotonic seconds that only move when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make(seconds: float = 30.0) -> tuple[TurnTimer, Clock]:
+    clock = Clock()
+    table = TableTimer(Countdown(seconds, warning=10.0), clock=clock)
+    return TurnTimer(table, warning=10.0), clock
+
+
+def test_digits_round_up_and_show_minutes() -> None:
+    assert [digits(x) for x in (0.0, 0.2, 9.0, 9.01, 59.5, 60.0, 90.0)] == [
+        "0",
+        "1",
+        "9",
+        "10",
+        "1:00",
+        "1:00",
+        "1:30",
+    ]
+
+
+def test_a_turn_runs_warns_pauses_and_resets_to_the_games_length() -> None:
+    timer, clock = make()
+    timer.reset(15)
+    assert (timer.view().phase, timer.view().digits) == ("idle", "15")
+    timer.toggle()
+    clock.now += 6.0
+    view = timer.view()
+    assert (view.phase, view.digits) == ("warning", "9")
+    lit = [rgb for rgb in view.frame if any(rgb)]
+    assert lit and all(rgb == (255, 140, 0) for rgb in lit[:-1])  # the LED ring's own amber frame
+    timer.toggle()
+    clock.now += 30.0
+    assert (timer.view().phase, timer.view().digits) == ("paused", "9")
+    timer.reset()  # the next turn: full again, same length
+    assert (timer.view().phase, timer.view().digits) == ("idle", "15")
+
+
+def test_a_game_without_a_timer_shows_none_and_ignores_the_button() -> None:
+    timer, clock = make()
+    timer.reset(None)
+    timer.toggle()
+    clock.now += 5.0
+    assert not timer.enabled and timer.view().digits == "--"
+    timer.reset(60)
+    assert timer.enabled and timer.view().digits == "1:00"
+
+
+def test_new_settings_apply_to_the_next_turn() -> None:
+    timer, clock = make(20.0)
+    timer.configure({"warning": 5, "ticks": False, "mute": True})
+    timer.toggle()
+    clock.now += 14.0
+    assert timer.view().phase == "running"  # 6 s left: no warning until 5
+    clock.now += 1.5
+    assert timer.view().phase == "warning"
