@@ -343,7 +343,8 @@ def check_camera(ctx: Context) -> Result:
     except ImportError:
         open_camera = None
     if open_camera is not None:
-        return _camera_through_vision(name, open_camera)
+        setting = str(ctx.settings.section("camera").get("source", "auto"))
+        return _camera_through_vision(name, open_camera, setting)
     videos = sorted(p.name for p in ctx.dev.glob("video*"))
     if ctx.on_pi and shutil.which("rpicam-hello"):
         done = subprocess.run(
@@ -360,9 +361,10 @@ def check_camera(ctx: Context) -> Result:
     )
 
 
-def _camera_through_vision(name: str, open_camera: Callable[..., Any]) -> Result:
+def _camera_through_vision(name: str, open_camera: Callable[..., Any], source_setting: str) -> Result:
+    """Open the camera the settings name, exactly as the kiosk does, and read one frame."""
     try:
-        opened = open_camera("auto")
+        opened = open_camera(source_setting)
     except Exception as exc:  # a driver can fail in many ways; doctor reports, never crashes
         return Result.warn(
             name,

@@ -239,3 +239,21 @@ def test_as_an_unprivileged_user_a_root_owned_data_folder_fails(tmp_path: Path) 
     assert report["data directory"]["fix"].startswith("sudo install -d -o tablekeeper")
     # A healthy log this user cannot open is not called damaged.
     assert "damaged" not in report["game log"]["detail"], report["game log"]
+
+
+def test_the_camera_is_reported_present_then_lost(tmp_path: Path) -> None:
+    """A replayed camera (a folder of frames) as the settings name it; then the folder vanishes."""
+    pytest.importorskip("vision.camera", reason="vision/camera.py (the vision engineer's) has not landed")
+    import cv2
+    import numpy as np
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i in range(3):
+        cv2.imwrite(str(frames / f"{i:03d}.png"), np.full((240, 320, 3), 40 * i, np.uint8))
+    config = f'[camera]\nsource = "{frames}"\n'
+    present = findings(doctor(tmp_path, "--json", config=config))["camera"]
+    assert present["status"] == OK and "320x240" in present["detail"], present
+    frames.rename(tmp_path / "gone")
+    lost = findings(doctor(tmp_path, "--json", config=config))["camera"]
+    assert lost["status"] == WARN and "touch" in lost["detail"] and lost["fix"], lost
