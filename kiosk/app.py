@@ -1,8 +1,9 @@
 """The Kivy app: a banner over a stack of screens, all driven by one :class:`Session`.
 
-This is the composition root of the touchscreen. It owns the session (game, log, word
-authority), the turn timer, the optional camera, and the systemd heartbeat. Screens get
-the app and call ``app.session`` / ``app.timer``; nothing else changes the game.
+The parts are built by :func:`kiosk.wiring.build_app` (the composition root); the app holds
+them — the session (game, log, word authority), the turn timer, the optional camera, the
+demo — and runs the systemd heartbeat. Screens get the app and call ``app.session`` /
+``app.timer``; nothing else changes the game.
 
 Import this module only after ``kiosk.commands.kiosk`` has set Kivy's environment.
 """
@@ -39,7 +40,7 @@ def _notify() -> Any:
 
 
 class TableKeeperApp(App):
-    """The kiosk. ``services`` is what :func:`kiosk.commands.kiosk.build_services` wired."""
+    """The kiosk's window. ``screenshots``: a folder where each screen is saved when first shown."""
 
     title = "tablekeeper"
 
@@ -67,6 +68,7 @@ class TableKeeperApp(App):
         self.manager: ScreenManager | None = None
         self.screens: dict[str, Any] = {}
         self._deck: Any = None
+        self._shot: set[str] = set()
 
     # ------------------------------------------------------------------ building
     def build(self) -> FloatLayout:
@@ -154,6 +156,9 @@ class TableKeeperApp(App):
         assert self.manager is not None
         self.manager.current = name
         self.show_problems()
+        if self.screenshots is not None and name not in self._shot:
+            self._shot.add(name)  # once laid out and drawn (a few frames on)
+            Clock.schedule_once(lambda _dt: self.screenshot(f"first-{name}"), 0.3)
 
     def news(self, message: str) -> None:
         """What the last action did, on the game screen's news line (not a banner)."""
