@@ -74,8 +74,8 @@ class DemoCamera:
     ``on_read`` (set by the app) is called from the worker after each new read.
     """
 
-    def __init__(self, parts: dict[str, Any]) -> None:
-        self._parts = parts
+    def __init__(self) -> None:
+        self._parts: dict[str, Any] = {}
         self._lock = threading.Lock()
         self._frame: Any = None
         self._read: CameraRead | None = None
@@ -89,21 +89,32 @@ class DemoCamera:
 
     @classmethod
     def create(cls) -> DemoCamera | None:
-        """None when the renderer or the reader is not installed (the demo then runs without)."""
-        try:
-            from games.upwords_read import infer_play  # noqa: F401  (the reader needs it)
+        """None when the renderer or the reader is not installed (the demo then runs without).
+
+        Only looks: OpenCV and the renderer are imported by the worker on its first photo, so
+        the start screen does not wait for them.
+        """
+        from importlib.util import find_spec
+
+        if any(
+            find_spec(name) is None for name in ("vision.render", "vision.upwords_reader", "vision.reading")
+        ):
+            log.info("no demo camera: the renderer or the board reader is not installed")
+            return None
+        return cls()
+
+    def _load(self) -> dict[str, Any]:
+        if not self._parts:
             from vision.render import render_upwords, upwords_cells
             from vision.upwords_reader import UpwordsReader, play_from_reading
-        except ImportError as exc:
-            log.info("no demo camera: %s", exc)
-            return None
-        parts = {
-            "render": render_upwords,
-            "cells": upwords_cells,
-            "reader": UpwordsReader,
-            "play": play_from_reading,
-        }
-        return cls(parts)
+
+            self._parts = {
+                "render": render_upwords,
+                "cells": upwords_cells,
+                "reader": UpwordsReader,
+                "play": play_from_reading,
+            }
+        return self._parts
 
     # ------------------------------------------------------------------ the worker
     def _work(self) -> None:
@@ -131,7 +142,7 @@ class DemoCamera:
         return self._letters or None
 
     def _shoot(self, shown: Any, before: Any, seed: int, hand: bool = False) -> Any:
-        parts = self._parts
+        parts = self._load()
         effects = None
         if hand:  # a player's arm still over the board, as the kiosk must expect
             from vision.render_effects import Effects, Hand
@@ -172,7 +183,7 @@ class DemoCamera:
         def job() -> None:
             after = before.place(placements)
             reading = self._shoot(after, before, seed=after.tile_count(), hand=hand)
-            done(self._parts["play"](before, reading))
+            done(self._load()["play"](before, reading))
 
         self._jobs.put(job)
 
