@@ -258,7 +258,8 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        if exc.pos >= len(text.rstrip()):
+        body = text.strip()
+        if exc.pos >= len(body) or (body.startswith("{") and not body.endswith("}")):
             raise CalibrationError(f"the calibration file {path} is cut short (half written?); {_FIX}"
                                    ) from None
         raise CalibrationError(f"the calibration file {path} is damaged (not JSON at line {exc.lineno}, "
