@@ -56,6 +56,29 @@ def compare(board: Any, reading: Any) -> CameraRead:
     return CameraRead(tuple(tops), tuple(heights), frozenset(doubtful), summary)
 
 
+@dataclass(frozen=True)
+class StreetRead:
+    """The street as the camera read it: each letter's space (None: off the board), doubtful letters."""
+
+    positions: dict[str, int | None]
+    uncertain: frozenset[str]
+    summary: str
+
+
+def compare_street(positions: dict[str, int], reading: Any) -> StreetRead:
+    """Doubtful: a column the reader flags, or a tile not where the game has it (a captured
+    tile is off the board: the camera sees it gone, and that agrees)."""
+    doubtful = set()
+    for column in reading.columns:
+        expected = positions[column.letter]
+        seen = column.position
+        agrees = seen is None if abs(expected) == 3 else seen == expected
+        if column.uncertain or not agrees:
+            doubtful.add(column.letter)
+    summary = f"{len(doubtful)} letters to check" if doubtful else "all 17 letters where the game has them"
+    return StreetRead(dict(reading.positions), frozenset(doubtful), summary)
+
+
 def history(board: Any) -> Any:
     """The game's own board as a reading: what the reader compares a new photo with."""
     from vision.reading import BoardReading, CellReading
@@ -79,6 +102,8 @@ class DemoCamera:
         self._lock = threading.Lock()
         self._frame: Any = None
         self._read: CameraRead | None = None
+        self._street: StreetRead | None = None
+        self._filmed: Any = None
         self._letters: Any = None
         self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self._worker = threading.Thread(target=self._work, name="demo-camera", daemon=True)
@@ -105,7 +130,8 @@ class DemoCamera:
 
     def _load(self) -> dict[str, Any]:
         if not self._parts:
-            from vision.render import render_upwords, upwords_cells
+            from vision.render import render_street, render_upwords, upwords_cells
+            from vision.street import StreetReader
             from vision.upwords_reader import UpwordsReader, play_from_reading
 
             self._parts = {
@@ -113,6 +139,8 @@ class DemoCamera:
                 "cells": upwords_cells,
                 "reader": UpwordsReader,
                 "play": play_from_reading,
+                "street": render_street,
+                "street_reader": StreetReader,
             }
         return self._parts
 
@@ -162,6 +190,41 @@ class DemoCamera:
         return reading
 
     # ------------------------------------------------------------------ the public side
+    def keep_up(self, game: Any) -> None:
+        """Film the table again when the game changed by other means than a filmed play
+        (a turn typed in, an undo, a ruling), so the view always shows the table as it is."""
+        if game.name == "upwords":
+            key: Any = ("upwords", game.board.text())
+            if key != self._filmed:
+                self._filmed = key
+                self.film(game.board)
+        elif game.name == "word-on-the-street":
+            positions = game.positions()
+            key = ("street", tuple(sorted(positions.items())))
+            if key != self._filmed:
+                self._filmed = key
+                self.film_street(positions)
+
+    def film_street(self, positions: dict[str, int]) -> None:
+        """Photograph Word on the Street with the tiles where the game has them, and read it."""
+
+        def job() -> None:
+            parts = self._load()
+            shot = parts["street"](positions, seed=sum(abs(p) for p in positions.values()))
+            reading = parts["street_reader"](shot.corners, shot.image_size).read(shot.image)
+            with self._lock:
+                self._frame = shot.image
+                self._street = compare_street(positions, reading)
+                self.frames += 1
+            if self.on_read is not None:
+                self.on_read()
+
+        self._jobs.put(job)
+
+    def latest_street(self) -> StreetRead | None:
+        with self._lock:
+            return self._street
+
     def film(self, board: Any) -> None:
         """Photograph the board as it stands (a new game, an undo)."""
         self._jobs.put(lambda: self._shoot(board, board, seed=board.tile_count()))
@@ -179,6 +242,8 @@ class DemoCamera:
         from games.upwords_board import Placement
 
         placements = [Placement(int(t["row"]), int(t["col"]), str(t["letter"])) for t in tiles]
+
+        self._filmed = ("upwords", before.place(placements).text())
 
         def job() -> None:
             after = before.place(placements)

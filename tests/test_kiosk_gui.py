@@ -362,3 +362,14 @@ def test_every_screen_has_large_text_and_finger_sized_buttons(data: Path) -> Non
     assert len(found["audited"]) >= 25
     assert found["small_text"] == []
     assert found["small_buttons"] == []
+
+
+def test_demo_camera_reads_the_street_after_each_word(data: Path) -> None:
+    found = run("demo_street", data)
+    if found["read_positions"] is None:
+        pytest.skip("no renderer: the demo ran without a camera")
+    # STRENGTHS moved S, T twice and R, N, G, H once toward the Reds (the bottom, negative side).
+    moved = {k: v for k, v in found["read_positions"].items() if v != 0}
+    assert moved == {"S": -2, "T": -2, "R": -1, "N": -1, "G": -1, "H": -1}
+    assert found["caption"] == "camera: all 17 letters where the game has them - tap for the photo"
+    assert found["photo_kind"] == "photo"

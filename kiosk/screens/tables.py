@@ -54,17 +54,30 @@ class TablePanel(BoxLayout):
     def show(self, game: Any, camera: Any = None) -> None:
         self._last = (game, camera)
         name = game.name
+        if camera is not None and hasattr(camera, "keep_up"):
+            camera.keep_up(game)
         image = camera.latest_image() if self.photo and hasattr(camera, "latest_image") else None
         if image is not None:
             self._use("photo", PhotoView).set(image)
             self.caption.text = "the camera's photo (tap for the board)"
             return
         if name == "word-on-the-street":
-            positions = tuple(game.positions().items())
-            self._use("street", StreetView).set((positions, tuple(game.players)))
+            engine = game.positions()
+            street = (
+                camera.latest_street() if camera is not None and hasattr(camera, "latest_street") else None
+            )
+            doubtful: frozenset[str] = frozenset()
+            if street is not None:  # the camera's read; a tile it sees gone is the game's capture
+                engine = {
+                    k: (v if street.positions.get(k) is None else street.positions[k])
+                    for k, v in engine.items()
+                }
+                doubtful = street.uncertain
+            self._use("street", StreetView).set((tuple(engine.items()), tuple(game.players), doubtful))
             (first, cap1), (second, cap2) = game.captured().items()
+            captured = f"{first} (bottom): {''.join(cap1) or '-'}    {second} (top): {''.join(cap2) or '-'}"
             self.caption.text = (
-                f"{first} (bottom): {''.join(cap1) or '-'}    {second} (top): {''.join(cap2) or '-'}"
+                f"camera: {street.summary} - tap for the photo" if street is not None else captured
             )
         elif name == "upwords":
             read = camera.latest() if camera is not None and hasattr(camera, "latest") else None

@@ -59,12 +59,13 @@ class _Canvas(Widget):
 class StreetView(_Canvas):
     """Word on the Street: 17 letter lanes of 5 spaces; the first team's kerb is at the bottom.
 
-    ``data`` = (positions: ((letter, -3..3), ...), team names). A captured tile (±3) is drawn
+    ``data`` = (positions: ((letter, -3..3), ...), team names, letters the camera doubts —
+    their lanes get a red frame). A captured tile (±3) is drawn
     in amber on its captor's kerb, so the street itself gets all the height.
     """
 
-    def paint(self, data: tuple[tuple[tuple[str, int], ...], tuple[str, str]]) -> None:
-        positions, _teams = data
+    def paint(self, data: tuple[tuple[tuple[str, int], ...], tuple[str, str], frozenset[str]]) -> None:
+        positions, _teams, doubtful = data
         n = len(positions)
         col_w = self.width / max(1, n)
         row_h = self.height / 5
@@ -81,6 +82,9 @@ class StreetView(_Canvas):
             Color(*(theme.ACCENT if captured else (0.93, 0.9, 0.8, 1)))
             RoundedRectangle(pos=(cx - side / 2, cy - side / 2), size=(side, side), radius=[4])
             self.letter(letter, cx, cy, int(side * 0.68), theme.ACCENT_TEXT)
+            if letter in doubtful:  # the camera is not sure of this column: the players look
+                Color(*theme.BAD)
+                Line(rectangle=(cx - col_w / 2 + 1, self.y + 2, col_w - 2, self.height - 4), width=2)
 
 
 class GridView(_Canvas):

@@ -324,3 +324,25 @@ def audit(ui: Any) -> Steps:
     ui.tap("history.settings")
     yield
     _audit(ui, "settings")
+
+
+def demo_street(ui: Any) -> Steps:
+    """Demo mode, Word on the Street: the camera films the street after each word and reads it."""
+    yield
+    yield from pick_game(ui, "word-on-the-street", ["Reds", "Blues"])
+    yield from enter_word(ui, "STRENGTHS")
+    camera = ui.app.camera
+    for _ in range(40):  # the renderer and the street reader run on the camera's thread
+        read = camera.latest_street() if camera is not None else None
+        if camera is None or (read is not None and read.positions.get("S") == -2):
+            break
+        yield 0.25
+    yield
+    ui.note("camera_problem", getattr(camera, "problem", None))
+    ui.note("caption", ui.app.screens["game"].table.caption.text)
+    ui.note("read_positions", None if read is None else read.positions)
+    yield from ui.shot("game-demo-street")
+    ui.tap("game.table")
+    yield
+    yield from ui.shot("game-demo-street-photo")
+    ui.note("photo_kind", ui.app.screens["game"].table.kind)
