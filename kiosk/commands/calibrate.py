@@ -58,6 +58,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--no-tesseract", action="store_true", help="do not check the layout with Tesseract")
     p.add_argument("--calibration", metavar="FILE", help="calibration file (default: the kiosk's own)")
 
+    p = sub.add_parser("lens", help="calibrate the lens from photos of the printed ChArUco board")
+    p.add_argument("images", metavar="IMAGE", nargs="*", help="photos of the lens board (3 or more)")
+    p.add_argument("--sheet", metavar="OUT.png", help="write the printable lens board instead")
+    p.add_argument("--no-distortion", action="store_true", help="fit focal length and centre only")
+    p.add_argument("--calibration", metavar="FILE", help="calibration file (default: the kiosk's own)")
+
     p = sub.add_parser("show", help="print the calibration")
     p.add_argument("--calibration", metavar="FILE", help="calibration file (default: the kiosk's own)")
     p.add_argument("--json", action="store_true", help="print it as JSON")
@@ -70,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
     action = getattr(args, "action", None)
     if action is None:
         raise UsageError("say what to calibrate: markers, board, teach or show")
-    handlers = {"markers": _markers, "board": _board, "teach": _teach, "letters": _teach, "show": _show}
+    handlers = {"markers": _markers, "board": _board, "teach": _teach, "letters": _teach, "lens": _lens,
+                "show": _show}
     handler = handlers[action]
     try:
         return handler(args)
@@ -271,6 +278,47 @@ def _teach(args: argparse.Namespace) -> int:
           + (f"; {asked} checked by hand" if asked else ""))
     if cal is None:
         print(f"no board calibration yet at {path}: `tablekeeper calibrate board` will use these letters")
+    return 0
+
+
+# ------------------------------------------------------------------ lens
+def _lens(args: argparse.Namespace) -> int:
+    import cv2
+
+    from calibration.file import load_calibration, save_calibration
+    from calibration.lens import calibrate_lens, write_charuco_sheet
+    from kiosk.cli import UsageError
+
+    if args.sheet:
+        if args.images:
+            raise UsageError("--sheet writes the board to print; give the photos in a second run")
+        path = write_charuco_sheet(args.sheet)
+        print(f"wrote {path}: print at actual size, glue it flat, photograph it with the kiosk's camera "
+              "from 5 to 10 different tilts, then: tablekeeper calibrate lens PHOTOS...")
+        return 0
+    if not args.images:
+        raise UsageError("give the photos of the lens board (or --sheet OUT.png to print one)")
+    cal_path = _path(args.calibration)
+    if not cal_path.exists():
+        raise UsageError(f"no calibration at {cal_path}: run `tablekeeper calibrate board` first")
+    cal = load_calibration(cal_path)
+    images = []
+    for name in args.images:
+        image = cv2.imread(name, cv2.IMREAD_COLOR)
+        if image is None:
+            raise UsageError(f"{name}: no picture OpenCV can read")
+        images.append(image)
+    result = calibrate_lens(images, distortion=not args.no_distortion)
+    if result.image_size != cal.image_size:
+        (w, h), (cw, ch) = result.image_size, cal.image_size
+        raise UsageError(f"the lens photos are {w}x{h}; the board was calibrated on {cw}x{ch} pictures: "
+                         "use the same camera mode")
+    from dataclasses import replace
+
+    save_calibration(replace(cal, lens=result.lens), cal_path)
+    fx, fy = result.lens.camera_matrix[0][0], result.lens.camera_matrix[1][1]
+    print(f"lens saved in {cal_path}: focal length {fx:.0f} x {fy:.0f} px, "
+          f"reprojection error {result.rms:.2f} px ({len(result.used)} of {len(images)} photos used)")
     return 0
 
 
