@@ -6,6 +6,7 @@
     tablekeeper calibrate board IMAGE|--camera --board upwords|wots|grid [--grid RxC]
                                 [--corners X,Y,...] [--out FILE] [--preview OUT.png]
     tablekeeper calibrate teach --from-folder DIR | --from-photo IMAGE --layout FILE [--accept]
+    tablekeeper calibrate lens PHOTO... | --sheet OUT.png
     tablekeeper calibrate show [--json]
 
 The calibration is written to the kiosk's own file (``kiosk.paths.calibration_file()``)
