@@ -55,5 +55,6 @@ def photograph(tex: np.ndarray, area: np.ndarray, dst_quad, size=(1024, 768), se
     photo = cv2.GaussianBlur(photo, (3, 3), 0.8)
     _, jpg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 88])
     photo = cv2.imdecode(jpg, cv2.IMREAD_COLOR)
-    truth = cv2.perspectiveTransform(area[None].astype(np.float64), H.astype(np.float64))[0]
+    # Pixel centres sit at integer coordinates, so the edge between texture pixels i-1 and i is i - 0.5.
+    truth = cv2.perspectiveTransform((area - 0.5)[None].astype(np.float64), H.astype(np.float64))[0]
     return photo, truth
