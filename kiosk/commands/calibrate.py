@@ -214,7 +214,7 @@ def _write_preview(image: Any, cal: Any, out: str) -> None:
 
 # ------------------------------------------------------------------ teach
 def _teach(args: argparse.Namespace) -> int:
-    from calibration.file import CalibrationError, load_calibration
+    from calibration.file import load_calibration
     from calibration.teach import (
         confirm,
         parse_layout,
@@ -269,11 +269,8 @@ def _teach(args: argparse.Namespace) -> int:
             samples = confirm(samples, ask, cal.alphabet)
         except EOFError:
             raise UsageError("stopped before every cell was confirmed; nothing was taught") from None
-    try:
-        classifier = teach(samples)
-        target = save_taught(classifier, path, cal)
-    except CalibrationError:
-        raise
+    classifier = teach(samples)
+    target = save_taught(classifier, path, cal)
     letters = ", ".join(classifier.alphabet)
     print(f"taught {len(classifier)} examples of {len(classifier.alphabet)} letters ({letters}) -> {target}"
           + (f"; {asked} checked by hand" if asked else ""))
