@@ -212,3 +212,20 @@ def test_teach_on_a_terminal_asks_about_each_doubt(tmp_path: Path) -> None:
     assert code == 0, out
     assert prompts, "Tesseract agreed everywhere: nothing was asked"
     assert "taught 25 examples" in out and f"{len(prompts)} checked by hand" in out
+
+
+CROPS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-tile-crops"
+
+
+@pytest.mark.skipif(not CROPS.is_dir(), reason="../shared/data/real-tile-crops is not beside the repo")
+def test_real_crops_taught_before_the_board_are_used_by_the_board(tmp_path: Path, marked_photo) -> None:
+    done = cli(tmp_path, "teach", "--from-folder", str(CROPS))
+    assert done.returncode == 0, done.stderr
+    assert "of 26 letters" in done.stdout
+    assert "`tablekeeper calibrate board` will use these letters" in done.stdout
+    assert (tmp_path / "data" / "letters.npz").is_file()
+    path, _, _ = marked_photo
+    board = cli(tmp_path, "board", str(path), "--board", "grid")
+    assert board.returncode == 0, board.stderr
+    assert load_calibration(tmp_path / "data" / "calibration.json").letters_file == "letters.npz"
+    assert "letters.npz" in cli(tmp_path, "show").stdout

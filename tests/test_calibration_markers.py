@@ -106,3 +106,18 @@ def test_sheet_refuses_silly_sizes_and_formats(tmp_path: Path) -> None:
         marker_sheet(size_mm=150)
     with pytest.raises(CalibrationError, match=r"\.png or \.pdf"):
         write_marker_sheet(tmp_path / "m.jpg")
+
+
+REAL_PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-scrabble-photos"
+
+
+@pytest.mark.skipif(not REAL_PHOTOS.is_dir(),
+                    reason="../shared/data/real-scrabble-photos is not beside the repo")
+def test_real_board_photos_without_markers_are_refused_plainly() -> None:
+    """Real phone photos of a Scrabble board carry no markers: no false corner is invented."""
+    for path in sorted(REAL_PHOTOS.glob("*.jpg"))[:3]:
+        image = cv2.imread(str(path))
+        image = cv2.resize(image, (image.shape[1] // 3, image.shape[0] // 3), interpolation=cv2.INTER_AREA)
+        with pytest.raises(MarkersNotFound) as err:
+            find_board(image)
+        assert err.value.found == () and "no corner markers found" in str(err.value)
