@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import time
 from pathlib import Path
 
 import cv2
@@ -267,3 +268,30 @@ def test_the_pi_camera_gives_bgr_frames() -> None:  # pragma: no cover - runs on
         img = cam.read()
         assert img.shape[:2] == (480, 640) and img.shape[2] in (3, 4)
     cam.close()
+
+
+def test_closing_from_another_thread_while_reading(pictures: Path) -> None:
+    """The kiosk reads on a worker thread and closes from the UI thread."""
+    import threading
+
+    cam = ResilientCamera(lambda: ReplaySource(pictures), Clock())
+    results: list[object] = []
+    errors: list[BaseException] = []
+
+    def reader() -> None:
+        try:
+            while cam.status != "closed":
+                results.append(cam.read())
+            results.append(cam.read())
+        except BaseException as exc:  # any failure in the thread fails the test
+            errors.append(exc)
+
+    worker = threading.Thread(target=reader)
+    worker.start()
+    while len(results) < 20:
+        time.sleep(0.001)
+    cam.close()
+    worker.join(10)
+    assert not errors and not worker.is_alive()
+    assert results[-1] is None and cam.status == "closed"
+    assert any(r is not None for r in results)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -83,6 +84,8 @@ class ResilientCamera:
         self._status = "lost: not opened yet"
         self._closed = False
         self.frames = 0
+        # The kiosk reads on a worker thread and closes from the UI thread: never mid-read.
+        self._lock = threading.RLock()
         self._try_open()
 
     # -- public ---------------------------------------------------------------------------------
@@ -105,6 +108,10 @@ class ResilientCamera:
 
     def read(self) -> np.ndarray | None:
         """One frame, or None while the camera is lost (then see ``status``)."""
+        with self._lock:
+            return self._read()
+
+    def _read(self) -> np.ndarray | None:
         if self._closed:
             return None
         if self._source is None:
@@ -127,11 +134,12 @@ class ResilientCamera:
         return frame
 
     def close(self) -> None:
-        """Release the camera; safe to call twice."""
-        if self._closed:
-            return
-        self._closed = True
-        self._drop()
+        """Release the camera; safe to call twice, and from another thread than the reader's."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._drop()
 
     def __enter__(self) -> ResilientCamera:
         return self
