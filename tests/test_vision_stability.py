@@ -98,6 +98,24 @@ def test_only_the_cells_that_changed_are_reported_for_re_reading(scenes) -> None
     assert all(c in (9, 10, 11, 12) for _, c in cells), cells  # nothing far from the move
 
 
+def test_a_shadow_that_comes_and_stays_is_not_a_new_board() -> None:
+    watcher, _ = _watcher(votes=2)
+    room = Effects(noise_sigma=3, shadow=0.45, shadow_seed=11, jpeg_quality=88)
+    phases = {"plain": _frames({}), "shadow": [render_street({}, pose=POSE, seed=5, effects=room).image] * 2,
+              "moved": _frames({"T": 2})}
+    t, reports, reads = 0.0, [], {}
+    for name, frames in phases.items():
+        before = len(watcher.calls)  # type: ignore[attr-defined]
+        for i in range(12):
+            got = watcher.feed(frames[i % 2], t)
+            if got is not None:
+                reports.append((name, got.positions["T"]))
+            t += 0.1
+        reads[name] = len(watcher.calls) - before  # type: ignore[attr-defined]
+    assert reports == [("plain", 0), ("moved", 2)]  # the start, then the move; not the shadow
+    assert reads["shadow"] >= 2  # the shadowed cells were re-read and voted on, then let be
+
+
 def test_vote_takes_the_majority_and_lowers_confidence_on_disagreement(scenes) -> None:
     reader = StreetReader(render_street({}, pose=POSE, seed=5).corners, (1024, 768))
     a = reader.read(scenes["start"][0])

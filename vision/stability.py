@@ -137,7 +137,7 @@ class BoardWatcher:
     ``read(frame, previous, changed)`` reads the board (``previous`` is the last accepted
     reading or None, ``changed`` the cells to re-read or None for all).
     ``feed`` returns a new accepted reading when the board has settled into a new state,
-    otherwise None.
+    otherwise None (also when only the light changed: the same board under a new shadow).
     """
 
     gate: SteadinessGate
@@ -163,6 +163,16 @@ class BoardWatcher:
             return None
         result = vote(self._pending)
         self._pending.clear()
+        same = self.accepted is not None and _values(result) == _values(self.accepted)
         self.accepted = result
         self.gate.accept(frame)
-        return result
+        # A shadow that stays, or a lamp switched on, changes pixels but not the board:
+        # remember the new look, report nothing.
+        return None if same else result
+
+
+def _values(reading: Reading) -> tuple:
+    """What a reading says, without its confidences: to tell a new board from a new light."""
+    if isinstance(reading, StreetReading):
+        return tuple(c.position for c in reading.columns)
+    return tuple((c.letter, c.height) for c in reading.cells)
