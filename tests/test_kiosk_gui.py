@@ -30,6 +30,8 @@ from kiosk.store import GameLog
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "artifacts" / "screenshots"
 HAS_WORDS = Path("/usr/share/dict/scowl").is_dir()
+#: The display the scenarios run on (set by the ``display`` fixture).
+SCREEN = ""
 
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
 
@@ -47,12 +49,7 @@ def run(
         str(SHOTS),
         str(result),
     ]
-    if display:
-        env = {**(env or {}), "DISPLAY": display}
-    elif not os.environ.get("DISPLAY"):
-        if shutil.which("xvfb-run") is None:
-            pytest.skip("no display and no xvfb-run (apt package xvfb) for a virtual one")
-        command = ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", *command]
+    env = {**(env or {}), "DISPLAY": display or SCREEN}
     clean = {
         k: v for k, v in os.environ.items() if not k.startswith(("KIVY", "KCFG", "TABLEKEEPER", "NOTIFY"))
     }
@@ -68,6 +65,40 @@ def run(
 
 def game_log(data: Path) -> GameLog:
     return GameLog(data / "games.sqlite3")
+
+
+@pytest.fixture(scope="module")
+def display() -> Any:
+    """One virtual 800x480 screen for all the scenarios (each runs its own app in turn).
+
+    Started here rather than by xvfb-run: once for the module instead of once a test, and
+    without NOTIFY_SOCKET in its environment (an Xorg server answers READY=1 itself)."""
+    if os.environ.get("DISPLAY"):
+        yield os.environ["DISPLAY"]
+        return
+    if shutil.which("Xvfb") is None:
+        pytest.skip("no display and no Xvfb (apt package xvfb) for a virtual one")
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "800x480x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    try:
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.fixture(autouse=True)
+def _screen(display: str) -> None:
+    global SCREEN
+    SCREEN = display
 
 
 @pytest.fixture
@@ -291,32 +322,6 @@ def test_a_full_disk_refuses_the_turn_in_plain_words_and_loses_nothing(small_dis
     assert found["scores_after_room"] == ["8", "8"]
     with game_log(small_disk) as log:
         assert [e["word"] for e in log.events(log.games(1)[0].id)] == ["MOOD", "DEAR"]
-
-
-@pytest.fixture
-def display() -> Any:
-    """A display of our own for the one test where Xvfb must not see NOTIFY_SOCKET (it would
-    answer READY=1 itself, as Xorg servers do under systemd)."""
-    if os.environ.get("DISPLAY"):
-        yield os.environ["DISPLAY"]
-        return
-    if shutil.which("Xvfb") is None:
-        pytest.skip("no display and no Xvfb (apt package xvfb) for a virtual one")
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "800x480x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    try:
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def test_sigterm_stops_the_kiosk_cleanly(data: Path, tmp_path: Path, display: str) -> None:
