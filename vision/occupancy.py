@@ -119,3 +119,43 @@ def cell_fraction(mask: np.ndarray, rows: int, cols: int, cell_px: float, pad_px
     ii = cv2.integral(mask.view(np.uint8) if mask.dtype == bool else mask.astype(np.uint8), sdepth=cv2.CV_64F)
     ya, xa, yb, xb, area = _cell_edges(rows, cols, float(cell_px), float(pad_px), mask.shape[:2])
     return (ii[yb, xb] - ii[ya, xb] - ii[yb, xa] + ii[ya, xa]) / area
+
+
+def glyph_centre(window: np.ndarray, letter_px: float) -> tuple[float, float] | None:
+    """Where the letter is in a window around a cell: the centre of the dark glyph nearest the
+    window's centre (with the parts beside it, so Qu and Ä count whole), or None.
+
+    For boards whose tiles are not held by walls (a Scrabble-like grid, the street's lanes) a
+    tile sits a little off its cell; cutting the face around its letter instead of around the
+    cell keeps the letter whole. ``letter_px`` is the expected letter height in pixels.
+    """
+    gray = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY) if window.ndim == 3 else window
+    _, ink = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    n, _, stats, centres = cv2.connectedComponentsWithStats(ink)
+    h, w = gray.shape
+    mid = np.array([w / 2, h / 2])
+    best, best_d = None, 0.45 * letter_px
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if not (0.35 * letter_px <= bh <= 1.4 * letter_px) or area < 12:
+            continue
+        if x == 0 or y == 0 or x + bw >= w or y + bh >= h:  # the tile's edge or a neighbour's letter
+            continue
+        d = float(np.hypot(*(centres[i] - mid)))
+        if d < best_d:
+            best, best_d = i, d
+    if best is None:
+        return None
+    x, y, bw, bh, _ = stats[best]
+    x0, y0, x1, y1 = x, y, x + bw, y + bh
+    for i in range(1, n):  # the other parts of the same letter(s): beside or above it
+        xi, yi, bwi, bhi, area = stats[i]
+        if i == best or area < 6 or xi == 0 or yi == 0 or xi + bwi >= w or yi + bhi >= h:
+            continue
+        dots = (yi + bhi <= y0 + 0.1 * letter_px and yi >= y0 - 0.4 * letter_px
+                and xi >= x - 0.1 * letter_px and xi + bwi <= x + bw + 0.1 * letter_px)  # Ä Ö Ü
+        beside = (bhi >= 0.45 * letter_px and abs((yi + bhi) - (y + bh)) <= 0.15 * letter_px
+                  and xi <= x1 + 0.2 * letter_px and xi + bwi >= x0 - 0.2 * letter_px)  # the u of Qu
+        if dots or beside:  # (a score's small digit is neither)
+            x0, y0, x1, y1 = min(x0, xi), min(y0, yi), max(x1, xi + bwi), max(y1, yi + bhi)
+    return (x0 + x1) / 2, (y0 + y1) / 2

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from vision.occupancy import cell_fraction, face_features, skin_mask
+from vision.occupancy import cell_fraction, face_features, glyph_centre, skin_mask
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading
 
@@ -64,14 +64,17 @@ class UpwordsReader:
         later = reader.read(next_frame, previous=first)   # heights from history + geometry
 
     ``corners``: the playing area's outer corners (TL, TR, BR, BL) in the image;
-    ``camera_matrix``: the lens calibration if known (else the focal length is estimated).
+    ``camera_matrix``: the lens calibration if known (else the focal length is estimated);
+    ``loose_tiles``: the tiles are not held in cells by walls (a Scrabble-like grid), so each
+    letter is cut out around where it actually is near its cell.
     """
 
     def __init__(self, corners: np.ndarray, image_size: tuple[int, int], *, rows: int = 8, cols: int = 8,
                  letters: LetterReaderLike | None = None, geometry: TileGeometry | None = None,
                  camera_matrix: np.ndarray | None = None, threshold: float = DEFAULT_THRESHOLD,
-                 cell_px: int = 32) -> None:
+                 cell_px: int = 32, loose_tiles: bool = False) -> None:
         self.rows, self.cols = rows, cols
+        self.loose_tiles = loose_tiles
         self.geometry = geometry or TileGeometry()
         self.letters = letters
         self.threshold = threshold
@@ -172,12 +175,20 @@ class UpwordsReader:
         return cv2.remap(src, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def face_crop(self, warped: np.ndarray, row: int, col: int) -> np.ndarray:
-        """The tile face of one cell from a warped plane (a little wider than the face)."""
+        """The tile face of one cell from a warped plane (a little wider than the face); with
+        ``loose_tiles``, centred on the letter found near the cell."""
         pad = self.pad_cells * self.cell_px
         half = 0.5 * self.face_frac * self.cell_px * 1.04
         cy, cx = pad + (row + 0.5) * self.cell_px, pad + (col + 0.5) * self.cell_px
+        if self.loose_tiles:
+            reach = half * 1.45
+            y0, x0 = max(round(cy - reach), 0), max(round(cx - reach), 0)
+            window = warped[y0:round(cy + reach), x0:round(cx + reach)]
+            found = glyph_centre(window, letter_px=0.62 * 2 * half / 1.04)
+            if found is not None:
+                cx, cy = x0 + found[0], y0 + found[1]
         y0, y1, x0, x1 = (round(v) for v in (cy - half, cy + half, cx - half, cx + half))
-        return warped[y0:y1, x0:x1]
+        return warped[max(y0, 0):y1, max(x0, 0):x1]
 
     def read(self, image: np.ndarray, previous: BoardReading | None = None,
              only: Iterable[tuple[int, int]] | None = None) -> BoardReading:
