@@ -200,6 +200,7 @@ def test_a_power_cut_mid_game_and_the_kiosk_comes_back_where_it_was(data: Path) 
     before = run("resume_part1", data, killed=True)
     after = run("resume_part2", data)
     assert after["screen_at_start"] == "game"
+    assert after["ring"] == "--"  # Upwords has no timer: the resumed game's own setting, not a default
     assert (after["mover"], after["scores"], after["board"]) == (
         before["mover"],
         before["scores"],

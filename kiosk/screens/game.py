@@ -99,8 +99,10 @@ class GameScreen(KioskScreen):
         if self.app.demo is not None and self.demo_button is None:
             self.demo_button = BigButton("Demo step", tid="game.demo", on_tap=self.demo_step, face=theme.GOOD)
             self.buttons.add_widget(self.demo_button, index=len(self.buttons.children))
-        if fresh and self.app.timer is not None:
-            self.app.timer.reset(game.timer_seconds)
+        timer = self.app.timer
+        if timer is not None and (fresh or timer.seconds != game.timer_seconds):
+            # A new game, or one resumed after a restart: the timer takes this game's length.
+            timer.reset(game.timer_seconds)
         self.refresh()
 
     def on_enter(self, *_: Any) -> None:

@@ -40,6 +40,7 @@ def resume_part2(ui: Any) -> Steps:
     ui.note("mover", ui.text("game.mover"))
     ui.note("scores", [ui.text("game.score.0"), ui.text("game.score.1")])
     ui.note("board", ui.app.session.game.board.text())
+    ui.note("ring", ui.text("ring.digits"))
     yield from ui.shot("game-resumed")
     ui.tap("game.turn")
     yield
