@@ -13,9 +13,10 @@ def build_screens(app: Any) -> list[Any]:
     from kiosk.screens.game import GameScreen
     from kiosk.screens.history import HistoryScreen
     from kiosk.screens.names import NamesScreen
-    from kiosk.screens.option_form import LettersScreen, TallyScreen
+    from kiosk.screens.option_form import LettersScreen
     from kiosk.screens.settings_screen import SettingsScreen
     from kiosk.screens.start import StartScreen
+    from kiosk.screens.tally import TallyScreen
 
     return [
         cls(app)
