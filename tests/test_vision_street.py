@@ -76,9 +76,9 @@ def test_wrong_picture_size_is_refused_in_plain_words() -> None:
 
 def test_the_letter_read_confirms_each_column_and_flags_a_tile_in_the_wrong_column() -> None:
     letters_mod = pytest.importorskip("vision.letters", reason="vision/letters.py is missing")
-    from vision.render_teach import teaching_samples
+    from vision.render_teach import street_teaching_samples
 
-    images, labels = teaching_samples()
+    images, labels = street_teaching_samples()  # the start position: every tile on its letter
     classifier = letters_mod.LetterClassifier()
     classifier.fit(images, labels)
     letters = letters_mod.LetterReader(classifier, 0.3, use_tesseract=False)
@@ -97,9 +97,9 @@ def test_the_letter_read_confirms_each_column_and_flags_a_tile_in_the_wrong_colu
 
 def test_a_turned_tile_is_still_confirmed() -> None:
     letters_mod = pytest.importorskip("vision.letters", reason="vision/letters.py is missing")
-    from vision.render_teach import teaching_samples
+    from vision.render_teach import street_teaching_samples
 
-    images, labels = teaching_samples()
+    images, labels = street_teaching_samples()  # the start position: every tile on its letter
     classifier = letters_mod.LetterClassifier()
     classifier.fit(images, labels)
     letters = letters_mod.LetterReader(classifier, 0.3, use_tesseract=False)

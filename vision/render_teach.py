@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.render import Effects, Pose, UpwordsSpec, render_upwords
+from vision.render import STREET_LETTERS, Effects, Pose, UpwordsSpec, render_upwords
 from vision.upwords_reader import UpwordsReader
 
 #: The Upwords letters: A–Z with the Qu tile in place of Q.
@@ -48,5 +48,25 @@ def teaching_samples(alphabet: Sequence[str] = UPWORDS_ALPHABET, poses: Sequence
         plane = reader.warp_planes(shot.image)[1]
         for (r, c), (letter, _) in cells.items():
             images.append(reader.face_crop(plane, r, c))
+            labels.append(letter)
+    return images, labels
+
+
+def street_teaching_samples(poses: Sequence[Pose] = TEACHING_POSES, seed: int = 2000,
+                            effects: Effects | None = None) -> tuple[list[np.ndarray], list[str]]:
+    """Word on the Street's own teaching photo: the start of a game, every tile on its letter
+    of the median strip, so the order is known without anyone typing it (one photo per pose)."""
+    from vision.render import render_street
+    from vision.street import StreetReader
+
+    images: list[np.ndarray] = []
+    labels: list[str] = []
+    for i, pose in enumerate(poses):
+        shot = render_street({}, pose=pose, seed=seed + i,
+                             effects=effects or Effects(noise_sigma=2.0, jpeg_quality=90))
+        reader = StreetReader(shot.corners, shot.image_size)
+        top = reader.warp(shot.image)
+        for col, letter in enumerate(STREET_LETTERS):
+            images.append(reader.face_crop(top, 2, col))
             labels.append(letter)
     return images, labels

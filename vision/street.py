@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.occupancy import cell_fraction, skin_mask
+from vision.occupancy import cell_fraction, glyph_centre, skin_mask
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, StreetColumn, StreetReading
 from vision.render_textures import STREET_LETTERS
@@ -53,7 +53,7 @@ class StreetReader:
     def __init__(self, corners: np.ndarray, image_size: tuple[int, int], *,
                  letters: LetterReaderLike | None = None, geometry: StreetGeometry | None = None,
                  camera_matrix: np.ndarray | None = None, threshold: float = DEFAULT_THRESHOLD,
-                 cell_px: int = 36) -> None:
+                 cell_px: int = 48) -> None:
         self.geometry = geometry or StreetGeometry()
         g = self.geometry
         self.rows, self.cols = len(SPACES), len(STREET_LETTERS)
@@ -102,11 +102,17 @@ class StreetReader:
         return out
 
     def face_crop(self, top: np.ndarray, row: int, col: int) -> np.ndarray:
+        """The tile's face in a space, centred on its letter: tiles sit loosely in their lanes."""
         g = self.geometry
         hx = 0.5 * g.tile_mm / g.pitch_mm * self.cell_px * 1.04
         hy = 0.5 * g.tile_mm / g.lane_mm * self.cell_px * 1.04
         cy, cx = (row + 0.5) * self.cell_px, (col + 0.5) * self.cell_px
-        return top[round(cy - hy):round(cy + hy), round(cx - hx):round(cx + hx)]
+        y0, x0 = max(round(cy - 1.3 * hy), 0), max(round(cx - 1.3 * hx), 0)
+        window = top[y0:round(cy + 1.3 * hy), x0:round(cx + 1.3 * hx)]
+        found = glyph_centre(window, letter_px=0.62 * 2 * hy / 1.04)
+        if found is not None:
+            cx, cy = x0 + found[0], y0 + found[1]
+        return top[max(round(cy - hy), 0):round(cy + hy), max(round(cx - hx), 0):round(cx + hx)]
 
     def _judge(self, col: int, letter: str, scores: np.ndarray, top: np.ndarray,
                hand: np.ndarray) -> StreetColumn:
