@@ -350,6 +350,8 @@ class UpwordsReader:
             return 0, 1.0, "history"
         if prev.height == 0:
             expected = 1
+        elif letter is None:  # unreadable: history cannot tell whether a tile was added
+            return max(prev.height, geo), 0.3, "history"
         elif letter == prev.letter:
             expected = prev.height
         else:
