@@ -277,3 +277,15 @@ def test_real_photo_tiles_are_cut_from_the_right_cells_and_read(real_crops_class
     reads = {rc: real_crops_classifier.classify(reader.face_crop(plane, *rc)).letter for rc in tiles}
     right = sum(reads[rc] == letter for rc, letter in tiles.items())
     assert right >= at_least, {rc: (tiles[rc], reads[rc]) for rc in tiles if reads[rc] != tiles[rc]}
+
+
+def test_an_unreadable_top_is_flagged_and_not_taken_for_a_new_tile(letters) -> None:
+    pose = Pose(tilt_deg=30)
+    first = render_upwords({(3, 3): ("O", 1)}, pose=pose, seed=5)
+    reader = UpwordsReader(first.corners, first.image_size, letters=letters)
+    before = reader.read(first.image)
+    assert before.cell(3, 3).letter == "O" and not before.cell(3, 3).uncertain
+    smudged = render_upwords({(3, 3): ("", 1)}, pose=pose, seed=5)  # a tile whose letter cannot be seen
+    cell = reader.read(smudged.image, previous=before).cell(3, 3)
+    assert cell.letter is None and cell.height == 1 and cell.uncertain
+    assert "no letter can be read on this tile" in cell.flags

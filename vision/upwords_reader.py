@@ -52,6 +52,8 @@ class TileGeometry:
 OCCUPIED_RATIO = 2.45
 #: A candidate face more than this much covered by nearer stacks is not evidence.
 MAX_COVER = 0.35
+#: A letter read less sure than this is no read at all (a blank, smudged or covered face).
+NO_LETTER_BELOW = 0.1
 
 
 class UpwordsReader:
@@ -315,6 +317,8 @@ class UpwordsReader:
         if self.letters is not None and crop.size:
             read = self.letters.read(crop)
             letter, letter_conf = read.letter, float(read.confidence)
+            if letter_conf < NO_LETTER_BELOW:  # a guess, not a read: do not let history count it
+                letter = None
             if letter is None:
                 flags.append("no letter can be read on this tile")
         return self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, flags,
