@@ -69,6 +69,9 @@ class TableKeeperApp(App):
         self.screens: dict[str, Any] = {}
         self._deck: Any = None
         self._shot: set[str] = set()
+        self._camera_status = "ok"
+        #: A play the camera saw, waiting for the players to check it in turn entry.
+        self.camera_prefill: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ building
     def build(self) -> FloatLayout:
@@ -97,6 +100,8 @@ class TableKeeperApp(App):
         if self.camera is not None and hasattr(self.camera, "on_read"):
             # Reads arrive on the camera's thread; the screen is redrawn on the UI thread.
             self.camera.on_read = lambda: Clock.schedule_once(lambda _dt: self._camera_read(), 0)
+            if hasattr(self.camera, "start"):
+                self.camera.start()
         resumed = self.session.resume()
         for problem in self._take_problems():
             self.warn(problem)
@@ -122,8 +127,45 @@ class TableKeeperApp(App):
         self.warn(message, "info")
 
     def _camera_read(self) -> None:
+        """A new steady reading (or a camera lost or found), on the UI thread."""
+        status = getattr(self.camera, "status", "ok")
+        if status != self._camera_status:
+            if status.startswith("lost"):
+                self.warn(f"The camera is lost ({status[5:].strip()}): the game goes on by touch.")
+            elif self._camera_status.startswith("lost"):
+                self.warn("The camera is back.", "info")
+            self._camera_status = status
+        self._camera_proposal()
         if self.manager is not None and self.manager.current == "game":
             self.screens["game"].refresh()
+
+    def _camera_proposal(self) -> None:
+        """A play the camera sees is offered, never scored: Turn opens it filled in to check."""
+        game = self.session.game
+        proposal = getattr(self.camera, "proposal", None)
+        if game is None or proposal is None:
+            return
+        play = proposal(game)
+        if play is None or (not play.tiles and not play.problems):
+            return
+        if not play.ok:
+            self.news(f"The camera is not sure of {len(play.problems)} square(s): enter the play by touch.")
+            return
+        after, why = self.session.try_event(play.event())
+        if after is None:
+            self.news(f"The camera sees a play the rules refuse ({why}): check the board.")
+            return
+        from kiosk.playbook import upwords_prefill
+
+        self.camera_prefill = upwords_prefill(after)
+        if self.camera_prefill is not None:
+            self.news(
+                f"The camera sees {self.camera_prefill['word']}: tap Turn to check it, Done to score it."
+            )
+
+    def take_camera_prefill(self) -> dict[str, Any] | None:
+        prefill, self.camera_prefill = self.camera_prefill, None
+        return prefill
 
     def _ready(self, _dt: float) -> None:
         notify = _notify()

@@ -261,3 +261,20 @@ def describe_event(event: Mapping[str, Any]) -> str:
     if kind == "play" and event.get("words"):
         word = event["words"][0].get("word")
     return f"{kind} {word}" if word else kind.replace("_", " ")
+
+
+def upwords_prefill(after: Game[Any]) -> dict[str, Any] | None:
+    """Turn entry's fields (word, first square, direction) for the play just applied to ``after``.
+
+    The word is the one formed along the line of the tiles placed (the main word), as a
+    player would say it; None when the play formed no word.
+    """
+    play = getattr(after.state, "last", None)
+    if play is None or not play.words:
+        return None
+    placed = {p.cell for p in play.tiles}
+    main = next((w for w in play.words if placed <= set(w.cells)), None) or max(
+        play.words, key=lambda w: len(w.cells)
+    )
+    (row, col), down = main.cells[0], len(main.cells) > 1 and main.cells[1][0] > main.cells[0][0]
+    return {"word": main.word, "row": row, "col": col, "down": down}

@@ -178,6 +178,17 @@ class Session:
         message = step.message or "; ".join(t.summary for t in step.turns if t.summary)
         return Result(True, message, turns=step.turns, event=twin.peek())
 
+    def try_event(self, event: Mapping[str, Any]) -> tuple[Game[Any] | None, str]:
+        """The game as it would be after ``event`` (nothing logged, nothing shown), or why not."""
+        if self.game is None:
+            return None, "No game is being played."
+        twin = self.game.copy()
+        try:
+            twin.apply(event)
+        except IllegalEvent as exc:
+            return None, _illegal_text(exc)
+        return twin, ""
+
     def undo(self) -> Result:
         """Take back the last event (a turn, or a ruling). The log row goes first."""
         if self.game is None or self.game_id is None or self.game.peek() is None:

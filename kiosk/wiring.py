@@ -149,6 +149,12 @@ def build_app(
     timer = open_timer(settings, demo_mode)
     demo_script = Demo.create(session) if demo_mode else None
     camera = demo_script.camera if demo_script is not None else None
+    if not demo_mode:
+        from kiosk.live_camera import LiveCamera
+
+        camera, problem = LiveCamera.open(settings)
+        if problem:
+            session.problems.append(problem)
     return TableKeeperApp(
         session,
         settings,

@@ -379,3 +379,37 @@ def test_demo_camera_reads_the_street_after_each_word(data: Path) -> None:
     assert moved == {"S": -2, "T": -2, "R": -1, "N": -1, "G": -1, "H": -1}
     assert found["caption"] == "camera: all 17 letters where the game has them - tap for the photo"
     assert found["photo_kind"] == "photo"
+
+
+def test_a_play_the_camera_sees_is_offered_and_confirmed_then_the_camera_is_lost(data: Path) -> None:
+    """The live camera path end to end: a recording as the camera, a real calibration file and
+    taught letters, the steadiness gate, the proposal, and the players' confirmation."""
+    cv2 = pytest.importorskip("cv2")
+    if importlib.util.find_spec("vision.letters") is None:
+        pytest.skip("the letter reader (vision/letters.py) is not installed")
+    from calibration.file import Calibration, save_calibration
+    from vision.letters import LetterClassifier
+    from vision.render import render_upwords
+    from vision.render_teach import teaching_samples
+
+    empty = render_upwords({}, seed=1)
+    mood = render_upwords({(3, c): (ch, 1) for c, ch in zip(range(1, 5), "MOOD", strict=True)}, seed=2)
+    frames = data / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "board.png"), empty.image)
+    cv2.imwrite(str(data / "mood.png"), mood.image)
+    images, labels = teaching_samples()
+    LetterClassifier().fit(images, labels).save(data / "letters.npz")
+    corners = tuple(tuple(float(v) for v in point) for point in empty.corners)
+    save_calibration(
+        Calibration("upwords", 8, 8, corners, empty.image_size, letters_file="letters.npz"),
+        data / "calibration.json",
+    )
+    (data / "tablekeeper.toml").write_text(f'[camera]\nsource = "{frames}"\n')
+    found = run("live_camera", data)
+    assert "camera" not in found["before"]  # the empty board: nothing to offer
+    assert found["news"] == "The camera sees MOOD: tap Turn to check it, Done to score it."
+    assert found["entry_title"] == "Check the camera's read, then Done"
+    assert found["entry_preview"] == "row 4, col 2, across: places M O O D"
+    assert found["scores"] == ["8", "0"]
+    assert found["lost_banner"].startswith("The camera is lost (")

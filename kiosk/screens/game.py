@@ -211,7 +211,8 @@ class GameScreen(KioskScreen):
             self.tick(0)
 
     def enter_turn(self) -> None:
-        self.app.go("entry")
+        """Turn entry; filled in with the play the camera saw, when it saw one."""
+        self.app.go("entry", prefill=self.app.take_camera_prefill())
 
     def challenge(self) -> None:
         self.app.go("challenge")

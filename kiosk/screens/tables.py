@@ -54,8 +54,8 @@ class TablePanel(BoxLayout):
     def show(self, game: Any, camera: Any = None) -> None:
         self._last = (game, camera)
         name = game.name
-        if camera is not None and hasattr(camera, "keep_up"):
-            camera.keep_up(game)
+        if camera is not None:
+            camera.sync(game)
         image = camera.latest_image() if self.photo and hasattr(camera, "latest_image") else None
         if image is not None:
             self._use("photo", PhotoView).set(image)
@@ -63,9 +63,7 @@ class TablePanel(BoxLayout):
             return
         if name == "word-on-the-street":
             engine = game.positions()
-            street = (
-                camera.latest_street() if camera is not None and hasattr(camera, "latest_street") else None
-            )
+            street = camera.view_of(game) if camera is not None else None
             doubtful: frozenset[str] = frozenset()
             if street is not None:  # the camera's read; a tile it sees gone is the game's capture
                 engine = {
@@ -80,7 +78,7 @@ class TablePanel(BoxLayout):
                 f"camera: {street.summary} - tap for the photo" if street is not None else captured
             )
         elif name == "upwords":
-            read = camera.latest() if camera is not None and hasattr(camera, "latest") else None
+            read = camera.view_of(game) if camera is not None else None
             board = game.board
             tops = [[board.top(r, c) for c in range(board.size)] for r in range(board.size)]
             heights = [[board.height(r, c) for c in range(board.size)] for r in range(board.size)]

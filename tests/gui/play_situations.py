@@ -347,3 +347,39 @@ def demo_street(ui: Any) -> Steps:
     yield
     yield from ui.shot("game-demo-street-photo")
     ui.note("photo_kind", ui.app.screens["game"].table.kind)
+
+
+def live_camera(ui: Any) -> Steps:
+    """The table's camera (a recording here): a play it sees is offered, the players confirm it;
+    then the camera is unplugged and the game goes on by touch."""
+    import shutil
+
+    frames = Path(ui.app.settings.section("camera")["source"])
+    data = frames.parent
+    yield
+    yield from pick_game(ui, "upwords", ["Ann", "Bob"])
+    yield 1.5  # the camera settles on the empty board
+    ui.note("before", ui.text("game.news"))
+    shutil.copyfile(data / "mood.png", data / "next.png")
+    (data / "next.png").replace(frames / "board.png")  # the players put MOOD down
+    for _ in range(60):
+        if "camera sees" in ui.text("game.news"):
+            break
+        yield 0.2
+    ui.note("news", ui.text("game.news"))
+    ui.note("caption", ui.app.screens["game"].table.caption.text)
+    yield from ui.shot("game-live-camera")
+    ui.tap("game.turn")
+    yield
+    ui.note("entry_title", ui.app.screens["entry"].bar.title.text)
+    ui.note("entry_preview", ui.text("entry.preview"))
+    yield from ui.shot("entry-live-camera")
+    ui.tap("entry.done")
+    yield
+    ui.note("scores", [ui.text("game.score.0"), ui.text("game.score.1")])
+    shutil.rmtree(frames)  # the camera's cable is pulled
+    for _ in range(40):
+        if "camera is lost" in ui.app.banner.showing:
+            break
+        yield 0.2
+    ui.note("lost_banner", ui.app.banner.showing)

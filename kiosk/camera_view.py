@@ -1,0 +1,81 @@
+"""What the game screen shows of a camera's read: the board as read, and the cells to check.
+
+Shared by the demo's camera and the live one. A read is laid over the game's own board
+(the history the players entered or confirmed), and every cell the reader doubts or that
+disagrees with the game is marked, so the players look before anything is scored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CameraRead:
+    """The board as the camera read it, for the game screen: tops, heights, doubtful cells."""
+
+    tops: tuple[tuple[str | None, ...], ...]
+    heights: tuple[tuple[int, ...], ...]
+    uncertain: frozenset[tuple[int, int]]
+    summary: str
+
+
+def compare(board: Any, reading: Any) -> CameraRead:
+    """Lay the camera's read over the board it should show and mark every cell to look at.
+
+    A cell is doubtful when the reader says so (a hand, a hidden stack, an unsure letter or
+    height) or when the photo disagrees with ``board`` (a tile where there is none, another
+    letter, another height). Letters the reader could not name are shown from ``board``.
+    """
+    tops, heights, doubtful = [], [], set()
+    for r in range(board.size):
+        row_tops, row_heights = [], []
+        for c in range(board.size):
+            cell = reading.cell(r, c)
+            known = board.top(r, c)
+            row_tops.append((cell.letter or known) if cell.height else None)
+            row_heights.append(cell.height)
+            disagrees = cell.height != board.height(r, c) or (cell.letter and known and cell.letter != known)
+            if cell.uncertain or disagrees:
+                doubtful.add((r, c))
+        tops.append(tuple(row_tops))
+        heights.append(tuple(row_heights))
+    seen = sum(1 for row in heights for h in row if h)
+    summary = f"{seen} stacks seen, {len(doubtful)} to check" if doubtful else f"{seen} stacks seen, all sure"
+    return CameraRead(tuple(tops), tuple(heights), frozenset(doubtful), summary)
+
+
+@dataclass(frozen=True)
+class StreetRead:
+    """The street as the camera read it: each letter's space (None: off the board), doubtful letters."""
+
+    positions: dict[str, int | None]
+    uncertain: frozenset[str]
+    summary: str
+
+
+def compare_street(positions: dict[str, int], reading: Any) -> StreetRead:
+    """Doubtful: a column the reader flags, or a tile not where the game has it (a captured
+    tile is off the board: the camera sees it gone, and that agrees)."""
+    doubtful = set()
+    for column in reading.columns:
+        expected = positions[column.letter]
+        seen = column.position
+        agrees = seen is None if abs(expected) == 3 else seen == expected
+        if column.uncertain or not agrees:
+            doubtful.add(column.letter)
+    summary = f"{len(doubtful)} letters to check" if doubtful else "all 17 letters where the game has them"
+    return StreetRead(dict(reading.positions), frozenset(doubtful), summary)
+
+
+def history(board: Any) -> Any:
+    """The game's own board as a reading: what the reader compares a new photo with."""
+    from vision.reading import BoardReading, CellReading
+
+    cells = tuple(
+        CellReading(r, c, board.top(r, c), board.height(r, c), 1.0, height_from="history")
+        for r in range(board.size)
+        for c in range(board.size)
+    )
+    return BoardReading("upwords", board.size, board.size, cells)
