@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from games.base import Game, GameSetupError, Outcome, Step, Turn
 from games.option_words import RULE_PLAYING, ScoredWord, parse_words
-from games.rulings import IllegalEvent, Ruling
+from games.rulings import IllegalEvent, ruling_from_event
 
 RULE_FIRST = "Option, 'Playing' rule 1"
 RULE_TURNING = "Option, 'Turning over a letter prism'"
@@ -254,13 +254,8 @@ class Option(Game[OptionState]):
             raise IllegalEvent(
                 "there is no word to challenge: challenge before the next turn", RULE_CHALLENGE
             )
-        raw = event.get("ruling")
-        if not isinstance(raw, Mapping) or not isinstance(raw.get("legal"), bool):
-            raise IllegalEvent(
-                "a challenge needs the ruling that settled it: {legal, reason, rule}", RULE_CHALLENGE
-            )
-        ruling = Ruling.from_dict(dict(raw))
         word = last.words[0].word
+        ruling = ruling_from_event(event, rule=RULE_CHALLENGE, word=word, game=self.name)
         player = self.players[last.player]
         by = event.get("by")
         if by is not None and by not in self.players:

@@ -6,7 +6,8 @@ comes from, so a ruling is never just a boolean.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 
@@ -60,3 +61,17 @@ class IllegalEvent(ValueError):
         super().__init__(f"{reason} ({rule})" if rule else reason)
         self.reason = reason
         self.rule = rule
+
+
+def ruling_from_event(event: Mapping[str, Any], *, rule: str, word: str = "", game: str = "") -> Ruling:
+    """The ruling a challenge event carries, completed with the word and game it settled.
+
+    Engines never consult a dictionary: the table's ruling travels inside the event, so a
+    transcript replays the same everywhere. ``rule`` is cited when the ruling names none.
+    """
+    data = event.get("ruling")
+    if not isinstance(data, Mapping) or not isinstance(data.get("legal"), bool):
+        example = '{"legal": true or false, "reason": ..., "rule": ...}'
+        raise IllegalEvent(f"a challenge needs the ruling that settled it: {example}", rule)
+    ruling = Ruling.from_dict(dict(data))
+    return replace(ruling, rule=ruling.rule or rule, word=ruling.word or word, game=game or ruling.game)

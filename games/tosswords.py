@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from games.base import Game, GameSetupError, Outcome, Step, Turn
-from games.rulings import IllegalEvent, Ruling
+from games.rulings import IllegalEvent, ruling_from_event
 from games.wordfit import TOSSWORDS_RULE_EXTRAS, TOSSWORDS_RULE_SPACING, letters_only, tosswords_misfit
 
 ALPHABET = string.ascii_uppercase
@@ -258,15 +258,7 @@ class Tosswords(Game[TosswordsState]):
             raise IllegalEvent(
                 "there is no word to challenge: a challenge must follow the word at once", RULE_MOVE
             )
-        data = event.get("ruling")
-        if not isinstance(data, Mapping) or not isinstance(data.get("legal"), bool):
-            raise IllegalEvent(
-                'a challenge needs the ruling that settled it: {"legal": true or false, ...}', RULE_CHALLENGE
-            )
-        ruling = Ruling.from_dict(dict(data))
-        ruling = replace(
-            ruling, rule=ruling.rule or RULE_CHALLENGE, word=ruling.word or last.word, game=self.name
-        )
+        ruling = ruling_from_event(event, rule=RULE_CHALLENGE, word=last.word, game=self.name)
         if ruling.legal:
             summary = f"challenge of {last.word} fails: it stands"
             return Step(

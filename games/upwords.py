@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from games.base import Game, GameSetupError, Outcome, Step, Turn
-from games.rulings import IllegalEvent, Ruling
+from games.rulings import IllegalEvent, ruling_from_event
 from games.upwords_board import Board, Placement
 from games.upwords_rules import RULE_TURN, JudgedPlay, ScoredWord, judge_play, parse_tiles
 
@@ -337,7 +337,7 @@ class Upwords(Game[UpwordsState]):
                 "there is no play to challenge: a word must be challenged before the next turn",
                 RULE_CHALLENGE,
             )
-        ruling = _parse_ruling(event.get("ruling"))
+        ruling = ruling_from_event(event, rule=RULE_CHALLENGE, game=self.name)
         by = event.get("by")
         if by is not None and (by not in self.players or by == self.players[last.player]):
             raise IllegalEvent(
@@ -374,11 +374,3 @@ def _detached(state: UpwordsState) -> UpwordsState:
 
 def _tiles(n: int) -> str:
     return f"{n or 'no'} tile{'' if n == 1 else 's'}"
-
-
-def _parse_ruling(raw: object) -> Ruling:
-    if not isinstance(raw, Mapping) or not isinstance(raw.get("legal"), bool):
-        raise IllegalEvent(
-            "a challenge needs the ruling that settled it: {legal, reason, rule}", RULE_CHALLENGE
-        )
-    return Ruling.from_dict(dict(raw))

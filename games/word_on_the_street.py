@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from games.base import Game, GameSetupError, Outcome, Step, Turn
-from games.rulings import IllegalEvent, Ruling
+from games.rulings import IllegalEvent, Ruling, ruling_from_event
 from games.wordfit import letters_only
 
 #: The 17 letters that have a tile, in board order.
@@ -175,7 +175,7 @@ class WordOnTheStreet(Game[WotsState]):
             raise IllegalEvent(f"only {challengers} can challenge {word_team}'s word", RULE_SPELLING)
         kind = event.get("kind")
         if kind in ("spelling", "compound"):
-            ruling = _ruling(event, last.word, RULE_SPELLING)
+            ruling = ruling_from_event(event, rule=RULE_SPELLING, word=last.word, game=self.name)
             if ruling.legal:
                 # The challengers lose their next turn: the team on the street plays again.
                 new = replace(state, on_street=last.team, last=None)
@@ -274,16 +274,6 @@ def _describe_moves(moves: tuple[TileMove, ...]) -> str:
     if captured:
         parts.append(f"{', '.join(captured)} captured")
     return "; ".join(parts)
-
-
-def _ruling(event: Mapping[str, Any], word: str, rule: str) -> Ruling:
-    data = event.get("ruling")
-    if not isinstance(data, Mapping) or not isinstance(data.get("legal"), bool):
-        raise IllegalEvent(
-            'a challenge needs the ruling that settled it: {"legal": true or false, ...}', rule
-        )
-    ruling = Ruling.from_dict(dict(data))
-    return replace(ruling, rule=ruling.rule or rule, word=ruling.word or word, game="word-on-the-street")
 
 
 def _first_error(event: Mapping[str, Any], last: PlayedWord) -> int:

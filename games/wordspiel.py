@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from games import wordspiel_solo as solo
 from games.base import Game, GameSetupError, Outcome, Step, Turn
-from games.rulings import IllegalEvent, Ruling
+from games.rulings import IllegalEvent, ruling_from_event
 from games.wordfit import WORDSPIEL_RULE_SPIRAL, spiral_overlaps
 
 RULE_DEAL = "WordSpiel, 'Deal' and rule D"
@@ -260,15 +260,7 @@ class WordSpiel(Game[SpielState]):
             raise IllegalEvent(
                 "there is no word to challenge: a challenge must follow the word at once", RULE_CHALLENGE
             )
-        data = event.get("ruling")
-        if not isinstance(data, Mapping) or not isinstance(data.get("legal"), bool):
-            raise IllegalEvent(
-                'a challenge needs the ruling that settled it: {"legal": true or false, ...}', RULE_CHALLENGE
-            )
-        ruling = Ruling.from_dict(dict(data))
-        ruling = replace(
-            ruling, rule=ruling.rule or RULE_CHALLENGE, word=ruling.word or last.word, game=self.name
-        )
+        ruling = ruling_from_event(event, rule=RULE_CHALLENGE, word=last.word, game=self.name)
         player = self.players[last.player]
         if ruling.legal:
             summary = f"challenge of {last.word} fails: it stands"
