@@ -1,0 +1,96 @@
+"""Running the real kiosk app for the GUI tests: one virtual screen, one app per scenario.
+
+Each scenario of ``scenarios.py`` runs in its own process (one Kivy app per process) through
+``driver.py``, on a virtual 800x480 screen (an Xvfb started once per test module when there
+is no display). Screenshots go to ``artifacts/screenshots/`` (CI keeps the folder).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk.store import GameLog
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+HAS_WORDS = Path("/usr/share/dict/scowl").is_dir()
+#: The display the scenarios run on (set by the ``display`` fixture).
+SCREEN = ""
+
+
+def run(
+    scenario: str, data: Path, *, killed: bool = False, env: dict[str, str] | None = None, display: str = ""
+) -> dict[str, Any]:
+    """Run one scenario in a fresh process; return what it found."""
+    result = data.parent / f"{scenario}.json"
+    command = [
+        sys.executable,
+        str(ROOT / "tests" / "gui" / "driver.py"),
+        scenario,
+        str(data),
+        str(SHOTS),
+        str(result),
+    ]
+    env = {**(env or {}), "DISPLAY": display or SCREEN}
+    clean = {
+        k: v for k, v in os.environ.items() if not k.startswith(("KIVY", "KCFG", "TABLEKEEPER", "NOTIFY"))
+    }
+    proc = subprocess.run(
+        command, cwd=ROOT, env={**clean, **(env or {})}, capture_output=True, text=True, timeout=150
+    )
+    if killed:
+        assert proc.returncode in (-signal.SIGKILL, 128 + signal.SIGKILL, 137), proc.stderr[-3000:]
+    else:
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(result.read_text())
+
+
+def game_log(data: Path) -> GameLog:
+    return GameLog(data / "games.sqlite3")
+
+
+@pytest.fixture(scope="module")
+def display() -> Any:
+    """One virtual 800x480 screen for all the scenarios (each runs its own app in turn).
+
+    Started here rather than by xvfb-run: once for the module instead of once a test, and
+    without NOTIFY_SOCKET in its environment (an Xorg server answers READY=1 itself)."""
+    global SCREEN
+    if os.environ.get("DISPLAY"):
+        SCREEN = os.environ["DISPLAY"]
+        yield SCREEN
+        return
+    if shutil.which("Xvfb") is None:
+        pytest.skip("no display and no Xvfb (apt package xvfb) for a virtual one")
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "800x480x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    SCREEN = f":{number}"
+    try:
+        yield SCREEN
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    return folder

@@ -1,0 +1,145 @@
+"""The kiosk as a system: systemd's handshake, SIGTERM, demo mode, the demo and live cameras.
+
+Same harness as ``test_kiosk_gui.py``: each scenario is the real app in its own process.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "gui"))
+
+import harness
+from harness import ROOT, run
+
+#: The harness's fixtures: a data folder per test, one virtual screen per module.
+data = harness.data
+display = harness.display
+
+pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("display")]
+
+
+def test_demo_mode_plays_the_sheets_upwords_game_through_the_camera(data: Path) -> None:
+    found = run("demo", data)
+    assert found["scores"] == ["46", "27"]  # the sheet: Ann 8+10+12+16, Bob 8+5+14
+    if found["frames"] is None:
+        pytest.skip("no renderer: the demo ran without a camera")
+    assert found["frames"] >= 8  # the empty board, then one photo per play
+    assert found["read_by_camera"] + found["confirmed_by_players"] == 7
+    assert found["confirmed_by_players"] >= 1  # SNACK is filmed under an arm: the players confirm it
+    if importlib.util.find_spec("vision.letters") is not None:
+        assert found["read_by_camera"] >= 3  # with taught letters, sure reads are scored
+    assert found["confirm_shot"].startswith("row 7, col 4, across: places S N A C K")
+    assert found["photo_kind"] == "photo"
+
+
+def test_systemd_hears_ready_and_the_watchdog_from_the_ui_loop(
+    data: Path, tmp_path: Path, display: str
+) -> None:
+    sock_path = tmp_path / "notify.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(str(sock_path))
+        server.settimeout(0)
+        found = run(
+            "idle", data, env={"NOTIFY_SOCKET": str(sock_path), "WATCHDOG_USEC": "1000000"}, display=display
+        )
+        messages = []
+        while True:
+            try:
+                messages.append(server.recv(4096).decode())
+            except BlockingIOError:
+                break
+    assert found["screen"] == "start"
+    assert messages[0] == "READY=1", messages  # once, from the kiosk (our Xvfb does not hear the socket)
+    assert messages.count("READY=1") == 1, messages
+    assert sum("WATCHDOG=1" in m for m in messages) >= 2, messages  # every 0.5 s for 1.5 s
+
+
+def test_sigterm_stops_the_kiosk_cleanly(data: Path, tmp_path: Path, display: str) -> None:
+    """What systemd does: READY once the start screen is up, then SIGTERM -> STOPPING and exit 0."""
+    sock_path = tmp_path / "notify.sock"
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from kiosk.cli import main; sys.exit(main())",
+        "kiosk",
+        "--data",
+        str(data),
+    ]
+    clean = {
+        k: v for k, v in os.environ.items() if not k.startswith(("KIVY", "KCFG", "TABLEKEEPER", "NOTIFY"))
+    }
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(str(sock_path))
+        server.settimeout(30)
+        proc = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env={**clean, "DISPLAY": display, "NOTIFY_SOCKET": str(sock_path)},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert server.recv(4096).decode() == "READY=1"
+            proc.send_signal(signal.SIGTERM)
+            assert server.recv(4096).decode() == "STOPPING=1"
+            _out, err = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert proc.returncode == 0, err[-2000:]
+    assert "Traceback" not in err
+
+
+def test_demo_camera_reads_the_street_after_each_word(data: Path) -> None:
+    found = run("demo_street", data)
+    if found["read_positions"] is None:
+        pytest.skip("no renderer: the demo ran without a camera")
+    # STRENGTHS moved S, T twice and R, N, G, H once toward the Reds (the bottom, negative side).
+    moved = {k: v for k, v in found["read_positions"].items() if v != 0}
+    assert moved == {"S": -2, "T": -2, "R": -1, "N": -1, "G": -1, "H": -1}
+    assert found["caption"] == "camera: all 17 letters where the game has them - tap for the photo"
+    assert found["photo_kind"] == "photo"
+
+
+def test_a_play_the_camera_sees_is_offered_and_confirmed_then_the_camera_is_lost(data: Path) -> None:
+    """The live camera path end to end: a recording as the camera, a real calibration file and
+    taught letters, the steadiness gate, the proposal, and the players' confirmation."""
+    cv2 = pytest.importorskip("cv2")
+    if importlib.util.find_spec("vision.letters") is None:
+        pytest.skip("the letter reader (vision/letters.py) is not installed")
+    from calibration.file import Calibration, save_calibration
+    from vision.letters import LetterClassifier
+    from vision.render import render_upwords
+    from vision.render_teach import teaching_samples
+
+    empty = render_upwords({}, seed=1)
+    mood = render_upwords({(3, c): (ch, 1) for c, ch in zip(range(1, 5), "MOOD", strict=True)}, seed=2)
+    frames = data / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "board.png"), empty.image)
+    cv2.imwrite(str(data / "mood.png"), mood.image)
+    images, labels = teaching_samples()
+    LetterClassifier().fit(images, labels).save(data / "letters.npz")
+    corners = tuple(tuple(float(v) for v in point) for point in empty.corners)
+    save_calibration(
+        Calibration("upwords", 8, 8, corners, empty.image_size, letters_file="letters.npz"),
+        data / "calibration.json",
+    )
+    (data / "tablekeeper.toml").write_text(f'[camera]\nsource = "{frames}"\n')
+    found = run("live_camera", data)
+    assert "camera" not in found["before"]  # the empty board: nothing to offer
+    assert found["news"] == "The camera sees MOOD: tap Turn to check it, Done to score it."
+    assert found["entry_title"] == "Check the camera's read, then Done"
+    assert found["entry_preview"] == "row 4, col 2, across: places M O O D"
+    assert found["scores"] == ["8", "0"]
+    assert found["lost_banner"].startswith("The camera is lost (")
