@@ -5,19 +5,19 @@ to play. A house entry *allows* or *strikes* one word, for one game or for all g
 ruling on that word then says "allowed by house rule" / "struck by house rule" with
 ``source="house"``. An entry for one game beats an entry for all games.
 
-The entries live in a small JSON file whose path the caller passes in (the kiosk uses
-``kiosk.paths.house_words_file()``)::
+The entries are kept in a small JSON document. ``games/`` never opens a file: the caller
+hands :class:`HouseWords` a *storage* (``read()`` / ``write()``); the kiosk's is
+``kiosk.house_file.HouseWordsFile`` over ``kiosk.paths.house_words_file()``::
 
     {"tablekeeper": "house-words", "version": 1,
      "entries": [{"word": "QI", "action": "allow", "game": null}]}
 
-Why so careful with a tiny file: it is the players' own work. Every change re-reads the
-file (so two processes do not undo each other), then writes a temporary file, fsyncs it
-and renames it over the old one, so a power cut leaves the old list or the new one. A
-damaged file is never overwritten: loading it raises :class:`HouseWordsError` saying
-where it is and what is wrong, and the file stays exactly as it was.
+Why so careful with a tiny list: it is the players' own work. Every change re-reads the
+storage (so two processes do not undo each other) before writing the whole list back. A
+damaged document is never overwritten: reading it raises :class:`HouseWordsError` saying
+where it is and what is wrong, and it stays exactly as it was.
 
->>> house = HouseWords()            # in memory; HouseWords.load(path) for a file
+>>> house = HouseWords()            # in memory; kiosk.house_file.open_house_words() for the file
 >>> house.add("qi").word, house.strike("ok", game="upwords").game
 ('QI', 'upwords')
 >>> house.lookup("qi", "option").action
@@ -27,11 +27,8 @@ where it is and what is wrong, and the file stays exactly as it was.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from games.lexicon import fold
 from games.registry import canonical_name
@@ -45,6 +42,19 @@ MAX_LENGTH = 40
 
 class HouseWordsError(ValueError):
     """A house-words file that cannot be read as one, or a word that cannot be a house word."""
+
+
+class HouseStorage(Protocol):
+    """Where the house list is kept (a file, for the kiosk and the command line)."""
+
+    def read(self) -> bytes | None:
+        """The stored document, or None when nothing has been stored yet."""
+
+    def write(self, data: bytes) -> None:
+        """Replace the stored document whole (atomically, for a file)."""
+
+    def describe(self) -> str:
+        """Where it is, for messages (a file's path)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,20 +104,21 @@ def _game(game: str | None) -> str | None:
 
 
 class HouseWords:
-    """The house list, kept in ``path`` (or only in memory when ``path`` is None)."""
+    """The house list, kept in ``storage`` (or only in memory when ``storage`` is None)."""
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, entries: list[HouseEntry] | None = None):
-        self.path = Path(path) if path is not None else None
+    def __init__(self, storage: HouseStorage | None = None, entries: list[HouseEntry] | None = None):
+        self.storage = storage
         self._entries: dict[tuple[str, str | None], HouseEntry] = {}
         for entry in entries or ():
             self._entries[(entry.key, entry.game)] = entry
 
-    @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> HouseWords:
-        """Read ``path``; a missing file is an empty list. Raises HouseWordsError if damaged."""
-        house = cls(path)
-        house._reload()
-        return house
+    def reload(self) -> HouseWords:
+        """Read the storage again (it is the truth); raise HouseWordsError if it is damaged."""
+        if self.storage is not None:
+            raw = self.storage.read()
+            entries = parse_house_words(raw, self.storage.describe()) if raw is not None else []
+            self._entries = {(e.key, e.game): e for e in entries}
+        return self
 
     # -- questions -------------------------------------------------------------------------
 
@@ -149,7 +160,7 @@ class HouseWords:
     def remove(self, word: str, game: str | None = None) -> HouseEntry:
         """Drop the entry for ``word`` in exactly that scope; KeyError when there is none."""
         scope = (fold(normalise_word(word)), _game(game))
-        self._reload()
+        self.reload()
         entry = self._entries.pop(scope, None)
         if entry is None:
             where = "all games" if scope[1] is None else scope[1]
@@ -158,43 +169,27 @@ class HouseWords:
         return entry
 
     def _put(self, entry: HouseEntry) -> HouseEntry:
-        self._reload()
+        self.reload()
         self._entries[(entry.key, entry.game)] = entry
         self._save()
         return entry
 
-    # -- the file --------------------------------------------------------------------------
-
-    def _reload(self) -> None:
-        if self.path is None:
-            return
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            self._entries = {}
-            return
-        except OSError as exc:
-            raise HouseWordsError(f"cannot read the house-words file {self.path}: {exc.strerror}") from None
-        self._entries = {(e.key, e.game): e for e in _parse(raw, self.path)}
-
     def _save(self) -> None:
-        if self.path is None:
-            return
-        data = {
-            "tablekeeper": FORMAT,
-            "version": VERSION,
-            "entries": [e.to_dict() for e in self.entries()],
-        }
-        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-        _write_atomically(self.path, text.encode("utf-8"))
+        if self.storage is not None:
+            self.storage.write(dump_house_words(self.entries()))
 
 
-def _parse(raw: bytes, path: Path) -> list[HouseEntry]:
-    """The entries of a house-words file, or HouseWordsError naming the file and the fault."""
+def dump_house_words(entries: list[HouseEntry]) -> bytes:
+    data = {"tablekeeper": FORMAT, "version": VERSION, "entries": [e.to_dict() for e in entries]}
+    return (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def parse_house_words(raw: bytes, where: str) -> list[HouseEntry]:
+    """The entries of a house-words document, or HouseWordsError naming where it is and the fault."""
 
     def damaged(why: str) -> HouseWordsError:
         return HouseWordsError(
-            f"the house-words file {path} is damaged ({why}); it was left untouched — "
+            f"the house-words file {where} is damaged ({why}); it was left untouched — "
             f"fix it or move it away to start a new list"
         )
 
@@ -223,28 +218,3 @@ def _parse(raw: bytes, path: Path) -> list[HouseEntry]:
         except HouseWordsError as exc:
             raise damaged(f"entry {n}: {exc}") from None
     return entries
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Temporary file, fsync, rename, fsync the directory: old file or new, never half of one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    try:
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)

@@ -57,20 +57,19 @@ class WordAuthority:
         size: int = DEFAULT_SIZE,
         variant: str = DEFAULT_VARIANT,
         dict_dir: str | os.PathLike[str] = DEFAULT_DICT_DIR,
-        house_file: str | os.PathLike[str] | None = None,
+        house: HouseWords | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
     ) -> WordAuthority:
-        """Load SCOWL (``size``, ``variant`` from ``dict_dir``) and the house words in ``house_file``.
+        """Load SCOWL (``size``, ``variant`` from ``dict_dir``), with the table's ``house`` words.
 
         ``cache_dir`` lets the lexicon keep a parsed copy for faster loads (see
         :meth:`games.lexicon.Lexicon.load`).
 
         Raises :class:`games.lexicon.LexiconMissing` when the word list is not installed,
-        :class:`games.lexicon.LexiconError` for a bad size or variant and
-        :class:`games.house_words.HouseWordsError` for a damaged house file (left untouched).
+        :class:`games.lexicon.LexiconError` for a bad size or variant. The house words come
+        ready loaded (``kiosk.house_file.open_house_words()`` reads them from disk).
         """
         lexicon = Lexicon.load(size=size, variant=variant, dict_dir=dict_dir, cache_dir=cache_dir)
-        house = HouseWords.load(house_file) if house_file is not None else HouseWords()
         return cls(lexicon, house)
 
     # -- rulings ---------------------------------------------------------------------------

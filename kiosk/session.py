@@ -253,10 +253,9 @@ class Session:
             if authority is not None and hasattr(authority, "house"):
                 entry = authority.house.add(word, game)
             else:
-                from games.house_words import HouseWords
-                from kiosk import paths
+                from kiosk.house_file import open_house_words
 
-                entry = HouseWords.load(paths.house_words_file()).add(word, game)
+                entry = open_house_words().add(word, game)
         except (ValueError, OSError) as exc:  # HouseWordsError is a ValueError
             return Result.refused(f"{word.upper()} was not added: {_plain(exc)}")
         where = "all games" if game is None else playbook.guide(game).title

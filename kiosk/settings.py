@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import os
-import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 import tomli_w
 
 from kiosk import paths
+from kiosk.atomic_file import write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -120,31 +120,7 @@ def save(settings: Settings, path: Path | None = None) -> None:
     the folder itself is synced, so a power cut leaves either the old file or the new one.
     """
     path = path or settings.path or paths.config_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(tomli_w.dumps(settings.values).encode("utf-8"))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        log.warning("could not sync the folder %s: %s", folder, exc)
-    finally:
-        os.close(fd)
+    write_atomically(path, tomli_w.dumps(settings.values).encode("utf-8"))
 
 
 def _keep_aside(path: Path) -> Path | None:

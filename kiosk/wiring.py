@@ -36,35 +36,27 @@ def open_log(problems: list[str]) -> Any:
     return store
 
 
-def authority_loader(settings: settings_file.Settings) -> Callable[[], Any] | None:
-    """A function that loads the word authority (slow: run it off the UI thread)."""
-    try:
-        from games import words
-    except ImportError as exc:
-        log.warning("no word authority: %s", exc)
-        return None
+def authority_loader(settings: settings_file.Settings) -> Callable[[], Any]:
+    """A function that loads the word authority (slow: run it off the UI thread).
+
+    It raises what the loaders raise (no word list, a damaged house-words file); the session
+    turns that into a banner and goes on refereeing by the players' word.
+    """
+    from games.words import WordAuthority
+    from kiosk.house_file import open_house_words
+
     section = settings.section("words")
 
     def load() -> Any:
-        return words.WordAuthority.load(**_authority_options(words, section))
+        return WordAuthority.load(
+            size=int(section.get("size", 60)),
+            variant=str(section.get("variant", "american")),
+            dict_dir=Path(section.get("dict_dir") or "/usr/share/dict/scowl"),
+            house=open_house_words(),
+            cache_dir=paths.data_dir() / "cache",
+        )
 
     return load
-
-
-def _authority_options(words: Any, section: dict[str, Any]) -> dict[str, Any]:
-    import inspect
-
-    wanted = inspect.signature(words.WordAuthority.load).parameters
-    options: dict[str, Any] = {}
-    if "size" in wanted:
-        options["size"] = int(section.get("size", 60))
-    if "dict_dir" in wanted and section.get("dict_dir"):
-        options["dict_dir"] = Path(section["dict_dir"])
-    if "house_words" in wanted:
-        options["house_words"] = paths.house_words_file()
-    if "house_file" in wanted:
-        options["house_file"] = paths.house_words_file()
-    return options
 
 
 def open_timer(settings: settings_file.Settings, demo: bool) -> Any:

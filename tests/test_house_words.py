@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from games.house_words import HouseEntry, HouseWords, HouseWordsError
+from games.house_words import HouseEntry, HouseWordsError
 from games.lexicon import DEFAULT_DICT_DIR, Lexicon
 from games.words import WordAuthority
+from kiosk.house_file import open_house_words
 
 needs_scowl = pytest.mark.skipif(
     not DEFAULT_DICT_DIR.is_dir(), reason="SCOWL is not installed (sudo apt install scowl)"
@@ -30,21 +31,21 @@ def house_file(tmp_path: Path) -> Path:
 
 
 def authority(lexicon: Lexicon, house_file: Path) -> WordAuthority:
-    return WordAuthority(lexicon, HouseWords.load(house_file))
+    return WordAuthority(lexicon, open_house_words(house_file))
 
 
 def test_missing_file_is_an_empty_list(house_file: Path) -> None:
-    house = HouseWords.load(house_file)
+    house = open_house_words(house_file)
     assert house.entries() == [] and len(house) == 0
     assert not house_file.exists()  # reading never creates it
 
 
 def test_entries_persist_across_a_reload(house_file: Path) -> None:
-    house = HouseWords.load(house_file)
+    house = open_house_words(house_file)
     assert house.add("qi") == HouseEntry("QI", "allow", None)
     house.strike("ok", game="UPWORDS")
     house.add("Zyzzyva", game="wots")
-    again = HouseWords.load(house_file)
+    again = open_house_words(house_file)
     assert again.entries() == [
         HouseEntry("OK", "strike", "upwords"),
         HouseEntry("QI", "allow", None),
@@ -56,27 +57,27 @@ def test_entries_persist_across_a_reload(house_file: Path) -> None:
 
 
 def test_remove_drops_exactly_one_scope(house_file: Path) -> None:
-    house = HouseWords.load(house_file)
+    house = open_house_words(house_file)
     house.add("qi")
     house.strike("qi", game="option")
     assert house.remove("QI", game="option").action == "strike"
     with pytest.raises(KeyError, match="no house rule for QI in option"):
         house.remove("qi", game="option")
-    assert HouseWords.load(house_file).entries() == [HouseEntry("QI", "allow", None)]
+    assert open_house_words(house_file).entries() == [HouseEntry("QI", "allow", None)]
 
 
 def test_a_later_change_replaces_the_same_scope(house_file: Path) -> None:
-    house = HouseWords.load(house_file)
+    house = open_house_words(house_file)
     house.add("qi", game="upwords")
     house.strike("QI", game="upwords")
-    assert HouseWords.load(house_file).entries() == [HouseEntry("QI", "strike", "upwords")]
+    assert open_house_words(house_file).entries() == [HouseEntry("QI", "strike", "upwords")]
 
 
 def test_two_writers_do_not_undo_each_other(house_file: Path) -> None:
-    kiosk, command_line = HouseWords.load(house_file), HouseWords.load(house_file)
+    kiosk, command_line = open_house_words(house_file), open_house_words(house_file)
     kiosk.add("qi")
     command_line.add("za")  # loaded before the kiosk's change, must not drop it
-    assert {e.word for e in HouseWords.load(house_file).entries()} == {"QI", "ZA"}
+    assert {e.word for e in open_house_words(house_file).entries()} == {"QI", "ZA"}
 
 
 @pytest.mark.parametrize(
@@ -84,7 +85,7 @@ def test_two_writers_do_not_undo_each_other(house_file: Path) -> None:
     [("", "cannot be empty"), ("sand dollar", "more than one word"), ("r2d2", "other than letters")],
 )
 def test_bad_words_are_refused_with_a_reason(house_file: Path, word: str, message: str) -> None:
-    house = HouseWords.load(house_file)
+    house = open_house_words(house_file)
     with pytest.raises(HouseWordsError, match=message):
         house.add(word)
     assert not house_file.exists()
@@ -92,7 +93,7 @@ def test_bad_words_are_refused_with_a_reason(house_file: Path, word: str, messag
 
 def test_unknown_game_is_refused(house_file: Path) -> None:
     with pytest.raises(HouseWordsError, match="unknown game 'chess'"):
-        HouseWords.load(house_file).add("qi", game="chess")
+        open_house_words(house_file).add("qi", game="chess")
 
 
 @pytest.mark.parametrize(
@@ -113,13 +114,13 @@ def test_damaged_file_is_a_clear_error_and_is_kept(house_file: Path, content: by
     house_file.parent.mkdir(parents=True)
     house_file.write_bytes(content)
     with pytest.raises(HouseWordsError, match=why) as err:
-        HouseWords.load(house_file)
+        open_house_words(house_file)
     assert str(house_file) in str(err.value) and "left untouched" in str(err.value)
     assert house_file.read_bytes() == content
 
 
 def test_a_change_never_overwrites_a_damaged_file(house_file: Path) -> None:
-    house = HouseWords.load(house_file)
+    house = open_house_words(house_file)
     house.add("qi")
     house_file.write_bytes(b'{"tablekeeper": "house-words", "version": 1, "entries": [')  # cut short
     with pytest.raises(HouseWordsError, match="damaged"):
@@ -128,7 +129,7 @@ def test_a_change_never_overwrites_a_damaged_file(house_file: Path) -> None:
 
 
 def test_a_failed_write_leaves_the_old_file(house_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    house = HouseWords.load(house_file)
+    house = open_house_words(house_file)
     house.add("qi")
     before = house_file.read_bytes()
 
@@ -148,7 +149,7 @@ def test_a_failed_write_leaves_the_old_file(house_file: Path, monkeypatch: pytes
 
 @needs_scowl
 def test_house_allow_and_strike_rule_as_house(lexicon: Lexicon, house_file: Path) -> None:
-    house = HouseWords.load(house_file)
+    house = open_house_words(house_file)
     assert not WordAuthority(lexicon, house).rule("upwords", "qi").legal
     house.add("qi")
     house.strike("mood", game="upwords")
@@ -164,7 +165,7 @@ def test_house_allow_and_strike_rule_as_house(lexicon: Lexicon, house_file: Path
 
 @needs_scowl
 def test_a_game_entry_beats_an_all_games_entry(lexicon: Lexicon, house_file: Path) -> None:
-    house = HouseWords.load(house_file)
+    house = open_house_words(house_file)
     house.strike("ok")
     house.add("ok", game="wordspiel")
     auth = authority(lexicon, house_file)
@@ -175,7 +176,7 @@ def test_a_game_entry_beats_an_all_games_entry(lexicon: Lexicon, house_file: Pat
 
 @needs_scowl
 def test_house_words_do_not_lift_the_shape_rules(lexicon: Lexicon, house_file: Path) -> None:
-    house = HouseWords.load(house_file)
+    house = open_house_words(house_file)
     house.add("qi")
     house.add("zebras", game="tosswords")
     auth = authority(lexicon, house_file)
@@ -190,7 +191,7 @@ def test_house_words_do_not_lift_the_shape_rules(lexicon: Lexicon, house_file: P
 
 @needs_scowl
 def test_house_words_change_the_word_searches(lexicon: Lexicon, house_file: Path) -> None:
-    house = HouseWords.load(house_file)
+    house = open_house_words(house_file)
     auth = WordAuthority(lexicon, house)
     assert "TRANCE" in auth.fitting_tosswords(("C", "T"), 3)
     house.strike("trance", game="tosswords")
@@ -208,5 +209,5 @@ def test_authority_load_reports_a_damaged_house_file(house_file: Path) -> None:
     house_file.parent.mkdir(parents=True)
     house_file.write_text("[]", encoding="utf-8")
     with pytest.raises(HouseWordsError, match="not a tablekeeper house-words file"):
-        WordAuthority.load(house_file=house_file)
+        WordAuthority.load(house=open_house_words(house_file))
     assert house_file.read_text(encoding="utf-8") == "[]"

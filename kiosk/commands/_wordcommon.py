@@ -47,6 +47,7 @@ def load_authority(args: argparse.Namespace, *, house: bool = True) -> WordAutho
     """The authority the settings describe, with the house words; UsageError when it cannot be."""
     from kiosk import paths
     from kiosk.cli import UsageError
+    from kiosk.house_file import open_house_words
 
     section = word_settings(args)
     try:
@@ -54,7 +55,7 @@ def load_authority(args: argparse.Namespace, *, house: bool = True) -> WordAutho
             size=section.get("size", 60),
             variant=section.get("variant", "american"),
             dict_dir=section.get("dict_dir", "/usr/share/dict/scowl"),
-            house_file=paths.house_words_file() if house else None,
+            house=open_house_words() if house else None,
             cache_dir=paths.data_dir() / "cache",
         )
     except (LexiconMissing, LexiconError, HouseWordsError) as exc:

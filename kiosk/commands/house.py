@@ -20,6 +20,7 @@ import json
 
 from games.house_words import HouseWords, HouseWordsError
 from games.registry import canonical_name
+from kiosk.house_file import open_house_words
 
 ACTIONS = ("add", "strike", "remove", "list")
 
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"house {args.action} needs a WORD")
     path = paths.house_words_file()
     try:
-        house = HouseWords.load(path)
+        house = open_house_words(path)
         if args.action == "list":
             return _list(house, args)
         change = {"add": house.add, "strike": house.strike, "remove": house.remove}[args.action]
