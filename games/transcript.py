@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from games.base import Game, GameSetupError, Step
@@ -52,10 +51,6 @@ class Entry:
 def dumps(game: Game[Any]) -> str:
     lines = [game.header(), *game.events]
     return "".join(json.dumps(obj, ensure_ascii=False) + "\n" for obj in lines)
-
-
-def save(game: Game[Any], path: str | Path) -> None:
-    Path(path).write_text(dumps(game), encoding="utf-8")
 
 
 def new_from_header(header: dict[str, Any]) -> Game[Any]:
@@ -135,21 +130,3 @@ def split_lines(text: str) -> list[str]:
 
 def loads(text: str) -> Game[Any]:
     return replay(split_lines(text))
-
-
-def read_text(path: str | Path) -> str:
-    """The transcript file's text, or TranscriptUnreadable saying plainly why not."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TranscriptUnreadable(0, f"there is no file {path}") from None
-    except IsADirectoryError:
-        raise TranscriptUnreadable(0, f"{path} is a directory, not a transcript file") from None
-    except OSError as exc:
-        raise TranscriptUnreadable(0, f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise TranscriptUnreadable(0, f"{path} is not a UTF-8 text file") from None
-
-
-def load(path: str | Path) -> Game[Any]:
-    return loads(read_text(path))

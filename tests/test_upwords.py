@@ -25,9 +25,10 @@ import pytest
 from games.base import GameSetupError
 from games.registry import new_game
 from games.rulings import IllegalEvent
-from games.transcript import dumps, load, loads
+from games.transcript import dumps, loads
 from games.upwords import Upwords
 from games.upwords_board import Board
+from kiosk.transcript_file import load_transcript as load
 
 TRANSCRIPTS = Path(__file__).parent / "transcripts"
 

@@ -14,7 +14,8 @@ import sys
 from typing import Any
 
 from games.base import Game
-from games.transcript import Entry, TranscriptError, TranscriptUnreadable, read_text, replay, split_lines
+from games.transcript import Entry, TranscriptError, TranscriptUnreadable, replay, split_lines
+from kiosk.transcript_file import read_transcript_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.cli import UsageError
 
     try:
-        text = sys.stdin.read() if args.file == "-" else read_text(args.file)
+        text = sys.stdin.read() if args.file == "-" else read_transcript_text(args.file)
     except TranscriptUnreadable as exc:
         raise UsageError(exc.reason) from None
     entries: list[Entry] = []
