@@ -148,7 +148,7 @@ def _photo(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 def _board(args: argparse.Namespace) -> int:
-    from calibration.file import Calibration, load_calibration, save_calibration
+    from calibration.file import save_calibration
 
     kind = args.board
     rows, cols = _grid(args.grid, kind)
@@ -165,20 +165,8 @@ def _board(args: argparse.Namespace) -> int:
         corners = tuple((float(x), float(y)) for x, y in find_board(image))
         how = "found by the markers"
     out = _path(args.out)
-    letters_file, alphabet = None, ALPHABETS[kind]
-    if out.exists():  # keep what was taught if the board kind did not change
-        from calibration.file import CalibrationError
-
-        try:
-            old = load_calibration(out)
-        except CalibrationError:
-            old = None
-        if old is not None and old.kind == kind and old.letters_path(out) and old.letters_path(out).exists():
-            letters_file, alphabet = old.letters_file, old.alphabet
-    elif (out.parent / "letters.npz").exists():
-        letters_file = "letters.npz"
-    cal = Calibration(kind=kind, rows=rows, cols=cols, corners=corners, image_size=(w, h),  # type: ignore[arg-type]
-                      alphabet=alphabet, letters_file=letters_file)
+    cal = board_calibration(kind, rows, cols, corners, (w, h), out)
+    letters_file = cal.letters_file
     save_calibration(cal, out)
     if args.preview:
         _write_preview(image, cal, args.preview)
@@ -187,6 +175,32 @@ def _board(args: argparse.Namespace) -> int:
     if letters_file is None:
         print("next: teach the letters with `tablekeeper calibrate teach`")
     return 0
+
+
+def board_calibration(kind: str, rows: int, cols: int, corners: Any, image_size: tuple[int, int],
+                      out: Path) -> Any:
+    """The :class:`Calibration` of a board found at ``corners``, to be saved at ``out``.
+
+    Shared by ``calibrate board`` and the kiosk's "Find the board" screen. What was taught
+    is kept when the board kind did not change (the letters are the same tiles), and a
+    ``letters.npz`` taught before any board calibration is picked up; raises
+    CalibrationError (in plain words) for corners that do not make a board.
+    """
+    from calibration.file import Calibration, CalibrationError, load_calibration
+
+    letters_file, alphabet = None, ALPHABETS[kind]
+    if out.exists():  # keep what was taught if the board kind did not change
+        try:
+            old = load_calibration(out)
+        except CalibrationError:
+            old = None
+        if old is not None and old.kind == kind and old.letters_path(out) and old.letters_path(out).exists():
+            letters_file, alphabet = old.letters_file, old.alphabet
+    elif (out.parent / "letters.npz").exists():
+        letters_file = "letters.npz"
+    points = tuple((float(x), float(y)) for x, y in corners)
+    return Calibration(kind=kind, rows=rows, cols=cols, corners=points, image_size=image_size,  # type: ignore[arg-type]
+                       alphabet=alphabet, letters_file=letters_file)
 
 
 def _write_preview(image: Any, cal: Any, out: str) -> None:
