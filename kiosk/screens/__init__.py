@@ -7,6 +7,7 @@ from typing import Any
 
 
 def build_screens(app: Any) -> list[Any]:
+    from kiosk.screens.calibrate_screen import CalibrateScreen
     from kiosk.screens.challenge import ChallengeScreen
     from kiosk.screens.end import EndScreen
     from kiosk.screens.entry import EntryScreen
@@ -31,5 +32,6 @@ def build_screens(app: Any) -> list[Any]:
             SettingsScreen,
             LettersScreen,
             TallyScreen,
+            CalibrateScreen,
         )
     ]

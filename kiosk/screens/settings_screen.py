@@ -1,26 +1,41 @@
-"""Settings: timer lengths, warning, ticks, mute, LED brightness, word list, camera.
+"""Settings: timers, warning, ticks, mute, LED brightness, word list, camera, GPIO pins, calibration.
 
 Edits a copy of the settings and writes them through ``kiosk.settings.save`` (atomic) on
-Save; a failed save (disk full, read-only card) says so and keeps the old file.
+Save; a failed save (disk full, read-only card) says so and keeps the old file. The GPIO
+pins are checked by ``hardware.config`` before anything is written: a pin used twice, or
+one a NeoPixel ring ties up, is refused in the banner and the file stays as it was.
 """
 
 from __future__ import annotations
 
 import copy
+import datetime
+from collections.abc import Callable
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
-from kiosk import playbook
+from hardware.config import (
+    DEFAULT_LED_PINS,
+    GPIO_RANGE,
+    NEOPIXEL_PINS,
+    HardwareConfig,
+    HardwareConfigError,
+)
+from kiosk import paths, playbook
 from kiosk import settings as settings_file
 from kiosk.screens.base import KioskScreen
 from kiosk.widgets import theme
-from kiosk.widgets.basics import BigButton, Stepper, Text
+from kiosk.widgets.basics import BigButton, LongText, Stepper, Text
 
 WORD_LIST_SIZES = (35, 50, 60, 70, 80, 95)
 CAMERA_SOURCES = ("auto", "none", "replay")
+BUZZERS = HardwareConfig.CHOICES["buzzer"]
+RINGS = HardwareConfig.CHOICES["ring"]
+#: The steppers' top for a ring's LEDs (hardware.config allows more; no table ring has them).
+MAX_LEDS = 60
 
 
 class SettingsScreen(KioskScreen):
@@ -110,13 +125,106 @@ class SettingsScreen(KioskScreen):
         self._cycle(
             "Camera", "settings.camera", "camera", "source", str(camera.get("source", "auto")), CAMERA_SOURCES
         )
-        pins = ", ".join(f"{k} {v}" for k, v in hardware.items() if k != "brightness") or "the defaults"
-        self._note(f"GPIO pins: {pins} (edit {self.draft.path or 'the settings file'}).")
+        self._pin_rows(hardware)
         self._row(
             "House words (all games)",
             BigButton("Add a word", tid="settings.house", on_tap=self.add_house_word),
         )
-        self._note("Strike or list house words: tablekeeper house.  Calibration: tablekeeper calibrate.")
+        self._note("Strike or list house words: tablekeeper house.")
+        self._row(
+            "Board calibration",
+            BigButton("Find the board", tid="settings.calibrate", on_tap=self.find_board),
+        )
+        status = LongText(calibration_status(), size=theme.SMALL, color=theme.MUTED, halign="left")
+        status.tid = "settings.calibration"
+        self.rows.add_widget(status)
+
+    # ------------------------------------------------------------------ GPIO pins
+    def _pin_rows(self, raw: dict[str, Any]) -> None:
+        """Buzzer, button and LED ring pins: the [hardware] section, checked on Save."""
+        shown = _hardware_values(raw)
+        self._note("GPIO pins (BCM numbers). Pin changes apply the next time the kiosk starts.")
+        self._cycle("Buzzer", "settings.buzzer", "hardware", "buzzer", shown["buzzer"], BUZZERS)
+        self._pin("Buzzer pin", "settings.buzzer_pin", "buzzer_pin", shown["buzzer_pin"])
+        self._pin("Button pin", "settings.button_pin", "button_pin", shown["button_pin"])
+        self._cycle(
+            "LED ring", "settings.ring", "hardware", "ring", shown["ring"], RINGS, then=self._ring_changed
+        )
+        self._cycle(
+            "Ring data pin (NeoPixel)",
+            "settings.ring_pin",
+            "hardware",
+            "ring_pin",
+            shown["ring_pin"],
+            NEOPIXEL_PINS,
+        )
+        self.leds_stepper = Stepper(
+            "settings.leds",
+            _led_count(shown),
+            1,
+            MAX_LEDS,
+            "{} LEDs",
+            on_change=self._led_count,
+        )
+        self._row("LEDs on the ring", self.leds_stepper)
+        self.led_pins_note = Text(
+            "", size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=48, halign="left"
+        )
+        self.led_pins_note.tid = "settings.led_pins"
+        self.rows.add_widget(self.led_pins_note)
+        self._show_led_pins()
+
+    def _pin(self, label: str, tid: str, key: str, value: int | None) -> None:
+        start = value if value is not None else 0
+        self._row(
+            label,
+            Stepper(
+                tid,
+                start,
+                GPIO_RANGE.start,
+                GPIO_RANGE.stop - 1,
+                "GPIO{}",
+                on_change=lambda v: self.draft.set("hardware", key, v),
+            ),
+        )
+
+    def _ring_changed(self, ring: str) -> None:
+        """One GPIO per LED counts its pins; a NeoPixel ring its ``leds``: show the right one.
+
+        Switched to one GPIO per LED, the pin list leaves out the buzzer's and the button's
+        pins (the default list holds GPIO19, say, where a buzzer may have been moved).
+        """
+        hardware = _hardware_values(self.draft.section("hardware"))
+        if ring == "leds":
+            others = set(_other_pins(hardware))
+            kept = [p for p in hardware["led_pins"] if p not in others]
+            self.draft.set("hardware", "led_pins", _grown(kept, len(hardware["led_pins"]), others))
+        self.leds_stepper.set(_led_count(_hardware_values(self.draft.section("hardware"))))
+
+    def _led_count(self, count: int) -> None:
+        """NeoPixel: the ``leds`` count. One GPIO per LED: the pin list grows or shrinks to it."""
+        hardware = _hardware_values(self.draft.section("hardware"))
+        if hardware["ring"] == "leds":
+            pins = _grown(list(hardware["led_pins"])[:count], count, set(_other_pins(hardware)))
+            self.draft.set("hardware", "led_pins", pins)
+            self.draft.set("hardware", "leds", len(pins))
+        else:
+            self.draft.set("hardware", "leds", count)
+        self._show_led_pins()
+
+    def _show_led_pins(self) -> None:
+        hardware = _hardware_values(self.draft.section("hardware"))
+        if hardware["ring"] == "leds":
+            pins = ", ".join(str(p) for p in hardware["led_pins"])
+            self.led_pins_note.text = f"One GPIO per LED: {pins}."
+        elif hardware["ring"] == "neopixel":
+            self.led_pins_note.text = f"NeoPixel data on GPIO{hardware['ring_pin']}; LED pins unused."
+        else:
+            self.led_pins_note.text = "No LED ring: the timer is shown on screen only."
+
+    def find_board(self) -> None:
+        """Where the board is in the camera's picture: markers or four taps (unsaved changes kept)."""
+        self.app.go("calibrate", back="settings")
 
     def add_house_word(self) -> None:
         """Type a word the word list lacks; it is allowed in every game from now on."""
@@ -151,7 +259,14 @@ class SettingsScreen(KioskScreen):
         self._row(label, button)
 
     def _cycle(
-        self, label: str, tid: str, section: str, key: str, value: Any, choices: tuple[Any, ...]
+        self,
+        label: str,
+        tid: str,
+        section: str,
+        key: str,
+        value: Any,
+        choices: tuple[Any, ...],
+        then: Callable[[Any], Any] | None = None,
     ) -> None:
         button = BigButton(str(value), tid=tid)
 
@@ -164,6 +279,8 @@ class SettingsScreen(KioskScreen):
             new = choices[(i + 1) % len(choices)]
             button.text = str(new)
             self.draft.set(section, key, new)
+            if then is not None:
+                then(new)
 
         button.bind(on_release=lambda *_: step())
         self._row(label, button)
@@ -174,6 +291,17 @@ class SettingsScreen(KioskScreen):
         self.draft.set("timer", "durations", durations)
 
     def save(self) -> None:
+        """Write the draft; pins that clash or do not exist are refused and nothing is written."""
+        pins = self.draft.section("hardware")
+        before = self.app.settings.section("hardware")
+        try:
+            HardwareConfig.from_section(pins)
+        except HardwareConfigError as exc:
+            if pins != before:
+                self.app.warn("Not saved: " + "; ".join(exc.problems) + ".")
+                return
+            # The file's own mistake, untouched here: the rest may still be saved.
+            self.app.warn("The GPIO pins in the settings file have problems: " + "; ".join(exc.problems))
         try:
             settings_file.save(self.draft)
         except OSError as exc:
@@ -182,5 +310,74 @@ class SettingsScreen(KioskScreen):
         self.app.settings = self.draft
         if hasattr(self.app, "apply_settings"):
             self.app.apply_settings()
-        self.app.warn("Settings saved.", "info")
+        restart = " Pin changes apply the next time the kiosk starts." if pins != before else ""
+        self.app.warn("Settings saved." + restart, "info")
         self.app.go(self.back_to)
+
+
+def _hardware_values(raw: dict[str, Any]) -> dict[str, Any]:
+    """The [hardware] values to show: the file's own where they make sense, else the defaults.
+
+    A value the checker refuses (a typo in the file) shows the default, so the rows always
+    have something to step from; the refusal itself is reported on Save.
+    """
+    defaults = HardwareConfig()
+    shown: dict[str, Any] = {
+        "buzzer": defaults.buzzer,
+        "buzzer_pin": defaults.buzzer_pin,
+        "button_pin": defaults.button_pin,
+        "ring": defaults.ring,
+        "ring_pin": defaults.ring_pin,
+        "leds": defaults.leds,
+        "led_pins": list(defaults.led_pins),
+    }
+    for key in shown:
+        if key not in raw:
+            continue
+        try:
+            value = getattr(HardwareConfig.from_section({key: raw[key]}), key)
+        except HardwareConfigError:
+            continue
+        shown[key] = list(value) if isinstance(value, tuple) else value
+    return shown
+
+
+def _led_count(shown: dict[str, Any]) -> int:
+    return len(shown["led_pins"]) if shown["ring"] == "leds" else int(shown["leds"])
+
+
+def _other_pins(shown: dict[str, Any]) -> list[int]:
+    """Pins the buzzer and button hold (an LED ring's new pins must not take them)."""
+    return [p for p in (shown["buzzer_pin"], shown["button_pin"]) if p is not None]
+
+
+#: Free pins in the order a growing LED list takes them: the usual ones, then plain GPIOs,
+#: then pins that double as I2C, UART, SPI or the HAT ID EEPROM (only when nothing else is left).
+SPARE_PINS = (*DEFAULT_LED_PINS, 4, 22, 27, 17, 18, 7, 8, 2, 3, 14, 15, 9, 10, 11, 0, 1)
+
+
+def _grown(pins: list[int], count: int, taken: set[int]) -> list[int]:
+    """``pins`` made up to ``count`` with spare pins that neither it nor ``taken`` uses."""
+    pins = list(pins)
+    for pin in SPARE_PINS:
+        if len(pins) >= count:
+            break
+        if pin not in taken and pin not in pins:
+            pins.append(pin)
+    return pins
+
+
+def calibration_status() -> str:
+    """One line for the calibration row: the board, its grid and when it was found, or why not."""
+    from calibration.file import CalibrationError, load_calibration
+
+    path = paths.calibration_file()
+    if not path.exists():
+        return "none yet"
+    try:
+        cal = load_calibration(path)
+    except CalibrationError as exc:
+        return str(exc)
+    names = {"upwords": "Upwords", "wots": "Word on the Street", "grid": "grid"}
+    when = datetime.datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %Y %H:%M")
+    return f"{names.get(cal.kind, cal.kind)} {cal.rows}x{cal.cols}, found {when}"

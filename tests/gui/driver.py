@@ -67,6 +67,14 @@ class UI:
         touch.touch_down()
         touch.touch_up()
 
+    def tap_at(self, x: float, y: float) -> None:
+        """A finger on a point of the window (a board corner in a picture, say), not on a button."""
+        from kivy.tests.common import UnitTestTouch
+
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        touch.touch_up()
+
     def scroll_to(self, tid: str) -> None:
         """Scroll the list holding a widget until it is in view (what a finger's drag does)."""
         from kivy.uix.scrollview import ScrollView

@@ -7,6 +7,7 @@ never the session. The five games are in ``play_games.py``, the other situations
 """
 
 from play_games import option, tosswords, upwords, wordspiel, wots
+from play_settings import demo_calibrate, no_camera_calibrate, pins_clash, pins_saved
 from play_situations import (
     audit,
     damaged_settings,
@@ -26,12 +27,16 @@ __all__ = [
     "audit",
     "damaged_settings",
     "demo",
+    "demo_calibrate",
     "demo_street",
     "disk_full",
     "idle",
     "live_camera",
+    "no_camera_calibrate",
     "no_word_list",
     "option",
+    "pins_clash",
+    "pins_saved",
     "resume_part1",
     "resume_part2",
     "settings_and_stats",

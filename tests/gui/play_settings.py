@@ -1,0 +1,163 @@
+"""GUI scenarios for the Settings screen's GPIO pins and the Find the board screen.
+
+Real touches on the real app: steppers and cycle buttons for the [hardware] pins, Save
+(accepted, or refused with the checker's words), and four taps on the demo camera's picture
+of an empty Upwords board at the corners the renderer put there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from play_steps import Steps
+
+
+def _open_settings(ui: Any) -> Steps:
+    yield
+    while ui.app.banner.messages:  # the start-up notes (mock pins, ...) tapped away
+        ui.app.banner.hide()
+    ui.tap("start.settings")
+    yield
+    assert ui.screen == "settings", ui.screen
+
+
+def _step(ui: Any, tid: str, direction: str, times: int) -> Steps:
+    ui.scroll_to(tid)
+    yield 0.2  # laid out where the scroll put it
+    for _ in range(times):
+        ui.tap(f"{tid}.{direction}")
+
+
+def pins_saved(ui: Any) -> Steps:
+    """Buzzer to GPIO19, the ring to one GPIO per LED with 10 LEDs; Save writes them."""
+    yield from _open_settings(ui)
+    yield from _step(ui, "settings.buzzer_pin", "more", 2)  # 17 -> 19
+    ui.note("buzzer_pin", ui.widget("settings.buzzer_pin").label.text)
+    ui.scroll_to("settings.ring")
+    yield 0.2
+    ui.tap("settings.ring")  # neopixel -> leds
+    yield
+    ui.note("ring", ui.text("settings.ring"))
+    ui.note("leds_after_ring", ui.widget("settings.leds").label.text)
+    yield from _step(ui, "settings.leds", "less", 2)  # 12 LED pins -> 10
+    yield 0.2
+    ui.note("led_pins_note", ui.text("settings.led_pins"))
+    yield from ui.shot("settings-pins")
+    ui.tap("settings.save")
+    yield
+    ui.note("banner", ui.app.banner.showing)
+    ui.note("screen_after_save", ui.screen)
+
+
+def pins_clash(ui: Any) -> Steps:
+    """The buzzer on the button's pin, then on a pin the NeoPixel's SPI holds: both refused."""
+    yield from _open_settings(ui)
+    yield from _step(ui, "settings.buzzer_pin", "more", 10)  # 17 -> 27, the button's pin
+    yield
+    ui.tap("settings.save")
+    yield
+    ui.note("twice_banner", ui.app.banner.showing)
+    ui.note("screen_after_twice", ui.screen)
+    yield from ui.shot("settings-pins-refused")
+    while ui.app.banner.messages:
+        ui.app.banner.hide()
+    yield from _step(ui, "settings.buzzer_pin", "less", 16)  # 27 -> 11: SPI clock, taken by a ring on GPIO10
+    yield
+    ui.tap("settings.save")
+    yield
+    ui.note("reserved_banner", ui.app.banner.showing)
+    ui.note("screen_after_reserved", ui.screen)
+    while ui.app.banner.messages:
+        ui.app.banner.hide()
+    ui.tap("settings.cancel")
+    yield
+    ui.note("screen_after_cancel", ui.screen)
+
+
+def _picture_point(ui: Any, x: float, y: float) -> tuple[float, float]:
+    """Where picture pixel (x, y) is drawn in the window: the picture fitted, centred, y up."""
+    picture = ui.widget("calibrate.picture")
+    height, width = ui.app.screens["calibrate"].frame.shape[:2]
+    scale = min(picture.width / width, picture.height / height)
+    left = picture.center_x - width * scale / 2
+    top = picture.center_y + height * scale / 2
+    wx, wy = picture.to_window(left + x * scale, top - y * scale)
+    return float(round(wx)), float(round(wy))  # a finger lands on a whole screen pixel
+
+
+def demo_calibrate(ui: Any) -> Steps:
+    """Find the board on the demo camera's picture: markers (none on it), then four taps."""
+    import numpy as np
+
+    from games.upwords_board import Board
+    from vision.render import render_upwords, upwords_cells
+
+    yield from _open_settings(ui)
+    ui.scroll_to("settings.calibrate")
+    yield 0.2
+    ui.note("status_before", ui.text("settings.calibration"))
+    ui.tap("settings.calibrate")
+    yield
+    assert ui.screen == "calibrate", ui.screen
+    screen = ui.app.screens["calibrate"]
+    for _ in range(100):  # the demo camera renders the empty board on its worker
+        if screen.frame is not None:
+            break
+        yield 0.2
+    assert screen.frame is not None, ui.text("calibrate.prompt")
+    yield 0.2
+    ui.note("board_button", ui.text("calibrate.board"))
+    ui.note("prompt_first", ui.text("calibrate.prompt"))
+    # What the demo camera filmed: an empty 8x8 board, rendered with seed 0 (its tile count).
+    shot = render_upwords(upwords_cells(Board.empty(8)), seed=0)
+    ui.note("same_picture", bool(np.array_equal(shot.image, screen.frame)))
+    ui.note("image_size", list(shot.image_size))
+    ui.note("true_corners", [list(map(float, p)) for p in shot.corners])
+    ui.tap("calibrate.markers")  # the rendered table has no printed markers
+    yield
+    ui.note("markers_banner", ui.app.banner.showing)
+    while ui.app.banner.messages:
+        ui.app.banner.hide()
+    tl, tr, br, bl = shot.corners
+    for x, y in (tl, br, tr, bl):  # two corners swapped: no board outline
+        ui.tap_at(*_picture_point(ui, x, y))
+        yield
+    ui.tap("calibrate.save")
+    yield
+    ui.note("swapped_banner", ui.app.banner.showing)
+    ui.note("screen_after_swapped", ui.screen)
+    while ui.app.banner.messages:
+        ui.app.banner.hide()
+    ui.tap("calibrate.clear")
+    yield
+    for x, y in (tl, tr, br, bl):
+        ui.tap_at(*_picture_point(ui, x, y))
+        yield
+    ui.note("prompt_done", ui.text("calibrate.prompt"))
+    ui.note("tapped", [list(p) for p in screen.picture.corners])
+    yield from ui.shot("calibrate-four-corners")
+    ui.tap("calibrate.save")
+    yield
+    ui.note("saved_banner", ui.app.banner.showing)
+    ui.note("screen_after_save", ui.screen)
+    ui.scroll_to("settings.calibrate")
+    yield 0.2
+    ui.note("status_after", ui.text("settings.calibration"))
+    yield from ui.shot("settings-calibrated")
+
+
+def no_camera_calibrate(ui: Any) -> Steps:
+    """No camera at all (not demo mode, no calibration, [camera] source = none): said plainly."""
+    yield from _open_settings(ui)
+    ui.scroll_to("settings.calibrate")
+    yield 0.2
+    ui.tap("settings.calibrate")
+    for _ in range(50):
+        yield 0.2
+        if ui.app.banner.showing:
+            break
+    ui.note("banner", ui.app.banner.showing)
+    ui.note("prompt", ui.text("calibrate.prompt"))
+    ui.tap("calibrate.save")
+    yield
+    ui.note("save_banner", [m for m, _ in ui.app.banner.messages])

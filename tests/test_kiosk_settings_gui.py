@@ -1,0 +1,96 @@
+"""The Settings screen's GPIO pins and the Find the board screen, in the real kiosk under Xvfb.
+
+Each scenario (``tests/gui/play_settings.py``) runs the real app in its own process and taps
+with real touches; these tests check the TOML and calibration files on disk afterwards.
+Screenshots go to ``artifacts/screenshots/`` (settings-pins*, calibrate-four-corners, ...).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "gui"))
+
+import harness
+from harness import run
+
+from calibration.file import load_calibration
+from hardware.config import HardwareConfig
+
+data = harness.data
+display = harness.display
+
+pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("display")]
+
+
+def test_a_new_buzzer_pin_and_an_led_ring_of_ten_pins_are_saved(data: Path) -> None:
+    (data / "tablekeeper.toml").write_text("[timer]\nwarning = 7\n")
+    found = run("pins_saved", data)
+    assert found["buzzer_pin"] == "GPIO19"
+    assert found["ring"] == "leds"
+    assert found["leds_after_ring"] == "12 LEDs"  # one per default LED pin
+    # The default list without GPIO19, now the buzzer's (GPIO4 makes up the twelve), cut to ten.
+    assert found["led_pins_note"] == "One GPIO per LED: 5, 6, 13, 26, 12, 16, 20, 21, 25, 24."
+    assert "Pin changes apply the next time the kiosk starts" in found["banner"]
+    assert found["screen_after_save"] == "start"
+    saved = tomllib.loads((data / "tablekeeper.toml").read_text())
+    assert saved["timer"]["warning"] == 7  # what was there is kept
+    assert saved["hardware"]["buzzer_pin"] == 19
+    assert saved["hardware"]["ring"] == "leds"
+    assert saved["hardware"]["led_pins"] == [5, 6, 13, 26, 12, 16, 20, 21, 25, 24]
+    config = HardwareConfig.from_section(saved["hardware"])  # the kiosk will start with it
+    assert config.buzzer_pin == 19 and config.ring_leds == 10
+
+
+def test_two_parts_on_one_pin_or_a_reserved_pin_are_refused_and_nothing_is_saved(data: Path) -> None:
+    before = "[timer]\nwarning = 7\n"
+    (data / "tablekeeper.toml").write_text(before)
+    found = run("pins_clash", data)
+    assert found["twice_banner"] == "Not saved: GPIO27 is used twice: by buzzer_pin and button_pin."
+    assert found["screen_after_twice"] == "settings"
+    assert found["reserved_banner"] == (
+        "Not saved: GPIO11 is used twice: by buzzer_pin and ring_pin (the NeoPixel on GPIO10 uses SPI)."
+    )
+    assert found["screen_after_reserved"] == "settings"
+    assert found["screen_after_cancel"] == "start"
+    assert (data / "tablekeeper.toml").read_text() == before  # byte for byte
+
+
+@pytest.mark.skipif(
+    not (Path(__file__).parents[1] / "vision" / "render.py").exists(), reason="no board renderer"
+)
+def test_four_taps_on_the_demo_camera_picture_save_the_board_corners(data: Path) -> None:
+    found = run("demo_calibrate", data)
+    assert found["status_before"] == "none yet"
+    assert found["board_button"] == "Upwords 8x8"
+    assert found["prompt_first"] == "Tap the playing area's top-left corner (1 of 4)."
+    assert found["same_picture"] is True  # the corners below are the renderer's own
+    assert found["markers_banner"].startswith("The markers did not find the board: no corner markers")
+    assert "convex" in found["swapped_banner"] and found["screen_after_swapped"] == "calibrate"
+    assert found["prompt_done"] == "All four corners: tap Save (or Start over)."
+    assert found["screen_after_save"] == "settings"
+    assert found["saved_banner"].startswith("Upwords 8x8 saved.")
+    assert found["status_after"].startswith("Upwords 8x8, found ")
+    cal = load_calibration(data / "calibration.json")
+    assert (cal.kind, cal.rows, cal.cols) == ("upwords", 8, 8)
+    assert list(cal.image_size) == found["image_size"]  # corners in the camera's pixels, not the screen's
+    # The picture is shown about half size: a tap is within a screen pixel, two picture pixels.
+    for saved, true in zip(cal.corners, found["true_corners"], strict=True):
+        assert math.dist(saved, true) < 3.0, (saved, true)
+    raw = json.loads((data / "calibration.json").read_text())
+    assert raw["alphabet"][16] == "Qu"  # built by calibrate board's own helper
+
+
+def test_without_any_camera_find_the_board_says_so_and_saves_nothing(data: Path) -> None:
+    (data / "tablekeeper.toml").write_text('[camera]\nsource = "none"\n')
+    found = run("no_camera_calibrate", data)
+    assert found["banner"].startswith("No camera picture ("), found["banner"]
+    assert found["prompt"] == "Waiting for the camera's picture..."
+    assert any("nothing was saved" in m for m in found["save_banner"])
+    assert not (data / "calibration.json").exists()
