@@ -33,7 +33,9 @@ def test_a_new_buzzer_pin_and_an_led_ring_of_ten_pins_are_saved(data: Path) -> N
     (data / "tablekeeper.toml").write_text("[timer]\nwarning = 7\n")
     found = run("pins_saved", data)
     assert found["buzzer_pin"] == "GPIO19"
+    assert found["button_pin"] == "none"
     assert found["ring"] == "leds"
+    assert found["ring_pin_usable"] is False
     assert found["leds_after_ring"] == "12 LEDs"  # one per default LED pin
     # The default list without GPIO19, now the buzzer's (GPIO4 makes up the twelve), cut to ten.
     assert found["led_pins_note"] == "One GPIO per LED: 5, 6, 13, 26, 12, 16, 20, 21, 25, 24."
@@ -45,7 +47,8 @@ def test_a_new_buzzer_pin_and_an_led_ring_of_ten_pins_are_saved(data: Path) -> N
     assert saved["hardware"]["ring"] == "leds"
     assert saved["hardware"]["led_pins"] == [5, 6, 13, 26, 12, 16, 20, 21, 25, 24]
     config = HardwareConfig.from_section(saved["hardware"])  # the kiosk will start with it
-    assert config.buzzer_pin == 19 and config.ring_leds == 10
+    assert saved["hardware"]["button_pin"] == "none"  # TOML has no null; the checker reads "none"
+    assert config.buzzer_pin == 19 and config.button_pin is None and config.ring_leds == 10
 
 
 def test_two_parts_on_one_pin_or_a_reserved_pin_are_refused_and_nothing_is_saved(data: Path) -> None:
@@ -67,7 +70,7 @@ def test_two_parts_on_one_pin_or_a_reserved_pin_are_refused_and_nothing_is_saved
 )
 def test_four_taps_on_the_demo_camera_picture_save_the_board_corners(data: Path) -> None:
     found = run("demo_calibrate", data)
-    assert found["status_before"] == "none yet"
+    assert found["status_before"] == "Board calibration: none yet"
     assert found["board_button"] == "Upwords 8x8"
     assert found["prompt_first"] == "Tap the playing area's top-left corner (1 of 4)."
     assert found["same_picture"] is True  # the corners below are the renderer's own
@@ -76,7 +79,7 @@ def test_four_taps_on_the_demo_camera_picture_save_the_board_corners(data: Path)
     assert found["prompt_done"] == "All four corners: tap Save (or Start over)."
     assert found["screen_after_save"] == "settings"
     assert found["saved_banner"].startswith("Upwords 8x8 saved.")
-    assert found["status_after"].startswith("Upwords 8x8, found ")
+    assert found["status_after"].startswith("Board calibration: Upwords 8x8, found ")
     cal = load_calibration(data / "calibration.json")
     assert (cal.kind, cal.rows, cal.cols) == ("upwords", 8, 8)
     assert list(cal.image_size) == found["image_size"]  # corners in the camera's pixels, not the screen's

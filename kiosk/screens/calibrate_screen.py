@@ -18,6 +18,7 @@ reads the new calibration the next time the kiosk starts.
 
 from __future__ import annotations
 
+import datetime
 import logging
 import threading
 from typing import Any, ClassVar
@@ -310,3 +311,19 @@ class CalibrateScreen(KioskScreen):
 
     def back(self) -> None:
         self.app.go(self.back_to, keep=True)
+
+
+def calibration_status() -> str:
+    """One line for the calibration row: the board, its grid and when it was found, or why not."""
+    from calibration.file import CalibrationError, load_calibration
+
+    path = paths.calibration_file()
+    if not path.exists():
+        return "none yet"
+    try:
+        cal = load_calibration(path)
+    except CalibrationError as exc:
+        return str(exc)
+    names = {"upwords": "Upwords", "wots": "Word on the Street", "grid": "grid"}
+    when = datetime.datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %Y %H:%M")
+    return f"{names.get(cal.kind, cal.kind)} {cal.rows}x{cal.cols}, found {when}"

@@ -9,7 +9,6 @@ one a NeoPixel ring ties up, is refused in the banner and the file stays as it w
 from __future__ import annotations
 
 import copy
-import datetime
 from collections.abc import Callable
 from typing import Any
 
@@ -17,16 +16,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
-from hardware.config import (
-    DEFAULT_LED_PINS,
-    GPIO_RANGE,
-    NEOPIXEL_PINS,
-    HardwareConfig,
-    HardwareConfigError,
-)
-from kiosk import paths, playbook
+from hardware.config import NEOPIXEL_PINS, HardwareConfig, HardwareConfigError
+from kiosk import playbook
 from kiosk import settings as settings_file
 from kiosk.screens.base import KioskScreen
+from kiosk.screens.calibrate_screen import calibration_status
+from kiosk.screens.pin_rows import PinStepper, grown, hardware_values, led_count, other_pins
 from kiosk.widgets import theme
 from kiosk.widgets.basics import BigButton, LongText, Stepper, Text
 
@@ -131,26 +126,30 @@ class SettingsScreen(KioskScreen):
             BigButton("Add a word", tid="settings.house", on_tap=self.add_house_word),
         )
         self._note("Strike or list house words: tablekeeper house.")
+        status = LongText(
+            f"Board calibration: {calibration_status()}", size=theme.SMALL, color=theme.MUTED, halign="left"
+        )
+        status.tid = "settings.calibration"
+        self.rows.add_widget(status)
         self._row(
             "Board calibration",
             BigButton("Find the board", tid="settings.calibrate", on_tap=self.find_board),
         )
-        status = LongText(calibration_status(), size=theme.SMALL, color=theme.MUTED, halign="left")
-        status.tid = "settings.calibration"
-        self.rows.add_widget(status)
 
     # ------------------------------------------------------------------ GPIO pins
     def _pin_rows(self, raw: dict[str, Any]) -> None:
         """Buzzer, button and LED ring pins: the [hardware] section, checked on Save."""
-        shown = _hardware_values(raw)
+        shown = hardware_values(raw)
         self._note("GPIO pins (BCM numbers). Pin changes apply the next time the kiosk starts.")
-        self._cycle("Buzzer", "settings.buzzer", "hardware", "buzzer", shown["buzzer"], BUZZERS)
-        self._pin("Buzzer pin", "settings.buzzer_pin", "buzzer_pin", shown["buzzer_pin"])
-        self._pin("Button pin", "settings.button_pin", "button_pin", shown["button_pin"])
+        self._cycle(
+            "Buzzer", "settings.buzzer", "hardware", "buzzer", shown["buzzer"], BUZZERS, then=self._enable
+        )
+        self.buzzer_pin = self._pin("Buzzer pin", "settings.buzzer_pin", "buzzer_pin", shown["buzzer_pin"])
+        self._pin("Button pin", "settings.button_pin", "button_pin", shown["button_pin"], allow_none=True)
         self._cycle(
             "LED ring", "settings.ring", "hardware", "ring", shown["ring"], RINGS, then=self._ring_changed
         )
-        self._cycle(
+        self.ring_pin = self._cycle(
             "Ring data pin (NeoPixel)",
             "settings.ring_pin",
             "hardware",
@@ -160,7 +159,7 @@ class SettingsScreen(KioskScreen):
         )
         self.leds_stepper = Stepper(
             "settings.leds",
-            _led_count(shown),
+            led_count(shown),
             1,
             MAX_LEDS,
             "{} LEDs",
@@ -173,20 +172,26 @@ class SettingsScreen(KioskScreen):
         self.led_pins_note.tid = "settings.led_pins"
         self.rows.add_widget(self.led_pins_note)
         self._show_led_pins()
+        self._enable()
 
-    def _pin(self, label: str, tid: str, key: str, value: int | None) -> None:
-        start = value if value is not None else 0
-        self._row(
-            label,
-            Stepper(
-                tid,
-                start,
-                GPIO_RANGE.start,
-                GPIO_RANGE.stop - 1,
-                "GPIO{}",
-                on_change=lambda v: self.draft.set("hardware", key, v),
-            ),
+    def _pin(self, label: str, tid: str, key: str, value: int | None, allow_none: bool = False) -> Stepper:
+        """A -/+ stepper over the header's GPIOs; with ``allow_none`` one step below 0 is "none"."""
+        stepper = PinStepper(
+            tid,
+            value,
+            allow_none,
+            # TOML has no null: hardware.config reads the text "none" as no part fitted.
+            on_change=lambda v: self.draft.set("hardware", key, "none" if v is None else v),
         )
+        self._row(label, stepper)
+        return stepper
+
+    def _enable(self, *_changed: Any) -> None:
+        """Grey out what the chosen parts do not use (a buzzer pin with no buzzer, ...)."""
+        hardware = hardware_values(self.draft.section("hardware"))
+        self.buzzer_pin.disabled = hardware["buzzer"] == "none"
+        self.ring_pin.disabled = hardware["ring"] != "neopixel"
+        self.leds_stepper.disabled = hardware["ring"] == "none"
 
     def _ring_changed(self, ring: str) -> None:
         """One GPIO per LED counts its pins; a NeoPixel ring its ``leds``: show the right one.
@@ -194,18 +199,19 @@ class SettingsScreen(KioskScreen):
         Switched to one GPIO per LED, the pin list leaves out the buzzer's and the button's
         pins (the default list holds GPIO19, say, where a buzzer may have been moved).
         """
-        hardware = _hardware_values(self.draft.section("hardware"))
+        hardware = hardware_values(self.draft.section("hardware"))
         if ring == "leds":
-            others = set(_other_pins(hardware))
+            others = set(other_pins(hardware))
             kept = [p for p in hardware["led_pins"] if p not in others]
-            self.draft.set("hardware", "led_pins", _grown(kept, len(hardware["led_pins"]), others))
-        self.leds_stepper.set(_led_count(_hardware_values(self.draft.section("hardware"))))
+            self.draft.set("hardware", "led_pins", grown(kept, len(hardware["led_pins"]), others))
+        self.leds_stepper.set(led_count(hardware_values(self.draft.section("hardware"))))
+        self._enable()
 
     def _led_count(self, count: int) -> None:
         """NeoPixel: the ``leds`` count. One GPIO per LED: the pin list grows or shrinks to it."""
-        hardware = _hardware_values(self.draft.section("hardware"))
+        hardware = hardware_values(self.draft.section("hardware"))
         if hardware["ring"] == "leds":
-            pins = _grown(list(hardware["led_pins"])[:count], count, set(_other_pins(hardware)))
+            pins = grown(list(hardware["led_pins"])[:count], count, set(other_pins(hardware)))
             self.draft.set("hardware", "led_pins", pins)
             self.draft.set("hardware", "leds", len(pins))
         else:
@@ -213,7 +219,7 @@ class SettingsScreen(KioskScreen):
         self._show_led_pins()
 
     def _show_led_pins(self) -> None:
-        hardware = _hardware_values(self.draft.section("hardware"))
+        hardware = hardware_values(self.draft.section("hardware"))
         if hardware["ring"] == "leds":
             pins = ", ".join(str(p) for p in hardware["led_pins"])
             self.led_pins_note.text = f"One GPIO per LED: {pins}."
@@ -267,7 +273,7 @@ class SettingsScreen(KioskScreen):
         value: Any,
         choices: tuple[Any, ...],
         then: Callable[[Any], Any] | None = None,
-    ) -> None:
+    ) -> BigButton:
         button = BigButton(str(value), tid=tid)
 
         def step() -> None:
@@ -284,6 +290,7 @@ class SettingsScreen(KioskScreen):
 
         button.bind(on_release=lambda *_: step())
         self._row(label, button)
+        return button
 
     def _duration(self, name: str, seconds: int) -> None:
         durations = dict(self.draft.section("timer").get("durations", {}))
@@ -313,71 +320,3 @@ class SettingsScreen(KioskScreen):
         restart = " Pin changes apply the next time the kiosk starts." if pins != before else ""
         self.app.warn("Settings saved." + restart, "info")
         self.app.go(self.back_to)
-
-
-def _hardware_values(raw: dict[str, Any]) -> dict[str, Any]:
-    """The [hardware] values to show: the file's own where they make sense, else the defaults.
-
-    A value the checker refuses (a typo in the file) shows the default, so the rows always
-    have something to step from; the refusal itself is reported on Save.
-    """
-    defaults = HardwareConfig()
-    shown: dict[str, Any] = {
-        "buzzer": defaults.buzzer,
-        "buzzer_pin": defaults.buzzer_pin,
-        "button_pin": defaults.button_pin,
-        "ring": defaults.ring,
-        "ring_pin": defaults.ring_pin,
-        "leds": defaults.leds,
-        "led_pins": list(defaults.led_pins),
-    }
-    for key in shown:
-        if key not in raw:
-            continue
-        try:
-            value = getattr(HardwareConfig.from_section({key: raw[key]}), key)
-        except HardwareConfigError:
-            continue
-        shown[key] = list(value) if isinstance(value, tuple) else value
-    return shown
-
-
-def _led_count(shown: dict[str, Any]) -> int:
-    return len(shown["led_pins"]) if shown["ring"] == "leds" else int(shown["leds"])
-
-
-def _other_pins(shown: dict[str, Any]) -> list[int]:
-    """Pins the buzzer and button hold (an LED ring's new pins must not take them)."""
-    return [p for p in (shown["buzzer_pin"], shown["button_pin"]) if p is not None]
-
-
-#: Free pins in the order a growing LED list takes them: the usual ones, then plain GPIOs,
-#: then pins that double as I2C, UART, SPI or the HAT ID EEPROM (only when nothing else is left).
-SPARE_PINS = (*DEFAULT_LED_PINS, 4, 22, 27, 17, 18, 7, 8, 2, 3, 14, 15, 9, 10, 11, 0, 1)
-
-
-def _grown(pins: list[int], count: int, taken: set[int]) -> list[int]:
-    """``pins`` made up to ``count`` with spare pins that neither it nor ``taken`` uses."""
-    pins = list(pins)
-    for pin in SPARE_PINS:
-        if len(pins) >= count:
-            break
-        if pin not in taken and pin not in pins:
-            pins.append(pin)
-    return pins
-
-
-def calibration_status() -> str:
-    """One line for the calibration row: the board, its grid and when it was found, or why not."""
-    from calibration.file import CalibrationError, load_calibration
-
-    path = paths.calibration_file()
-    if not path.exists():
-        return "none yet"
-    try:
-        cal = load_calibration(path)
-    except CalibrationError as exc:
-        return str(exc)
-    names = {"upwords": "Upwords", "wots": "Word on the Street", "grid": "grid"}
-    when = datetime.datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %Y %H:%M")
-    return f"{names.get(cal.kind, cal.kind)} {cal.rows}x{cal.cols}, found {when}"

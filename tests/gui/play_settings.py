@@ -29,15 +29,18 @@ def _step(ui: Any, tid: str, direction: str, times: int) -> Steps:
 
 
 def pins_saved(ui: Any) -> Steps:
-    """Buzzer to GPIO19, the ring to one GPIO per LED with 10 LEDs; Save writes them."""
+    """Buzzer to GPIO19, no button, the ring to one GPIO per LED with 10 LEDs; Save writes them."""
     yield from _open_settings(ui)
     yield from _step(ui, "settings.buzzer_pin", "more", 2)  # 17 -> 19
     ui.note("buzzer_pin", ui.widget("settings.buzzer_pin").label.text)
+    yield from _step(ui, "settings.button_pin", "less", 28)  # 27 -> 0 -> none: no button fitted
+    ui.note("button_pin", ui.widget("settings.button_pin").label.text)
     ui.scroll_to("settings.ring")
     yield 0.2
     ui.tap("settings.ring")  # neopixel -> leds
     yield
     ui.note("ring", ui.text("settings.ring"))
+    ui.note("ring_pin_usable", ui.has("settings.ring_pin"))  # a NeoPixel data pin: not with LEDs
     ui.note("leds_after_ring", ui.widget("settings.leds").label.text)
     yield from _step(ui, "settings.leds", "less", 2)  # 12 LED pins -> 10
     yield 0.2
