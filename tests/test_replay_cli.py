@@ -44,7 +44,7 @@ def assert_plain_error(result: subprocess.CompletedProcess[str], code: int, *wor
 
 # ---------------------------------------------------------------- the table
 def test_table_for_the_purple_example() -> None:
-    result = tk("replay", "tests/transcripts/wots_purple.jsonl")
+    result = tk("replay", "tests/transcripts/wots-purple.jsonl")
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.startswith("Word on the Street: Team A v Team B")
@@ -67,7 +67,7 @@ def test_every_transcript_replays(path: Path) -> None:
 
 
 def test_json_has_game_scores_winner_and_turns() -> None:
-    result = tk("replay", "tests/transcripts/tosswords_trance.jsonl", "--json")
+    result = tk("replay", "tests/transcripts/tosswords-trance.jsonl", "--json")
     data = json.loads(result.stdout)
     assert data["game"] == "tosswords" and data["scores"] == {"Ann": 2, "Bob": 3}
     assert data["winner"] is None and data["over"] is False and data["to_move"] == "Ann"
@@ -102,7 +102,7 @@ def test_a_tie_is_a_list_of_names(tmp_path: Path) -> None:
 
 
 def test_standard_input() -> None:
-    text = (TRANSCRIPTS / "wordspiel_fun.jsonl").read_text(encoding="utf-8")
+    text = (TRANSCRIPTS / "wordspiel-fun.jsonl").read_text(encoding="utf-8")
     result = tk("replay", "-", "--json", stdin=text)
     assert result.returncode == 0 and json.loads(result.stdout)["state"].startswith(
         "round 1/5 | spiral FUNNY"

@@ -68,7 +68,7 @@ def test_trance_does_not_fit_another_toss() -> None:
 
 
 def test_worked_examples_transcript() -> None:
-    g = replay_file("tosswords_trance.jsonl")
+    g = replay_file("tosswords-trance.jsonl")
     assert g.retired() == {ANN: ["C", "T"], BOB: ["I", "K", "P"]}
     assert g.describe() == "Ann 2/26 [CT] | Bob 3/26 [IKP] | Ann to move"
     check_common(g)
@@ -358,7 +358,7 @@ def test_can_steal_and_can_challenge_for_the_screen() -> None:
 
 
 def test_steal_transcript() -> None:
-    g = replay_file("tosswords_steal.jsonl")
+    g = replay_file("tosswords-steal.jsonl")
     assert g.retired() == {"Parents": ["C"], "Twins": []} and g.to_move == "Parents"
     assert [t.points for t in g.turns] == [2, 3, -3, 0, -1, 0]
     check_common(g)

@@ -61,7 +61,7 @@ def test_purple_example_from_the_sheet() -> None:
 
 
 def test_purple_transcript_replays_to_the_same_scores() -> None:
-    g = replay_file("wots_purple.jsonl")
+    g = replay_file("wots-purple.jsonl")
     assert g.scores() == {A: 1, B: 1}
     assert g.captured() == {A: ["L"], B: ["R"]}
     assert g.describe() == ("B0 C0 D0 F0 G0 H0 K0 L< M0 N0 P+2 R> S0 T0 V0 W0 Y0 | Team A on the street")
@@ -335,7 +335,7 @@ def test_preview_shows_the_moves_without_playing() -> None:
 
 
 def test_challenges_transcript() -> None:
-    g = replay_file("wots_challenges.jsonl")
+    g = replay_file("wots-challenges.jsonl")
     assert g.scores() == {"Reds": 2, "Blues": 0} and g.captured()["Reds"] == ["C", "R"]
     pos = g.positions()
     assert (pos["B"], pos["L"], pos["T"], pos["H"]) == (-1, -1, -1, -1)  # H from CHEER only

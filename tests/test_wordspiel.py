@@ -53,7 +53,7 @@ def test_fun_then_no_unite_or_funny(next_word: str, overlap: int, cards: int, sp
 
 
 def test_fun_transcript() -> None:
-    g = replay_file("wordspiel_fun.jsonl")
+    g = replay_file("wordspiel-fun.jsonl")
     assert g.spiral == "FUNNY" and g.hands() == {ANN: 8, BOB: 8} and g.scores() == {ANN: 0, BOB: 0}
     assert g.describe() == "round 1/5 | spiral FUNNY | Ann 8, Bob 8 cards | totals Ann 0, Bob 0 | Ann to play"
     check_common(g)
@@ -358,7 +358,7 @@ def test_overlaps_and_can_challenge_for_the_screen() -> None:
 
 @pytest.mark.parametrize(
     ("name", "spiral", "bob"),
-    [("wordspiel_fun_no.jsonl", "FUNO", 9), ("wordspiel_fun_unite.jsonl", "FUNITE", 7)],
+    [("wordspiel-fun-no.jsonl", "FUNO", 9), ("wordspiel-fun-unite.jsonl", "FUNITE", 7)],
 )
 def test_fun_variants_transcripts(name: str, spiral: str, bob: int) -> None:
     g = replay_file(name)
@@ -367,7 +367,7 @@ def test_fun_variants_transcripts(name: str, spiral: str, bob: int) -> None:
 
 
 def test_solitaire_transcript() -> None:
-    g = replay_file("wordspiel_solitaire.jsonl")
+    g = replay_file("wordspiel-solitaire.jsonl")
     assert g.outcome().winner == "Sol" and g.scores() == {"Sol": 0}  # type: ignore[union-attr]
     assert g.spiral == "SONETAN" and g.draw_pile == 0 and g.exchanges_left() == {"Sol": 2}
     check_common(g)
