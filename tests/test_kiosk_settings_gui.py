@@ -94,6 +94,6 @@ def test_without_any_camera_find_the_board_says_so_and_saves_nothing(data: Path)
     (data / "tablekeeper.toml").write_text('[camera]\nsource = "none"\n')
     found = run("no_camera_calibrate", data)
     assert found["banner"].startswith("No camera picture ("), found["banner"]
-    assert found["prompt"] == "Waiting for the camera's picture..."
+    assert found["prompt"].startswith("No camera picture. Check the camera")
     assert any("nothing was saved" in m for m in found["save_banner"])
     assert not (data / "calibration.json").exists()

@@ -117,6 +117,7 @@ class CalibrateScreen(KioskScreen):
         self.frame: Any = None
         self._poll: Any = None
         self._photo_busy = False
+        self._no_picture = False
         self.body.add_widget(
             self.title_bar(
                 "Find the board",
@@ -147,6 +148,7 @@ class CalibrateScreen(KioskScreen):
     # ------------------------------------------------------------------ showing
     def prepare(self, back: str = "settings", **_context: Any) -> None:
         self.back_to = back
+        self._no_picture = False
         self.board = self._default_board()
         self.kind_button.text = BOARDS[self.board][3]
         self.picture.set_corners([])
@@ -236,7 +238,9 @@ class CalibrateScreen(KioskScreen):
             self._say()
 
     def _no_photo(self, message: str) -> None:
+        self._no_picture = True
         self.app.warn(message)
+        self._say()
         if self._poll is not None:  # stop asking every half second; Back and in again retries
             self._poll.cancel()
             self._poll = None
@@ -244,7 +248,12 @@ class CalibrateScreen(KioskScreen):
 
     def _say(self) -> None:
         taps = len(self.picture.corners)
-        if self.frame is None:
+        status = str(getattr(self.app.camera, "status", "ok"))
+        if self.frame is None and status.startswith("lost"):
+            self.prompt.text = f"The camera is lost ({status[5:].strip()}): check its cable."
+        elif self.frame is None and self._no_picture:
+            self.prompt.text = "No camera picture. Check the camera, then Back and Find the board again."
+        elif self.frame is None:
             self.prompt.text = "Waiting for the camera's picture..."
         elif taps < 4:
             self.prompt.text = f"Tap the playing area's {CORNERS[taps]} corner ({taps + 1} of 4)."
