@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "gui"))
+sys.path.insert(0, str(Path(__file__).parent))
 
 import harness
 from harness import run
@@ -97,3 +98,27 @@ def test_without_any_camera_find_the_board_says_so_and_saves_nothing(data: Path)
     assert found["prompt"].startswith("No camera picture. Check the camera")
     assert any("nothing was saved" in m for m in found["save_banner"])
     assert not (data / "calibration.json").exists()
+
+
+def test_the_corner_markers_find_the_board_on_a_photo_from_the_settings_camera(data: Path) -> None:
+    """Before any calibration no camera reader runs: the screen takes one photo from the
+    camera the settings name (a recording of a marked board here) and the markers find it."""
+    import cv2
+    from calibration_scenes import board_texture, photograph
+
+    recording = data / "recording"
+    recording.mkdir()
+    tex, area = board_texture()
+    photo, truth = photograph(tex, area, [(180, 140), (860, 120), (900, 690), (150, 660)])
+    cv2.imwrite(str(recording / "board.png"), photo)
+    (data / "tablekeeper.toml").write_text(f'[camera]\nsource = "{recording}"\n')
+    found = run("markers_from_photo", data)
+    assert found["frame_size"] == [1024, 768]
+    assert found["markers_banner"] == "The markers found the board: check the outline, then Save."
+    assert found["prompt"] == "All four corners: tap Save (or Start over)."
+    assert found["screen_after_save"] == "settings"
+    assert found["status_after"].startswith("Board calibration: Upwords 8x8, found ")
+    cal = load_calibration(data / "calibration.json")
+    assert cal.image_size == (1024, 768)
+    for saved, true in zip(cal.corners, truth, strict=True):
+        assert math.dist(saved, true) < 2.0, (saved, true)

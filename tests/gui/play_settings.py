@@ -164,3 +164,30 @@ def no_camera_calibrate(ui: Any) -> Steps:
     ui.tap("calibrate.save")
     yield
     ui.note("save_banner", [m for m, _ in ui.app.banner.messages])
+
+
+def markers_from_photo(ui: Any) -> Steps:
+    """No calibration yet, so no camera reader: one photo from the camera named in Settings
+    (a recording here), and the printed corner markers on it find the board."""
+    yield from _open_settings(ui)
+    ui.scroll_to("settings.calibrate")
+    yield 0.2
+    ui.tap("settings.calibrate")
+    screen = ui.app.screens["calibrate"]
+    for _ in range(100):  # the photo is taken on a worker thread
+        yield 0.1
+        if screen.frame is not None:
+            break
+    assert screen.frame is not None, ui.text("calibrate.prompt")
+    ui.note("frame_size", [int(screen.frame.shape[1]), int(screen.frame.shape[0])])
+    ui.tap("calibrate.markers")
+    yield
+    ui.note("markers_banner", ui.app.banner.showing)
+    ui.note("prompt", ui.text("calibrate.prompt"))
+    yield from ui.shot("calibrate-markers")
+    ui.tap("calibrate.save")
+    yield
+    ui.note("screen_after_save", ui.screen)
+    ui.scroll_to("settings.calibration")
+    yield 0.3
+    ui.note("status_after", ui.text("settings.calibration"))

@@ -7,7 +7,7 @@ never the session. The five games are in ``play_games.py``, the other situations
 """
 
 from play_games import option, tosswords, upwords, wordspiel, wots
-from play_settings import demo_calibrate, no_camera_calibrate, pins_clash, pins_saved
+from play_settings import demo_calibrate, markers_from_photo, no_camera_calibrate, pins_clash, pins_saved
 from play_situations import (
     audit,
     damaged_settings,
@@ -32,6 +32,7 @@ __all__ = [
     "disk_full",
     "idle",
     "live_camera",
+    "markers_from_photo",
     "no_camera_calibrate",
     "no_word_list",
     "option",
