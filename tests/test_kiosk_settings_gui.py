@@ -66,6 +66,20 @@ def test_two_parts_on_one_pin_or_a_reserved_pin_are_refused_and_nothing_is_saved
     assert (data / "tablekeeper.toml").read_text() == before  # byte for byte
 
 
+def test_pins_already_wrong_in_the_file_do_not_block_other_settings_and_can_be_fixed(data: Path) -> None:
+    (data / "tablekeeper.toml").write_text("[hardware]\nbuzzer_pin = 40\n")
+    found = run("pins_bad_file", data)
+    assert found["buzzer_pin_shown"] == "GPIO17"  # the default: the file's 40 is not on the header
+    first = found["first_save_banners"]
+    assert first[0].startswith("The GPIO pins in the settings file have problems: buzzer_pin = 40"), first
+    assert "Settings saved." in first and found["screen_after_first_save"] == "start"
+    assert found["screen_after_second_save"] == "start"
+    assert any("Pin changes apply" in m for m in found["second_save_banners"])
+    saved = tomllib.loads((data / "tablekeeper.toml").read_text())
+    assert saved["timer"]["mute"] is True
+    assert HardwareConfig.from_section(saved["hardware"]).buzzer_pin == 18
+
+
 @pytest.mark.skipif(
     not (Path(__file__).parents[1] / "vision" / "render.py").exists(), reason="no board renderer"
 )

@@ -191,3 +191,23 @@ def markers_from_photo(ui: Any) -> Steps:
     ui.scroll_to("settings.calibration")
     yield 0.3
     ui.note("status_after", ui.text("settings.calibration"))
+
+
+def pins_bad_file(ui: Any) -> Steps:
+    """The file's own pins are wrong (typed by hand): other settings still save; a pin tap fixes it."""
+    yield from _open_settings(ui)
+    ui.note("buzzer_pin_shown", ui.widget("settings.buzzer_pin").label.text)
+    ui.tap("settings.mute")
+    ui.tap("settings.save")
+    yield
+    ui.note("first_save_banners", [m for m, _ in ui.app.banner.messages])
+    ui.note("screen_after_first_save", ui.screen)
+    while ui.app.banner.messages:
+        ui.app.banner.hide()
+    ui.tap("start.settings")
+    yield
+    yield from _step(ui, "settings.buzzer_pin", "more", 1)  # shown as the default 17 -> 18
+    ui.tap("settings.save")
+    yield 0.3
+    ui.note("second_save_banners", [m for m, _ in ui.app.banner.messages])
+    ui.note("screen_after_second_save", ui.screen)

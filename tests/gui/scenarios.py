@@ -7,7 +7,14 @@ never the session. The five games are in ``play_games.py``, the other situations
 """
 
 from play_games import option, tosswords, upwords, wordspiel, wots
-from play_settings import demo_calibrate, markers_from_photo, no_camera_calibrate, pins_clash, pins_saved
+from play_settings import (
+    demo_calibrate,
+    markers_from_photo,
+    no_camera_calibrate,
+    pins_bad_file,
+    pins_clash,
+    pins_saved,
+)
 from play_situations import (
     audit,
     damaged_settings,
@@ -36,6 +43,7 @@ __all__ = [
     "no_camera_calibrate",
     "no_word_list",
     "option",
+    "pins_bad_file",
     "pins_clash",
     "pins_saved",
     "resume_part1",
