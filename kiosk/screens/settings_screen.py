@@ -300,11 +300,12 @@ class SettingsScreen(KioskScreen):
     def save(self) -> None:
         """Write the draft; pins that clash or do not exist are refused and nothing is written."""
         pins = self.draft.section("hardware")
-        before = self.app.settings.section("hardware")
+        # Brightness lives in [hardware] too, but is no pin: only a pin change can be refused.
+        changed = _without_brightness(pins) != _without_brightness(self.app.settings.section("hardware"))
         try:
             HardwareConfig.from_section(pins)
         except HardwareConfigError as exc:
-            if pins != before:
+            if changed:
                 self.app.warn("Not saved: " + "; ".join(exc.problems) + ".")
                 return
             # The file's own mistake, untouched here: the rest may still be saved.
@@ -317,6 +318,10 @@ class SettingsScreen(KioskScreen):
         self.app.settings = self.draft
         if hasattr(self.app, "apply_settings"):
             self.app.apply_settings()
-        restart = " Pin changes apply the next time the kiosk starts." if pins != before else ""
+        restart = " Pin changes apply the next time the kiosk starts." if changed else ""
         self.app.warn("Settings saved." + restart, "info")
         self.app.go(self.back_to)
+
+
+def _without_brightness(section: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in section.items() if k != "brightness"}
