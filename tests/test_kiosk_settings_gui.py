@@ -34,6 +34,8 @@ def test_a_new_buzzer_pin_and_an_led_ring_of_ten_pins_are_saved(data: Path) -> N
     (data / "tablekeeper.toml").write_text("[timer]\nwarning = 7\n")
     found = run("pins_saved", data)
     assert found["buzzer_pin"] == "GPIO19"
+    assert found["ring_pin"] == "GPIO10"
+    assert (found["audited"], found["small_text"], found["small_buttons"]) == (["settings pins"], [], [])
     assert found["button_pin"] == "none"
     assert found["ring"] == "leds"
     assert found["ring_pin_usable"] is False
@@ -87,6 +89,7 @@ def test_four_taps_on_the_demo_camera_picture_save_the_board_corners(data: Path)
     found = run("demo_calibrate", data)
     assert found["status_before"] == "Board calibration: none yet"
     assert found["board_button"] == "Upwords 8x8"
+    assert (found["audited"], found["small_text"], found["small_buttons"]) == (["find the board"], [], [])
     assert found["prompt_first"] == "Tap the playing area's top-left corner (1 of 4)."
     assert found["same_picture"] is True  # the corners below are the renderer's own
     assert found["markers_banner"].startswith("The markers did not find the board: no corner markers")

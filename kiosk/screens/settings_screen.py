@@ -156,6 +156,7 @@ class SettingsScreen(KioskScreen):
             "ring_pin",
             shown["ring_pin"],
             NEOPIXEL_PINS,
+            shown=lambda pin: f"GPIO{pin}",
         )
         self.leds_stepper = Stepper(
             "settings.leds",
@@ -273,20 +274,19 @@ class SettingsScreen(KioskScreen):
         value: Any,
         choices: tuple[Any, ...],
         then: Callable[[Any], Any] | None = None,
+        shown: Callable[[Any], str] = str,
     ) -> BigButton:
-        button = BigButton(str(value), tid=tid)
+        """A button that steps through ``choices``; a value not among them steps to the first."""
+        button = BigButton(shown(value), tid=tid)
+        current = [value]
 
         def step() -> None:
-            i = (
-                choices.index(type(choices[0])(button.text))
-                if type(choices[0])(button.text) in choices
-                else -1
-            )
-            new = choices[(i + 1) % len(choices)]
-            button.text = str(new)
-            self.draft.set(section, key, new)
+            i = choices.index(current[0]) if current[0] in choices else -1
+            current[0] = choices[(i + 1) % len(choices)]
+            button.text = shown(current[0])
+            self.draft.set(section, key, current[0])
             if then is not None:
-                then(new)
+                then(current[0])
 
         button.bind(on_release=lambda *_: step())
         self._row(label, button)

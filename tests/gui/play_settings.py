@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from play_situations import _audit
 from play_steps import Steps
 
 
@@ -40,11 +41,13 @@ def pins_saved(ui: Any) -> Steps:
     ui.tap("settings.ring")  # neopixel -> leds
     yield
     ui.note("ring", ui.text("settings.ring"))
+    ui.note("ring_pin", ui.text("settings.ring_pin"))
     ui.note("ring_pin_usable", ui.has("settings.ring_pin"))  # a NeoPixel data pin: not with LEDs
     ui.note("leds_after_ring", ui.widget("settings.leds").label.text)
     yield from _step(ui, "settings.leds", "less", 2)  # 12 LED pins -> 10
     yield 0.2
     ui.note("led_pins_note", ui.text("settings.led_pins"))
+    _audit(ui, "settings pins")  # the kiosk's text and touch-target sizes, as drawn
     yield from ui.shot("settings-pins")
     ui.tap("settings.save")
     yield
@@ -110,6 +113,7 @@ def demo_calibrate(ui: Any) -> Steps:
     assert screen.frame is not None, ui.text("calibrate.prompt")
     yield 0.2
     ui.note("board_button", ui.text("calibrate.board"))
+    _audit(ui, "find the board")
     ui.note("prompt_first", ui.text("calibrate.prompt"))
     # What the demo camera filmed: an empty 8x8 board, rendered with seed 0 (its tile count).
     shot = render_upwords(upwords_cells(Board.empty(8)), seed=0)
