@@ -208,7 +208,9 @@ class CalibrateScreen(KioskScreen):
             return
         if camera is None and not self._photo_busy:
             self._photo_busy = True
-            threading.Thread(target=self._take_photo, name="calibrate-photo", daemon=True).start()
+            # Not a daemon: the interpreter waits for the photo (a few frames) before it exits,
+            # so OpenCV's capture is never torn down mid-read (that aborts the process).
+            threading.Thread(target=self._take_photo, name="calibrate-photo", daemon=False).start()
 
     def _take_photo(self) -> None:
         """No camera reader runs (none does before the first calibration): one photo, off the UI thread."""
