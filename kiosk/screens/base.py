@@ -29,6 +29,15 @@ class KioskScreen(Screen):
     def prepare(self, **_context: Any) -> None:
         """Refresh from the session just before the screen is shown."""
 
+    def undo(self) -> None:
+        """Take back the last event (a ruling, a turn) and show the game: one tap, any screen."""
+        result = self.session.undo()
+        if result.ok:
+            self.app.news(result.message)
+        else:
+            self.app.warn(result.message)
+        self.app.go("game")
+
     @staticmethod
     def title_bar(text: str, *buttons: BigButton) -> BoxLayout:
         bar = BoxLayout(size_hint_y=None, height=theme.TOUCH, spacing=theme.GAP)

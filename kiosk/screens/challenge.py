@@ -270,13 +270,5 @@ class ChallengeScreen(KioskScreen):
         self.choice.pop("first_error", None)
         self.next_step()
 
-    def undo(self) -> None:
-        result = self.session.undo()
-        if result.ok:
-            self.app.news(result.message)
-        else:
-            self.app.warn(result.message)
-        self.app.go("game")
-
     def back(self) -> None:
         self.app.go("game")

@@ -64,14 +64,6 @@ class EndScreen(KioskScreen):
             )
         self.challenge.disabled = self.session.challenge_target() is None
 
-    def undo(self) -> None:
-        result = self.session.undo()
-        if result.ok:
-            self.app.news(result.message)
-        else:
-            self.app.warn(result.message)
-        self.app.go("game")
-
     def new_game(self) -> None:
         self.session.close_game()
         self.app.go("start")
