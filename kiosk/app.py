@@ -199,8 +199,8 @@ class TableKeeperApp(App):
         self.manager.current = name
         self.show_problems()
         if self.screenshots is not None and name not in self._shot:
-            self._shot.add(name)  # once laid out and drawn (a few frames on)
-            Clock.schedule_once(lambda _dt: self.screenshot(f"first-{name}"), 0.3)
+            self._shot.add(name)  # once laid out and drawn: the first screen needs the window up too
+            Clock.schedule_once(lambda _dt: self.screenshot(f"first-{name}"), 1.0)
 
     def news(self, message: str) -> None:
         """What the last action did, on the game screen's news line (not a banner)."""
