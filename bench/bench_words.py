@@ -22,6 +22,7 @@ from pathlib import Path
 from games.lexicon import DEFAULT_DICT_DIR, Lexicon
 from games.wordfit import tosswords_misfit
 from games.words import WordAuthority
+from kiosk.cache_folder import CacheFolder
 
 LOADS = 9
 RULING_ROUNDS = 7
@@ -76,8 +77,8 @@ def bench_load(cache_dir: Path) -> None:
     lex = Lexicon.load()
     raw = median_ms(lambda: [p.read_bytes() for p in lex.files], LOADS)
     parse = median_ms(Lexicon.load, LOADS)
-    Lexicon.load(cache_dir=cache_dir)  # write the cache
-    cached = median_ms(lambda: Lexicon.load(cache_dir=cache_dir), LOADS)
+    Lexicon.load(cache=CacheFolder(cache_dir))  # write the cache
+    cached = median_ms(lambda: Lexicon.load(cache=CacheFolder(cache_dir)), LOADS)
     row(
         "lexicon load, parse text (ms)",
         f"{parse:.1f}",

@@ -20,13 +20,14 @@ Keys are case- and accent-folded: ``"Café"``, ``"CAFE"`` and ``"café"`` all be
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
 import re
-import tempfile
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 #: Where Debian and Raspberry Pi OS put the raw SCOWL lists (package ``scowl``).
 DEFAULT_DICT_DIR = Path("/usr/share/dict/scowl")
@@ -112,12 +113,12 @@ class Lexicon:
         size: int = DEFAULT_SIZE,
         variant: str = DEFAULT_VARIANT,
         dict_dir: str | os.PathLike[str] = DEFAULT_DICT_DIR,
-        cache_dir: str | os.PathLike[str] | None = None,
+        cache: BlobStore | None = None,
     ) -> Lexicon:
         """Read the SCOWL files for ``variant`` up to ``size``.
 
-        With ``cache_dir``, the parsed lists are also kept there in one compact file
-        (``marshal``), keyed by the names, sizes and modification times of the source files;
+        With a ``cache`` (a :class:`BlobStore`), the parsed lists are also kept there as one
+        compact blob (``marshal``), keyed by the names, sizes and modification times of the source files;
         the next load reads that instead of ~40 text files (about four times faster). A
         stale, damaged or unwritable cache is ignored: the text files are the truth.
 
@@ -155,13 +156,13 @@ class Lexicon:
             for spelling in ("english", variant)
             if (spelling, "words", level) in catalogue
         ]
-        cache = _Cache(Path(cache_dir), sources, size, variant) if cache_dir is not None else None
-        if cache is not None and cache.restore(lex):
+        parsed = _Cache(cache, sources, size, variant) if cache is not None else None
+        if parsed is not None and parsed.restore(lex):
             return lex
         for path, category in sources:
             lex._read(path, category)
-        if cache is not None:
-            cache.store(lex)
+        if parsed is not None:
+            parsed.store(lex)
         return lex
 
     # -- reading ---------------------------------------------------------------------------
@@ -298,13 +299,25 @@ def _catalogue(directory: Path) -> dict[tuple[str, str, int], Path]:
     return found
 
 
+class BlobStore(Protocol):
+    """Somewhere to keep a named blob between runs; the kiosk's is a folder in its data
+    directory (``kiosk.cache_folder.CacheFolder``). ``games/`` itself writes no file."""
+
+    def read(self, name: str) -> bytes | None:
+        """The blob, or None when there is none (or it cannot be read)."""
+
+    def write(self, name: str, data: bytes) -> None:
+        """Keep ``data`` under ``name``; may raise OSError (a cache then simply is not kept)."""
+
+
 class _Cache:
-    """The parsed lists in one marshal file, valid while the source files are unchanged."""
+    """The parsed lists as one marshal blob, valid while the source files are unchanged."""
 
     FORMAT = 3
 
-    def __init__(self, directory: Path, sources: list[tuple[Path, str]], size: int, variant: str) -> None:
-        self.path = directory / f"scowl-{variant}-{size}.marshal"
+    def __init__(self, store: BlobStore, sources: list[tuple[Path, str]], size: int, variant: str) -> None:
+        self.store_ = store
+        self.name = f"scowl-{variant}-{size}.marshal"
         self.sources = sources
         self._key: tuple[object, ...] | None = None
 
@@ -318,8 +331,11 @@ class _Cache:
         return self._key
 
     def restore(self, lex: Lexicon) -> bool:
+        raw = self.store_.read(self.name)
+        if raw is None:
+            return False
         try:
-            key, payload = marshal.loads(self.path.read_bytes())
+            key, payload = marshal.loads(raw)
             if key != self.key():
                 return False
             by_level, words, names, abbreviations, contractions = payload
@@ -332,16 +348,6 @@ class _Cache:
 
     def store(self, lex: Lexicon) -> None:
         payload = (lex.by_level, list(lex.words), lex.names, lex.abbreviations, list(lex.contractions))
-        try:
-            data = marshal.dumps((self.key(), payload))
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                os.replace(tmp, self.path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-        except (OSError, ValueError):
-            pass  # a cache is an optimisation; the next load parses the text files again
+        # A cache is an optimisation: if it cannot be kept, the next load parses the text again.
+        with contextlib.suppress(OSError, ValueError):
+            self.store_.write(self.name, marshal.dumps((self.key(), payload)))

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from games.house_words import ALLOW, HouseWords
-from games.lexicon import DEFAULT_DICT_DIR, DEFAULT_SIZE, DEFAULT_VARIANT, Lexicon, fold
+from games.lexicon import DEFAULT_DICT_DIR, DEFAULT_SIZE, DEFAULT_VARIANT, BlobStore, Lexicon, fold
 from games.registry import canonical_name
 from games.rulings import Ruling
 from games.word_forms import analyse, plural_stem
@@ -58,18 +58,18 @@ class WordAuthority:
         variant: str = DEFAULT_VARIANT,
         dict_dir: str | os.PathLike[str] = DEFAULT_DICT_DIR,
         house: HouseWords | None = None,
-        cache_dir: str | os.PathLike[str] | None = None,
+        cache: BlobStore | None = None,
     ) -> WordAuthority:
         """Load SCOWL (``size``, ``variant`` from ``dict_dir``), with the table's ``house`` words.
 
-        ``cache_dir`` lets the lexicon keep a parsed copy for faster loads (see
-        :meth:`games.lexicon.Lexicon.load`).
+        ``cache`` lets the lexicon keep a parsed copy for faster loads (see
+        :meth:`games.lexicon.Lexicon.load`; the kiosk's is ``kiosk.cache_folder.CacheFolder``).
 
         Raises :class:`games.lexicon.LexiconMissing` when the word list is not installed,
         :class:`games.lexicon.LexiconError` for a bad size or variant. The house words come
         ready loaded (``kiosk.house_file.open_house_words()`` reads them from disk).
         """
-        lexicon = Lexicon.load(size=size, variant=variant, dict_dir=dict_dir, cache_dir=cache_dir)
+        lexicon = Lexicon.load(size=size, variant=variant, dict_dir=dict_dir, cache=cache)
         return cls(lexicon, house)
 
     # -- rulings ---------------------------------------------------------------------------

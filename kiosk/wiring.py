@@ -43,6 +43,7 @@ def authority_loader(settings: settings_file.Settings) -> Callable[[], Any]:
     turns that into a banner and goes on refereeing by the players' word.
     """
     from games.words import WordAuthority
+    from kiosk.cache_folder import CacheFolder
     from kiosk.house_file import open_house_words
 
     section = settings.section("words")
@@ -53,7 +54,7 @@ def authority_loader(settings: settings_file.Settings) -> Callable[[], Any]:
             variant=str(section.get("variant", "american")),
             dict_dir=Path(section.get("dict_dir") or "/usr/share/dict/scowl"),
             house=open_house_words(),
-            cache_dir=paths.data_dir() / "cache",
+            cache=CacheFolder(),
         )
 
     return load

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from games.lexicon import DEFAULT_DICT_DIR, Lexicon, LexiconError, LexiconMissing, _Cache, fold
+from kiosk.cache_folder import CacheFolder
 
 needs_scowl = pytest.mark.skipif(
     not DEFAULT_DICT_DIR.is_dir(), reason="SCOWL is not installed (sudo apt install scowl)"
@@ -119,26 +120,26 @@ def _same(a: Lexicon, b: Lexicon) -> bool:
 def test_cache_gives_the_same_lexicon_and_is_used(small_scowl: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     parsed = Lexicon.load(size=20, dict_dir=small_scowl)
-    first = Lexicon.load(size=20, dict_dir=small_scowl, cache_dir=cache)
+    first = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache))
     [cache_file] = cache.iterdir()
     assert cache_file.name == "scowl-american-20.marshal"
-    second = Lexicon.load(size=20, dict_dir=small_scowl, cache_dir=cache)
+    second = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache))
     assert _same(parsed, first) and _same(parsed, second)
     # Prove the second load came from the cache: plant a marker word in it.
     key, payload = marshal.loads(cache_file.read_bytes())
     payload[1].append("zzcachedzz")
     cache_file.write_bytes(marshal.dumps((key, payload)))
-    assert Lexicon.load(size=20, dict_dir=small_scowl, cache_dir=cache).is_word("zzcachedzz")
+    assert Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache)).is_word("zzcachedzz")
 
 
 def test_cache_is_rebuilt_when_a_source_file_changes(small_scowl: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    assert not Lexicon.load(size=20, dict_dir=small_scowl, cache_dir=cache).is_word("zzzyzzy")
+    assert not Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache)).is_word("zzzyzzy")
     words = small_scowl / "english-words.20"
     words.write_text(words.read_text(encoding="utf-8") + "zzzyzzy\n", encoding="utf-8")
     st = words.stat()
     os.utime(words, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000))
-    assert Lexicon.load(size=20, dict_dir=small_scowl, cache_dir=cache).is_word("zzzyzzy")
+    assert Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache)).is_word("zzzyzzy")
 
 
 def test_damaged_cache_is_ignored_and_replaced(small_scowl: Path, tmp_path: Path) -> None:
@@ -146,7 +147,7 @@ def test_damaged_cache_is_ignored_and_replaced(small_scowl: Path, tmp_path: Path
     cache.mkdir()
     bad = cache / "scowl-american-20.marshal"
     bad.write_bytes(b"\x00not marshal at all")
-    lex = Lexicon.load(size=20, dict_dir=small_scowl, cache_dir=cache)
+    lex = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache))
     assert _same(lex, Lexicon.load(size=20, dict_dir=small_scowl))
     key, _ = marshal.loads(bad.read_bytes())  # rewritten as a good cache
     assert key[0] == _Cache.FORMAT
@@ -155,5 +156,5 @@ def test_damaged_cache_is_ignored_and_replaced(small_scowl: Path, tmp_path: Path
 def test_unwritable_cache_directory_is_not_an_error(small_scowl: Path, tmp_path: Path) -> None:
     blocker = tmp_path / "cache"
     blocker.write_text("a file where the cache directory should be")
-    lex = Lexicon.load(size=20, dict_dir=small_scowl, cache_dir=blocker)
+    lex = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(blocker))
     assert lex.is_word("trick")

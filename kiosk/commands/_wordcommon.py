@@ -45,7 +45,7 @@ def word_settings(args: argparse.Namespace) -> dict[str, Any]:
 
 def load_authority(args: argparse.Namespace, *, house: bool = True) -> WordAuthority:
     """The authority the settings describe, with the house words; UsageError when it cannot be."""
-    from kiosk import paths
+    from kiosk.cache_folder import CacheFolder
     from kiosk.cli import UsageError
     from kiosk.house_file import open_house_words
 
@@ -56,7 +56,7 @@ def load_authority(args: argparse.Namespace, *, house: bool = True) -> WordAutho
             variant=section.get("variant", "american"),
             dict_dir=section.get("dict_dir", "/usr/share/dict/scowl"),
             house=open_house_words() if house else None,
-            cache_dir=paths.data_dir() / "cache",
+            cache=CacheFolder(),
         )
     except (LexiconMissing, LexiconError, HouseWordsError) as exc:
         raise UsageError(str(exc)) from None
