@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from play_steps import Steps, enter_word, mover, pick_game, rule
+from play_steps import Steps, enter_word, mover, pick_game, place_word, rule
 
 
 def wots(ui: Any) -> Steps:
@@ -116,20 +116,9 @@ def upwords(ui: Any) -> Steps:
     ui.tap("entry.done")
     yield
     # DEAR down from the D of MOOD (row 4, col 5).
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.col.more")
-    ui.tap("entry.direction")
-    ui.type("DEAR")
-    ui.tap("entry.done")
-    yield
+    yield from place_word(ui, "DEAR", "entry.col.more", "entry.direction")
     # NET across row 5 from col 4: forms ON as well (6 + 4 = 10).
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.row.more")
-    ui.type("NET")
-    ui.tap("entry.done")
-    yield
+    yield from place_word(ui, "NET", "entry.row.more")
     ui.note("after_net", ui.text("game.news"))
     # NET also formed ON: a challenge asks which word; ON is fine, and the ruling is undone.
     ui.tap("game.challenge")
@@ -143,13 +132,7 @@ def upwords(ui: Any) -> Steps:
     ui.tap("challenge.undo")
     yield
     # WOOD: W stacked on the M.
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.col.less")
-    ui.tap("entry.col.less")
-    ui.type("WOOD")
-    ui.tap("entry.done")
-    yield
+    yield from place_word(ui, "WOOD", "entry.col.less", "entry.col.less")
     yield from ui.shot("game-upwords")
     ui.tap("game.challenge")
     yield
@@ -159,13 +142,7 @@ def upwords(ui: Any) -> Steps:
     ui.tap("challenge.ok")
     yield
     # Ann adds a made-up word off NET: DEARX is not a word; the challenge takes it off.
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.col.more")
-    ui.tap("entry.direction")
-    ui.type("DEARZ")
-    ui.tap("entry.done")
-    yield
+    yield from place_word(ui, "DEARZ", "entry.col.more", "entry.direction")
     ui.note("scores_before_challenge", ui.text("game.score.0"))
     ui.tap("game.challenge")
     yield

@@ -6,27 +6,15 @@ import errno
 from pathlib import Path
 from typing import Any
 
-from play_steps import Steps, enter_word, pick_game
+from play_steps import Steps, enter_word, pick_game, place_word
 
 
 def resume_part1(ui: Any) -> Steps:
     """Start Upwords, play MOOD and DEAR — then the power is cut (the driver SIGKILLs itself)."""
     yield
     yield from pick_game(ui, "upwords", ["Ann", "Bob"])
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.col.less")
-    ui.tap("entry.col.less")
-    ui.type("MOOD")
-    ui.tap("entry.done")
-    yield
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.col.more")
-    ui.tap("entry.direction")
-    ui.type("DEAR")
-    ui.tap("entry.done")
-    yield
+    yield from place_word(ui, "MOOD", "entry.col.less", "entry.col.less")
+    yield from place_word(ui, "DEAR", "entry.col.more", "entry.direction")
     ui.note("mover", ui.text("game.mover"))
     ui.note("scores", [ui.text("game.score.0"), ui.text("game.score.1")])
     ui.note("board", ui.app.session.game.board.text())
@@ -42,12 +30,7 @@ def resume_part2(ui: Any) -> Steps:
     ui.note("board", ui.app.session.game.board.text())
     ui.note("ring", ui.text("ring.digits"))
     yield from ui.shot("game-resumed")
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.row.more")
-    ui.type("NET")
-    ui.tap("entry.done")
-    yield
+    yield from place_word(ui, "NET", "entry.row.more")
     ui.note("scores_after", [ui.text("game.score.0"), ui.text("game.score.1")])
 
 
@@ -95,11 +78,7 @@ def no_word_list(ui: Any) -> Steps:
     yield
     ui.note("banner_at_start", [m for m, _ in ui.app.banner.messages])
     yield from pick_game(ui, "wordspiel", ["Ann", "Bob"])
-    ui.tap("game.turn")
-    yield
-    ui.type("F")
-    ui.tap("entry.done")
-    yield
+    yield from place_word(ui, "F")
     yield from enter_word(ui, "FUN")
     ui.tap("game.challenge")
     yield
@@ -204,13 +183,7 @@ def disk_full(ui: Any) -> Steps:
     """The data disk fills up mid-game: the turn is refused in plain words, nothing typed is lost."""
     yield
     yield from pick_game(ui, "upwords", ["Ann", "Bob"])
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.col.less")
-    ui.tap("entry.col.less")
-    ui.type("MOOD")
-    ui.tap("entry.done")
-    yield
+    yield from place_word(ui, "MOOD", "entry.col.less", "entry.col.less")
     filler = Path(ui.app.session.log.path).parent / "filler.bin"
     with filler.open("wb", buffering=0) as fh:  # take every free block of the little disk
         try:
@@ -218,13 +191,7 @@ def disk_full(ui: Any) -> Steps:
                 fh.write(b"\0" * 4096)
         except OSError as exc:
             assert exc.errno == errno.ENOSPC, exc
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.col.more")
-    ui.tap("entry.direction")
-    ui.type("DEAR")
-    ui.tap("entry.done")
-    yield
+    yield from place_word(ui, "DEAR", "entry.col.more", "entry.direction")
     ui.note("banner", ui.app.banner.showing)
     ui.note("screen_after_refusal", ui.screen)
     ui.note("typed_after_refusal", ui.text("entry.field"))

@@ -44,6 +44,17 @@ def enter_word(ui: Any, word: str, done: bool = True) -> Steps:
         yield
 
 
+def place_word(ui: Any, word: str, *taps: str) -> Steps:
+    """Upwords turn entry: move the start cell or direction with ``taps``, type the word, Done."""
+    ui.tap("game.turn")
+    yield
+    for widget in taps:
+        ui.tap(widget)
+    ui.type(word)
+    ui.tap("entry.done")
+    yield
+
+
 def rule(ui: Any, legal_by_hand: bool) -> Steps:
     """After a challenge was started: the authority rules, or (no word list) the table does."""
     if ui.has("challenge.hand.legal"):
