@@ -28,6 +28,19 @@ def _hardware_config(ctx: Context) -> Any:
     return HardwareConfig.from_section(ctx.settings.section("hardware"))
 
 
+def _config_or_failure(ctx: Context, name: str) -> tuple[Any, Result | None]:
+    """The [hardware] settings, or the check's failure saying what is wrong with them."""
+    try:
+        from hardware.config import HardwareConfigError
+    except ImportError as exc:
+        return None, _missing_module(name, exc)
+    try:
+        return _hardware_config(ctx), None
+    except HardwareConfigError as exc:
+        fix = f"edit the [hardware] table in {ctx.config_path()}"
+        return None, Result.fail(name, "; ".join(exc.problems), fix)
+
+
 def _gpio_nodes(dev: Path) -> list[Path]:
     return sorted(dev.glob("gpiochip*"))
 
@@ -35,14 +48,12 @@ def _gpio_nodes(dev: Path) -> list[Path]:
 def check_gpio(ctx: Context) -> Result:
     name = "GPIO"
     try:
-        from hardware.config import HardwareConfigError
         from hardware.pins import choose_factory
     except ImportError as exc:
         return _missing_module(name, exc)
-    try:
-        config = _hardware_config(ctx)
-    except HardwareConfigError as exc:
-        return Result.fail(name, "; ".join(exc.problems), f"edit the [hardware] table in {ctx.config_path()}")
+    config, failure = _config_or_failure(ctx, name)
+    if failure is not None:
+        return failure
     choice = choose_factory(config.pin_factory)
     if not choice.real:
         fix = f'set pin_factory = "auto" in [hardware] of {ctx.config_path()}' if ctx.on_pi else ""
@@ -95,14 +106,9 @@ def _play_test_pattern(timer: Any) -> None:
 
 def check_ring_and_buzzer(ctx: Context) -> Result:
     name = "ring and buzzer"
-    try:
-        from hardware.config import HardwareConfigError
-    except ImportError as exc:
-        return _missing_module(name, exc)
-    try:
-        config = _hardware_config(ctx)
-    except HardwareConfigError as exc:
-        return Result.fail(name, "; ".join(exc.problems), f"edit the [hardware] table in {ctx.config_path()}")
+    config, failure = _config_or_failure(ctx, name)
+    if failure is not None:
+        return failure
     parts = f"ring {config.ring} ({config.ring_leds} LEDs), buzzer {config.buzzer}"
     if ctx.on_pi and config.ring == "neopixel":
         node_problem = _neopixel_node_problem(ctx, config)
