@@ -210,7 +210,7 @@ def main(argv: list[str]) -> int:
         images, labels = teaching_samples()
         clf = letters_mod.LetterClassifier()
         clf.fit(images, labels)
-        letters = letters_mod.LetterReader(clf, 0.3, use_tesseract=False)
+        letters = letters_mod.LetterReader(clf, 0.3)
         print(f"taught {len(images)} rendered faces in {time.perf_counter() - start:.1f} s")
     else:
         print("vision/letters.py is missing: letters are not read (occupancy, heights and streets only)")
@@ -219,7 +219,7 @@ def main(argv: list[str]) -> int:
         s_images, s_labels = street_teaching_samples()
         s_clf = letters_mod.LetterClassifier()
         s_clf.fit(s_images, s_labels)
-        street_letters = letters_mod.LetterReader(s_clf, 0.3, use_tesseract=False)
+        street_letters = letters_mod.LetterReader(s_clf, 0.3)
     up = bench_upwords(games, turns, letters)
     st = bench_street(streets, street_letters)
     real = bench_real_crops(letters_mod)

@@ -97,7 +97,7 @@ class DemoCamera:
                 self._letters = False  # no letter reader: the camera sees tiles, not letters
                 return None
             images, labels = teaching_samples()
-            self._letters = LetterReader(LetterClassifier().fit(images, labels), 0.3, use_tesseract=False)
+            self._letters = LetterReader(LetterClassifier().fit(images, labels), 0.3)
         return self._letters or None
 
     def _shoot(self, shown: Any, before: Any, seed: int, hand: bool = False) -> Any:

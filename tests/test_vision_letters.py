@@ -103,13 +103,19 @@ def test_multi_letter_labels_and_either_polarity() -> None:
     assert [model.classify(rendered_cell(t, dark_on_light=False)).letter for t in alphabet] == alphabet
 
 
-def test_tesseract_labels_a_clear_letter_and_reader_falls_back() -> None:
-    """Real Tesseract: the teaching-time labeller and the fallback for unsure cells."""
+def test_tesseract_labels_at_teaching_time_but_never_reads_a_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real Tesseract proposes a label when teaching; the reader never calls it, even unsure."""
     assert tesseract_letter(rendered_cell("K"), list("ABCDEFGHIJKLMNOPRSTUVWXYZ")).letter == "K"
+    import vision.letters as letters_module
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("Tesseract was called while reading")
+
+    monkeypatch.setattr(letters_module, "tesseract_letter", refuse)
     model = LetterClassifier().fit([rendered_cell("O"), rendered_cell("C")], ["O", "C"])
-    reader = LetterReader(model, threshold=1.01)  # never sure: Tesseract is always asked
+    reader = LetterReader(model, threshold=1.01)  # never sure
     read = reader.read(rendered_cell("O"))
-    assert read.letter == "O" and "tesseract" in read.source
+    assert read.letter == "O" and read.source == "knn" and read.confidence < reader.threshold
 
 
 def test_opencv_apis_we_rely_on_exist() -> None:

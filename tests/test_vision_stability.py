@@ -144,7 +144,7 @@ def test_a_whole_upwords_game_through_the_watcher(scenes) -> None:
     images, labels = teaching_samples()
     classifier = letters_mod.LetterClassifier()
     classifier.fit(images, labels)
-    letters = letters_mod.LetterReader(classifier, 0.3, use_tesseract=False)
+    letters = letters_mod.LetterReader(classifier, 0.3)
     figures = Path(__file__).parent / "transcripts" / "upwords-figures.jsonl"
     lines = [x for x in split_lines(figures.read_text()) if x.strip() and not x.lstrip().startswith("#")]
     pose = Pose(tilt_deg=30, yaw_deg=-5)

@@ -81,7 +81,7 @@ def test_the_letter_read_confirms_each_column_and_flags_a_tile_in_the_wrong_colu
     images, labels = street_teaching_samples()  # the start position: every tile on its letter
     classifier = letters_mod.LetterClassifier()
     classifier.fit(images, labels)
-    letters = letters_mod.LetterReader(classifier, 0.3, use_tesseract=False)
+    letters = letters_mod.LetterReader(classifier, 0.3)
     room = Effects(noise_sigma=2, jpeg_quality=90)
     # the G and K tiles put back in each other's column (not M and W: a W upside down is an M)
     swapped = {"G": "K", "K": "G"}
@@ -102,7 +102,7 @@ def test_a_turned_tile_is_still_confirmed() -> None:
     images, labels = street_teaching_samples()  # the start position: every tile on its letter
     classifier = letters_mod.LetterClassifier()
     classifier.fit(images, labels)
-    letters = letters_mod.LetterReader(classifier, 0.3, use_tesseract=False)
+    letters = letters_mod.LetterReader(classifier, 0.3)
     shot = render_street({"K": -1, "R": 2}, pose=Pose(tilt_deg=15), seed=9, turned={"K": 2, "R": 1, "G": 3})
     reading = _read(shot, letters)
     assert reading.positions["K"] == -1 and reading.positions["R"] == 2

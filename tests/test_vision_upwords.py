@@ -34,7 +34,7 @@ def letters():
     images, labels = teaching_samples()
     classifier = mod.LetterClassifier()
     classifier.fit(images, labels)
-    return mod.LetterReader(classifier, 0.3, use_tesseract=False)
+    return mod.LetterReader(classifier, 0.3)
 
 
 # -- the planes above the board -----------------------------------------------------------------
@@ -211,7 +211,7 @@ def test_umlauts_and_qu_are_taught_and_read() -> None:
     images, labels = teaching_samples(alphabet=alphabet)
     classifier = mod.LetterClassifier()
     classifier.fit(images, labels)
-    reader_letters = mod.LetterReader(classifier, 0.3, use_tesseract=False)
+    reader_letters = mod.LetterReader(classifier, 0.3)
     word = {(3, 1): ("Ä", 1), (3, 2): ("R", 1), (3, 3): ("G", 1), (3, 4): ("E", 1), (3, 5): ("R", 1),
             (4, 3): ("Ü", 1), (5, 3): ("Qu", 1), (2, 5): ("Ö", 1)}
     room = Effects(noise_sigma=2, jpeg_quality=90)

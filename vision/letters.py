@@ -1,10 +1,10 @@
 """The letter reader: a fast HOG + k-nearest-neighbours classifier taught on the players' own
-tiles, with Tesseract as the teaching-time labeller and the fallback for unsure cells.
+tiles, with Tesseract as the teaching-time labeller (never on the read path).
 
 Why not Tesseract for every cell: on real Scrabble tile crops ``--psm 10`` reads only about
 75 % and each pytesseract call starts a new process (~145 ms). A classifier taught on the
-very tiles on the table reads ~99 % in well under a millisecond, and says how sure it is,
-so Tesseract is only asked about the rare cell the classifier doubts.
+very tiles on the table reads ~99 % in well under a millisecond, and says how sure it is;
+a cell it doubts is marked uncertain for the players to settle.
 
 Labels are strings, not characters, so the same code reads the Upwords ``Qu`` tile and
 letters beyond A–Z such as ``Ä``.
@@ -311,22 +311,17 @@ def _tesseract_page(image: np.ndarray, height: int = 48) -> np.ndarray | None:
 
 
 class LetterReader:
-    """The classifier first; Tesseract only for a cell the classifier is unsure of."""
+    """The taught classifier, with the confidence below which a read counts as unsure.
 
-    def __init__(
-        self, classifier: LetterClassifier, threshold: float = 0.5, use_tesseract: bool = True
-    ) -> None:
+    Tesseract is never asked here: reading a board must cost the same whether the board is
+    right or wrong (a Tesseract call is ~120 ms a cell). It proposes labels at teaching time
+    only (:func:`tesseract_letter`, :mod:`calibration.teach`); an unsure cell is marked
+    uncertain and the kiosk asks the players.
+    """
+
+    def __init__(self, classifier: LetterClassifier, threshold: float = 0.5) -> None:
         self.classifier = classifier
         self.threshold = threshold
-        self.use_tesseract = use_tesseract
 
     def read(self, image: np.ndarray) -> LetterRead:
-        first = self.classifier.classify(image)
-        if first.letter is None or first.confidence >= self.threshold or not self.use_tesseract:
-            return first
-        second = tesseract_letter(image, self.classifier.alphabet)
-        if second.letter == first.letter:
-            return LetterRead(first.letter, max(first.confidence, second.confidence), "knn+tesseract")
-        if second.letter is not None and second.confidence > first.confidence:
-            return second
-        return first
+        return self.classifier.classify(image)

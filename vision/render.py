@@ -36,6 +36,7 @@ from vision.render_textures import (
     tile_face,
     upwords_board,
 )
+from vision.style import BoardStyle
 
 __all__ = [
     "STREET_LETTERS",
@@ -112,14 +113,25 @@ class Rendered:
         return self.image.shape[1], self.image.shape[0]
 
 
-def _table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
-    """A wooden table top: warm colour, grain along one axis."""
+def _table(rng: np.random.Generator, size: tuple[int, int], look: BoardStyle | None = None) -> np.ndarray:
+    """The table top: wood (warm, grain along one axis), cloth (a fine weave), carpet (coarse
+    speckle) or a plain surface."""
+    look = look or BoardStyle()
     w, h = size
-    base = tuple(int(v) for v in rng.integers([40, 80, 120], [70, 110, 160]))
-    table = _noise_texture(rng, (h, w), base, 10.0).astype(np.float32)
-    yy = np.arange(h, dtype=np.float32)[:, None]
-    grain = 8.0 * np.sin(yy / rng.uniform(3.0, 7.0) + 3 * np.sin(np.arange(w)[None, :] / 90.0))
-    return np.clip(table + grain[..., None], 0, 255).astype(np.uint8)
+    if look.table == "wood" or look.table_colour is None:
+        base = tuple(int(v) for v in rng.integers([40, 80, 120], [70, 110, 160]))
+        table = _noise_texture(rng, (h, w), base, 10.0).astype(np.float32)
+        yy = np.arange(h, dtype=np.float32)[:, None]
+        grain = 8.0 * np.sin(yy / rng.uniform(3.0, 7.0) + 3 * np.sin(np.arange(w)[None, :] / 90.0))
+        return np.clip(table + grain[..., None], 0, 255).astype(np.uint8)
+    table = _noise_texture(rng, (h, w), look.table_colour, 8.0).astype(np.float32)
+    if look.table == "cloth":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        table += (6.0 * np.sin(xx * 1.3) * np.sin(yy * 1.3))[..., None]
+    elif look.table == "carpet":
+        speckle = rng.normal(0.0, 22.0, (h, w)).astype(np.float32)
+        table += cv2.GaussianBlur(speckle, (0, 0), 1.0)[..., None]
+    return np.clip(table, 0, 255).astype(np.uint8)
 
 
 def _paste_plane(image: np.ndarray, texture: np.ndarray, camera: PinholeCamera, margin_mm: float) -> None:
@@ -163,10 +175,13 @@ _SIDE_CORNERS: dict[tuple[float, float], tuple[int, int]] = {
 
 
 def _draw_stack(image: np.ndarray, camera: PinholeCamera, x0: float, y0: float, size: float, thickness: float,
-                height: int, letter: str, style: str, tint: float, quarter_turns: int = 0) -> None:
+                height: int, letter: str, style: str, tint: float, quarter_turns: int = 0,
+                look: BoardStyle | None = None) -> None:
     """Draw one tile or stack of ``height`` tiles: visible sides layer by layer, then the top face
     (turned by ``quarter_turns`` x 90 degrees anticlockwise)."""
-    side_colour = np.array((150, 188, 210) if style == "upwords" else (205, 212, 216), np.float32) * tint
+    look = look or BoardStyle()
+    side = look.tile_side if style == "upwords" else look.street_tile_rim
+    side_colour = np.array(side, np.float32) * tint
     foot = np.array([[x0, y0], [x0 + size, y0], [x0 + size, y0 + size], [x0, y0 + size]])
     centre = np.array([x0 + size / 2, y0 + size / 2])
     for normal, light in _SIDES:
@@ -188,12 +203,32 @@ def _draw_stack(image: np.ndarray, camera: PinholeCamera, x0: float, y0: float, 
                      cv2.LINE_AA, shift=4)
     top = -height * thickness
     quad = camera.project(np.column_stack([foot, np.full(4, top)]))
-    face = tile_face(letter, FACE_PX, style)
+    face = tile_face(letter, FACE_PX, style, look)
     if quarter_turns % 4:
         face = np.ascontiguousarray(np.rot90(face, quarter_turns))
     if tint != 1.0:
         face = np.clip(face.astype(np.float32) * tint, 0, 255).astype(np.uint8)
     _paste_quad(image, face, quad)
+
+
+def _contact_shadows(image: np.ndarray, camera: PinholeCamera, footprints: list[tuple[float, float, float]],
+                     strength: float, offset_mm: tuple[float, float]) -> None:
+    """Darken the board around and beside each tile (x0, y0, size in mm), in place: real tiles
+    shade the cells next to them, and a reader must not take that shade for a tile."""
+    if strength <= 0 or not footprints:
+        return
+    h, w = image.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    dx, dy = offset_mm
+    for x0, y0, size in footprints:
+        grow = 0.8
+        a, b = (x0 - grow + dx, y0 - grow + dy), (x0 + size + grow + dx, y0 + size + grow + dy)
+        quad = np.array([[a[0], a[1], 0], [b[0], a[1], 0], [b[0], b[1], 0], [a[0], b[1], 0]])
+        cv2.fillConvexPoly(mask, np.round(camera.project(quad)).astype(np.int32), 1.0, cv2.LINE_AA)
+    px_per_mm = float(np.linalg.norm(camera.project(np.array([[0, 0, 0], [10, 0, 0.0]]))[1]
+                                     - camera.project(np.array([[0, 0, 0.0]]))[0])) / 10
+    mask = cv2.GaussianBlur(mask, (0, 0), max(0.8, 1.2 * px_per_mm))
+    image[:] = np.clip(image.astype(np.float32) * (1.0 - strength * mask[..., None]), 0, 255).astype(np.uint8)
 
 
 def _finish(image: np.ndarray, effects: Effects) -> np.ndarray:
@@ -209,17 +244,28 @@ def _markers(camera: PinholeCamera, w_mm: float, h_mm: float, margin_mm: float) 
 
 def render_upwords(cells: Mapping[tuple[int, int], tuple[str, int]], *, spec: UpwordsSpec | None = None,
                    pose: Pose | None = None, effects: Effects | None = None, seed: int = 0,
-                   markers: bool = False) -> Rendered:
-    """Photograph an Upwords board. ``cells`` maps (row, col) -> (top letter, stack height >= 1)."""
+                   markers: bool = False, style: BoardStyle | None = None,
+                   jitter_mm: float = 0.0, board_seed: int | None = None,
+                   contact_shadow: float = 0.0) -> Rendered:
+    """Photograph an Upwords board. ``cells`` maps (row, col) -> (top letter, stack height >= 1).
+
+    ``style``: the set's look (:mod:`vision.style`); ``jitter_mm``: how far a tile may sit off
+    its cell's centre (0 for Upwords, whose walls hold the tiles; a few mm for a Scrabble-like
+    grid whose tiles lie loose); ``board_seed``: draw the table and board from their own seed,
+    so several pictures of one game (other tiles, other light) show the same physical board;
+    ``contact_shadow``: how dark (0..1) the shade each tile casts on the board beside it is.
+    """
     spec = spec or UpwordsSpec()
+    look = style or BoardStyle()
     pose = pose or Pose()
     effects = effects or Effects()
     rng = np.random.default_rng(seed)
     w_mm, h_mm = spec.cols * spec.pitch_mm, spec.rows * spec.pitch_mm
     camera = PinholeCamera(pose, w_mm, h_mm, spec.margin_mm)
-    image = _table(rng, pose.image_size)
-    _paste_plane(image, upwords_board(spec.rows, spec.cols, spec.pitch_mm, spec.margin_mm, rng, markers),
-                 camera, spec.margin_mm)
+    board_rng = rng if board_seed is None else np.random.default_rng(board_seed)
+    image = _table(board_rng, pose.image_size, look)
+    _paste_plane(image, upwords_board(spec.rows, spec.cols, spec.pitch_mm, spec.margin_mm, board_rng, markers,
+                                      look), camera, spec.margin_mm)
     letters = [[None] * spec.cols for _ in range(spec.rows)]
     heights = [[0] * spec.cols for _ in range(spec.rows)]
     for (r, c), (letter, height) in cells.items():
@@ -230,11 +276,19 @@ def render_upwords(cells: Mapping[tuple[int, int], tuple[str, int]], *, spec: Up
     gap = (spec.pitch_mm - spec.tile_mm) / 2
     order = sorted(cells, key=lambda rc: -camera.to_camera(
         np.array([[(rc[1] + 0.5) * spec.pitch_mm, (rc[0] + 0.5) * spec.pitch_mm, 0.0]]))[0, 2])
+    placed = []
     for r, c in order:
+        dx, dy = (rng.uniform(-jitter_mm, jitter_mm, 2) if jitter_mm else (0.0, 0.0))
+        placed.append((r, c, c * spec.pitch_mm + gap + dx, r * spec.pitch_mm + gap + dy))
+    if contact_shadow:
+        offset = tuple(float(v) for v in rng.uniform(-1.5, 1.5, 2))
+        feet = [(x, y, spec.tile_mm) for _, _, x, y in placed]
+        _contact_shadows(image, camera, feet, contact_shadow, offset)
+    for r, c, x, y in placed:
         letter, height = cells[(r, c)]
         tint = float(rng.uniform(0.95, 1.04))
-        _draw_stack(image, camera, c * spec.pitch_mm + gap, r * spec.pitch_mm + gap, spec.tile_mm,
-                    spec.thickness_mm, int(height), letter, "upwords", tint)
+        _draw_stack(image, camera, x, y, spec.tile_mm, spec.thickness_mm, int(height), letter, "upwords",
+                    tint, look=look)
     corners = camera.project(np.array([[0, 0, 0], [w_mm, 0, 0], [w_mm, h_mm, 0], [0, h_mm, 0]], np.float64))
     return Rendered(
         image=_finish(image, effects), corners=corners, camera=camera, kind="upwords", rows=spec.rows,
@@ -248,7 +302,8 @@ def render_upwords(cells: Mapping[tuple[int, int], tuple[str, int]], *, spec: Up
 def render_street(positions: Mapping[str, int | None] | None = None, *, spec: StreetSpec | None = None,
                   pose: Pose | None = None, effects: Effects | None = None, seed: int = 0,
                   markers: bool = False, faces: Mapping[str, str] | None = None,
-                  turned: Mapping[str, int] | None = None) -> Rendered:
+                  turned: Mapping[str, int] | None = None, style: BoardStyle | None = None,
+                  board_seed: int | None = None, contact_shadow: float = 0.0) -> Rendered:
     """Photograph Word on the Street. ``positions``: letter -> space -2..+2 (row = space + 2),
     -3 / +3 for a tile captured by the first / second team (drawn beside the board on that
     team's side), None for a tile not in the picture. Letters left out sit on the median (0).
@@ -257,6 +312,7 @@ def render_street(positions: Mapping[str, int | None] | None = None, *, spec: St
     ``turned``: column letter -> quarter turns of that tile (players push tiles both ways).
     """
     spec = spec or StreetSpec()
+    look = style or BoardStyle()
     pose = pose or Pose()
     effects = effects or Effects()
     rng = np.random.default_rng(seed)
@@ -269,9 +325,10 @@ def render_street(positions: Mapping[str, int | None] | None = None, *, spec: St
         placed[letter] = pos
     w_mm, h_mm = spec.cols * spec.pitch_mm, spec.rows * spec.lane_mm
     camera = PinholeCamera(pose, w_mm, h_mm, spec.margin_mm + 40)
-    image = _table(rng, pose.image_size)
-    _paste_plane(image, street_board(spec.pitch_mm, spec.lane_mm, spec.margin_mm, rng, markers), camera,
-                 spec.margin_mm)
+    board_rng = rng if board_seed is None else np.random.default_rng(board_seed)
+    image = _table(board_rng, pose.image_size, look)
+    _paste_plane(image, street_board(spec.pitch_mm, spec.lane_mm, spec.margin_mm, board_rng, markers, look),
+                 camera, spec.margin_mm)
     gx, gy = (spec.pitch_mm - spec.tile_mm) / 2, (spec.lane_mm - spec.tile_mm) / 2
     boxes = []
     for col, letter in enumerate(STREET_LETTERS):
@@ -286,10 +343,13 @@ def render_street(positions: Mapping[str, int | None] | None = None, *, spec: St
         boxes.append((x, y, letter))
     half = spec.tile_mm / 2
     boxes.sort(key=lambda b: -camera.to_camera(np.array([[b[0] + half, b[1] + half, 0]]))[0, 2])
+    if contact_shadow:
+        offset = tuple(float(v) for v in rng.uniform(-1.5, 1.5, 2))
+        _contact_shadows(image, camera, [(x, y, spec.tile_mm) for x, y, _ in boxes], contact_shadow, offset)
     for x, y, letter in boxes:
         shown = (faces or {}).get(letter, letter)
         _draw_stack(image, camera, x, y, spec.tile_mm, spec.thickness_mm, 1, shown, "street",
-                    float(rng.uniform(0.96, 1.03)), (turned or {}).get(letter, 0))
+                    float(rng.uniform(0.96, 1.03)), (turned or {}).get(letter, 0), look=look)
     corners = camera.project(np.array([[0, 0, 0], [w_mm, 0, 0], [w_mm, h_mm, 0], [0, h_mm, 0]], np.float64))
     return Rendered(
         image=_finish(image, effects), corners=corners, camera=camera, kind="street", rows=spec.rows,

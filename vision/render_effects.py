@@ -20,6 +20,7 @@ class Hand:
     tip: tuple[float, float]      # fingertip position in the image (pixels)
     angle_deg: float              # direction the arm comes from (0 = from the right edge)
     width_px: float = 110.0
+    colour: tuple[int, int, int] = (120, 150, 205)   # BGR skin tone
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,7 @@ class Effects:
     blur_sigma: float = 0.0
     noise_sigma: float = 0.0
     jpeg_quality: int | None = None
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)   # B, G, R gains: the camera's colour cast
 
     @classmethod
     def random(cls, rng: np.random.Generator, image_size: tuple[int, int],
@@ -70,6 +72,8 @@ def apply_effects(image: np.ndarray, effects: Effects) -> np.ndarray:
     if effects.shadow:
         light *= 1.0 - effects.shadow * _shadow_mask((h, w), effects.shadow_seed)
     out = image.astype(np.float32) * light[..., None]
+    if effects.white_balance != (1.0, 1.0, 1.0):
+        out *= np.asarray(effects.white_balance, np.float32)[None, None, :]
     if effects.hand is not None:
         out = _draw_hand(out, effects.hand)
     if effects.blur_sigma > 0.05:
@@ -127,5 +131,5 @@ def _draw_hand(image: np.ndarray, hand: Hand) -> np.ndarray:
     alpha = cv2.GaussianBlur(skin, (0, 0), 1.2).astype(np.float32)[..., None] / 255.0
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     shade = 0.85 + 0.15 * np.sin((xx * normal[0] + yy * normal[1]) / max(1.0, half) * 1.4)
-    colour = np.array([120, 150, 205], np.float32)[None, None, :] * shade[..., None]
+    colour = np.array(hand.colour, np.float32)[None, None, :] * shade[..., None]
     return out * (1.0 - alpha) + colour * alpha

@@ -16,6 +16,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from vision.style import BoardStyle
+
 #: Word on the Street's seventeen letters, one column each, left to right.
 STREET_LETTERS = "BCDFGHKLMNPRSTVWY"
 
@@ -41,19 +43,20 @@ def font_path() -> Path | None:
     return None
 
 
-@lru_cache(maxsize=64)
-def _font(size: int) -> ImageFont.FreeTypeFont | None:
-    path = font_path()
-    return ImageFont.truetype(str(path), size) if path else None
+@lru_cache(maxsize=256)
+def _font(size: int, path: str | None = None) -> ImageFont.FreeTypeFont | None:
+    chosen = path or font_path()
+    return ImageFont.truetype(str(chosen), size) if chosen else None
 
 
 def draw_letter(canvas: np.ndarray, text: str, box: tuple[int, int, int, int], colour: tuple[int, int, int],
-                height_frac: float = 0.62) -> None:
-    """Draw ``text`` centred in ``box`` (x0, y0, x1, y1) of a BGR image, in place."""
+                height_frac: float = 0.62, font_file: str | None = None) -> None:
+    """Draw ``text`` centred in ``box`` (x0, y0, x1, y1) of a BGR image, in place
+    (in ``font_file``, else the default typeface)."""
     x0, y0, x1, y1 = box
     bw, bh = x1 - x0, y1 - y0
     frac = height_frac * (0.78 if len(text) > 1 else 1.0)
-    font = _font(max(6, int(bh * frac * 1.32)))
+    font = _font(max(6, int(bh * frac * 1.32)), font_file)
     if font is None:  # Hershey fallback: A–Z only
         scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_DUPLEX, int(bh * frac), 3)
         (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 3)
@@ -68,18 +71,21 @@ def draw_letter(canvas: np.ndarray, text: str, box: tuple[int, int, int, int], c
     canvas[y0:y1, x0:x1] = cv2.cvtColor(np.asarray(patch), cv2.COLOR_RGB2BGR)
 
 
-@lru_cache(maxsize=256)
-def tile_face(letter: str, size_px: int, style: str = "upwords") -> np.ndarray:
-    """The top face of one tile, ``size_px`` square, BGR. Cached: the same letter looks the same."""
+@lru_cache(maxsize=1024)
+def tile_face(letter: str, size_px: int, style: str = "upwords", look: BoardStyle | None = None
+              ) -> np.ndarray:
+    """The top face of one tile, ``size_px`` square, BGR, in the colours and typeface of ``look``
+    (default: the original set). Cached: the same letter looks the same."""
+    look = look or BoardStyle()
     if style == "street":
-        body, rim, ink = (236, 240, 242), (205, 212, 216), (30, 30, 30)
+        body, rim, ink = look.street_tile_body, look.street_tile_rim, look.street_ink
     else:
-        body, rim, ink = (178, 214, 232), (150, 188, 210), (35, 42, 70)
+        body, rim, ink = look.tile_body, look.tile_rim, look.ink
     face = np.full((size_px, size_px, 3), rim, np.uint8)
     inset = max(2, size_px // 14)
     cv2.rectangle(face, (inset, inset), (size_px - 1 - inset, size_px - 1 - inset), body, -1, cv2.LINE_AA)
     if letter:
-        draw_letter(face, letter, (0, 0, size_px, size_px), ink)
+        draw_letter(face, letter, (0, 0, size_px, size_px), ink, look.letter_frac, look.font)
     return face
 
 
@@ -100,11 +106,12 @@ def aruco_marker(marker_id: int, size_px: int) -> np.ndarray:
 
 
 def upwords_board(rows: int, cols: int, pitch_mm: float, margin_mm: float, rng: np.random.Generator,
-                  markers: bool) -> np.ndarray:
-    """The empty Upwords board from above: a dark waffle grid, the four centre squares marked."""
+                  markers: bool, look: BoardStyle | None = None) -> np.ndarray:
+    """The empty Upwords board from above: a waffle grid (dark by default), the four centre squares marked."""
+    look = look or BoardStyle()
     s = PX_PER_MM
     w_px, h_px = round((cols * pitch_mm + 2 * margin_mm) * s), round((rows * pitch_mm + 2 * margin_mm) * s)
-    board = _noise_texture(rng, (h_px, w_px), (58, 62, 70), 6.0)
+    board = _noise_texture(rng, (h_px, w_px), look.board, 6.0)
     m = margin_mm * s
     cell = pitch_mm * s
     wall = max(2, int(0.09 * cell))
@@ -112,7 +119,10 @@ def upwords_board(rows: int, cols: int, pitch_mm: float, margin_mm: float, rng: 
         for c in range(cols):
             x0, y0 = int(m + c * cell) + wall, int(m + r * cell) + wall
             x1, y1 = int(m + (c + 1) * cell) - wall, int(m + (r + 1) * cell) - wall
-            cv2.rectangle(board, (x0, y0), (x1, y1), (40, 42, 48), -1)
+            floor = look.floor
+            if look.premium and rng.random() < 0.2:
+                floor = look.premium[int(rng.integers(0, len(look.premium)))]
+            cv2.rectangle(board, (x0, y0), (x1, y1), floor, -1)
     centre = [(rows // 2 - 1 + dr, cols // 2 - 1 + dc) for dr in (0, 1) for dc in (0, 1)]
     for r, c in centre:  # "the four game squares with cutout corners"
         x0, y0 = int(m + c * cell) + wall, int(m + r * cell) + wall
@@ -121,33 +131,34 @@ def upwords_board(rows: int, cols: int, pitch_mm: float, margin_mm: float, rng: 
         for corner in ((x0, y0, 1, 1), (x1, y0, -1, 1), (x1, y1, -1, -1), (x0, y1, 1, -1)):
             cx, cy, sx, sy = corner
             tri = np.array([[cx, cy], [cx + sx * k, cy], [cx, cy + sy * k]], np.int32)
-            cv2.fillConvexPoly(board, tri, (120, 125, 80), cv2.LINE_AA)
+            cv2.fillConvexPoly(board, tri, look.centre_mark, cv2.LINE_AA)
     cv2.rectangle(board, (int(m) - 3, int(m) - 3), (int(m + cols * cell) + 3, int(m + rows * cell) + 3),
-                  (95, 100, 110), 3)
+                  look.outline, 3)
     if markers:
         _place_markers(board, m, w_px, h_px)
     return board
 
 
 def street_board(pitch_mm: float, lane_mm: float, margin_mm: float, rng: np.random.Generator,
-                 markers: bool) -> np.ndarray:
-    """Word on the Street from above: five lanes of asphalt, a yellow median with the letters."""
+                 markers: bool, look: BoardStyle | None = None) -> np.ndarray:
+    """Word on the Street from above: five lanes of asphalt, a coloured median with the letters."""
+    look = look or BoardStyle()
     s = PX_PER_MM
     cols, rows = len(STREET_LETTERS), 5
     w_px = round((cols * pitch_mm + 2 * margin_mm) * s)
     h_px = round((rows * lane_mm + 2 * margin_mm) * s)
-    board = _noise_texture(rng, (h_px, w_px), (208, 214, 218), 5.0)  # the pavement
+    board = _noise_texture(rng, (h_px, w_px), look.pavement, 5.0)  # the pavement
     m = margin_mm * s
     top, left = int(m), int(m)
     right, bottom = int(m + cols * pitch_mm * s), int(m + rows * lane_mm * s)
-    board[top:bottom, left:right] = _noise_texture(rng, (bottom - top, right - left), (78, 80, 84), 7.0)
+    board[top:bottom, left:right] = _noise_texture(rng, (bottom - top, right - left), look.asphalt, 7.0)
     lane = lane_mm * s
     med0, med1 = int(m + 2 * lane), int(m + 3 * lane)
-    board[med0:med1, left:right] = _noise_texture(rng, (med1 - med0, right - left), (60, 190, 225), 5.0)
+    board[med0:med1, left:right] = _noise_texture(rng, (med1 - med0, right - left), look.median, 5.0)
     for k in (1, 4):  # dashed lane lines between the outer lanes
         y = int(m + k * lane)
         for x in range(left, right, int(12 * s)):
-            cv2.line(board, (x, y), (min(right, x + int(6 * s)), y), (225, 228, 230), max(1, int(0.6 * s)))
+            cv2.line(board, (x, y), (min(right, x + int(6 * s)), y), look.dashes, max(1, int(0.6 * s)))
     cv2.rectangle(board, (left, top), (right, bottom), (240, 240, 240), max(2, int(0.8 * s)))
     # Team colours along the two long edges (team A at the top, row 0).
     cv2.rectangle(board, (left, top - int(0.6 * m)), (right, top - int(0.25 * m)), (60, 60, 190), -1)
@@ -156,7 +167,7 @@ def street_board(pitch_mm: float, lane_mm: float, margin_mm: float, rng: np.rand
         x0 = int(m + c * pitch_mm * s)
         box = (x0 + int(0.2 * pitch_mm * s), med0 + int(0.2 * lane), x0 + int(0.8 * pitch_mm * s),
                med1 - int(0.2 * lane))
-        draw_letter(board, letter, box, (90, 60, 35), height_frac=0.8)
+        draw_letter(board, letter, box, look.median_ink, height_frac=0.8, font_file=look.font)
     if markers:
         _place_markers(board, m, w_px, h_px)
     return board

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.appearance import BoardAppearance, board_looks, to_lab
 from vision.occupancy import cell_fraction, glyph_centre, skin_mask
+from vision.occupancy_model import OccupancyModel, default_model
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, StreetColumn, StreetReading
 from vision.render_textures import STREET_LETTERS
@@ -53,8 +55,15 @@ class StreetReader:
     def __init__(self, corners: np.ndarray, image_size: tuple[int, int], *,
                  letters: LetterReaderLike | None = None, geometry: StreetGeometry | None = None,
                  camera_matrix: np.ndarray | None = None, threshold: float = DEFAULT_THRESHOLD,
-                 cell_px: int = 48) -> None:
+                 cell_px: int = 48, appearance: BoardAppearance | None = None,
+                 model: OccupancyModel | None = None) -> None:
+        """``appearance``: the board learnt from its start position (:func:`vision.learn_board.learn_street`);
+        with it each space is compared with its own empty lane or its tile at the start, through
+        the trained ``model``; without it, by the older "light and colourless" rule."""
         self.geometry = geometry or StreetGeometry()
+        self.corners = np.asarray(corners, np.float64).reshape(4, 2)
+        self.appearance = appearance
+        self.model = model if model is not None or appearance is None else default_model()
         g = self.geometry
         self.rows, self.cols = len(SPACES), len(STREET_LETTERS)
         self.letters = letters
@@ -76,12 +85,67 @@ class StreetReader:
             raise ValueError(f"this calibration is for {self.image_size[0]}x{self.image_size[1]} pictures, "
                              f"not {w}x{h}")
         top = self.warp(image)
+        hand = cell_fraction(self._hand_mask(top), self.rows, self.cols, self.cell_px, 0.0)
+        if self.appearance is not None and self.model is not None:
+            face = self.geometry.tile_mm / self.geometry.pitch_mm
+            looks = board_looks(image, self.corners, self.rows, self.cols, face)
+            prob = self.model.probability(looks, self.appearance)
+            return StreetReading(columns=tuple(
+                self._judge_learnt(col, letter, prob[:, col], top, hand[:, col])
+                for col, letter in enumerate(STREET_LETTERS)))
         scores = self.space_scores(top)
-        hand = cell_fraction(skin_mask(top), self.rows, self.cols, self.cell_px, 0.0)
         columns = []
         for col, letter in enumerate(STREET_LETTERS):
             columns.append(self._judge(col, letter, scores[:, col], top, hand[:, col]))
         return StreetReading(columns=tuple(columns))
+
+    def _hand_mask(self, colour: np.ndarray) -> np.ndarray:
+        """Skin-coloured pixels that are not the colour of this set's tiles (see UpwordsReader)."""
+        skin = skin_mask(colour)
+        if self.appearance is None:
+            return skin
+        dist = np.linalg.norm(to_lab(colour) - self.appearance.tile_lab[None, None, :], axis=2)
+        return skin & (dist > 14.0)
+
+    def _judge_learnt(self, col: int, letter: str, prob: np.ndarray, top: np.ndarray,
+                      hand: np.ndarray) -> StreetColumn:
+        """A column's tile from the learnt model: at most one of its five spaces holds it."""
+        flags: list[str] = []
+        if (hand > 0.08).any():
+            flags.append("under a hand or arm")
+        order = np.argsort(prob)[::-1]
+        best, second = int(order[0]), float(prob[order[1]])
+        p = float(prob[best])
+        scores = tuple(float(x) for x in prob)
+        if p < 0.5:  # no space holds it: captured
+            conf = float(np.clip((0.5 - p) * 2.0, 0, 1))
+            return StreetColumn(letter, None, conf, 1.0, tuple(flags), scores, self.threshold)
+        conf = float(np.clip(min((p - 0.5) * 2.0, (0.5 - second) * 2.0 if second < 0.5 else 0.0), 0, 1))
+        if second >= 0.5:
+            flags.append("two spaces of this column look occupied")
+        letter_conf = 1.0
+        if self.letters is not None:
+            read = self._read_turned(self.face_crop(top, best, col), letter)
+            if read.letter is not None and read.letter != letter and read.confidence >= self.threshold:
+                letter_conf = 1.0 - float(read.confidence)
+                flags.append(f"the tile reads {read.letter}, not {letter}")
+                conf = min(conf, letter_conf)
+            else:
+                letter_conf = max(float(read.confidence), 0.5) if read.letter == letter else 0.5
+        return StreetColumn(letter, SPACES[best], conf, letter_conf, tuple(flags), scores, self.threshold)
+
+    def _read_turned(self, crop: np.ndarray, letter: str):
+        """Read a tile's letter, trying the other quarter turns: tiles get pushed from both sides."""
+        assert self.letters is not None
+        read = self.letters.read(crop)
+        if read.letter != letter:
+            for k in (2, 1, 3):
+                turned = self.letters.read(np.ascontiguousarray(np.rot90(crop, k)))
+                if turned.letter == letter or turned.confidence > read.confidence:
+                    read = turned
+                if read.letter == letter:
+                    break
+        return read
 
     def space_scores(self, top: np.ndarray) -> np.ndarray:
         """5 x 17 evidence of a tile: brightness times colourlessness over the tile's face."""

@@ -29,7 +29,9 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from vision.appearance import BoardAppearance, board_looks, to_lab
 from vision.occupancy import cell_fraction, face_features, glyph_centre, skin_mask
+from vision.occupancy_model import OccupancyModel, default_model
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading
 
@@ -40,12 +42,28 @@ class LetterReaderLike(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class TileGeometry:
-    """Physical proportions of the set (mm). Only the ratios matter to the reader."""
+    """Physical proportions of the set (mm). Only the ratios matter to the reader.
+
+    The defaults are the Upwords set the project was first built with; a calibration carries
+    the set's own (:meth:`from_calibration`), so another set's stacks are read at their height.
+    """
 
     pitch_mm: float = 22.0
     tile_mm: float = 19.5
     thickness_mm: float = 3.6
     max_height: int = 5
+
+    @classmethod
+    def from_shape(cls, face_frac: float | None, thickness_mm: float | None, max_height: int = 5,
+                   pitch_mm: float = 22.0) -> TileGeometry:
+        """The geometry from a calibration's tile face (fraction of the pitch) and thickness."""
+        base = cls()
+        return cls(pitch_mm, pitch_mm * face_frac if face_frac else base.tile_mm,
+                   thickness_mm if thickness_mm else base.thickness_mm, max_height)
+
+    @property
+    def face_frac(self) -> float:
+        return self.tile_mm / self.pitch_mm
 
 
 #: Normalised brightness (face rim / local dark level) above which a face is a tile.
@@ -54,6 +72,9 @@ OCCUPIED_RATIO = 2.45
 MAX_COVER = 0.35
 #: A letter read less sure than this is no read at all (a blank, smudged or covered face).
 NO_LETTER_BELOW = 0.1
+#: With learnt references: the lead (as a share of the tile's grey level) of the best plane's face
+#: score over the next one that makes a single-frame height sure.
+HEIGHT_GAP = 0.08
 
 
 class UpwordsReader:
@@ -68,14 +89,23 @@ class UpwordsReader:
     ``corners``: the playing area's outer corners (TL, TR, BR, BL) in the image;
     ``camera_matrix``: the lens calibration if known (else the focal length is estimated);
     ``loose_tiles``: the tiles are not held in cells by walls (a Scrabble-like grid), so each
-    letter is cut out around where it actually is near its cell.
+    letter is cut out around where it actually is near its cell; ``appearance``: what this
+    board looks like empty and what its tiles look like, learnt at calibration
+    (:mod:`vision.learn_board`) — with it, occupancy is decided by comparing each cell with
+    those references through the trained ``model`` (:mod:`vision.occupancy_model`); without
+    it, by the older brightness rule that suits only dark boards.
     """
 
     def __init__(self, corners: np.ndarray, image_size: tuple[int, int], *, rows: int = 8, cols: int = 8,
                  letters: LetterReaderLike | None = None, geometry: TileGeometry | None = None,
                  camera_matrix: np.ndarray | None = None, threshold: float = DEFAULT_THRESHOLD,
-                 cell_px: int = 32, loose_tiles: bool = False) -> None:
+                 cell_px: int = 32, loose_tiles: bool = False, appearance: BoardAppearance | None = None,
+                 model: OccupancyModel | None = None) -> None:
         self.rows, self.cols = rows, cols
+        self.corners = np.asarray(corners, np.float64).reshape(4, 2)
+        self.appearance = appearance
+        self.model = model if model is not None or appearance is None else default_model()
+        self._p_occ: np.ndarray | None = None
         self.loose_tiles = loose_tiles
         self.geometry = geometry or TileGeometry()
         self.letters = letters
@@ -136,7 +166,9 @@ class UpwordsReader:
             self._masks[key] = ((x0, y0, x1, y1), local.astype(bool))
 
     def _silhouette(self, r: int, c: int, height: int) -> np.ndarray:
-        """Image outline (convex hull, int32) of the stack standing in a cell; computed once."""
+        """Image outline (convex hull, int32) of the stack standing in a cell; computed once.
+        (A height over the set's limit — a misread the reader flags — is drawn at the limit.)"""
+        height = min(height, self.geometry.max_height)
         key = (r, c, height)
         hull = self._hulls.get(key)
         if hull is None:
@@ -223,7 +255,11 @@ class UpwordsReader:
         dark_ref = np.maximum(dark[(pad + (rr + 0.5) * self.cell_px).astype(int),
                                    (pad + (cc + 0.5) * self.cell_px).astype(int)], 8.0)
         colour0 = self._remap(image, 0, window)
-        hand = cell_fraction(skin_mask(colour0), window[2], window[3], self.cell_px, pad)
+        hand = cell_fraction(self._hand_mask(colour0), window[2], window[3], self.cell_px, pad)
+        self._p_occ = None
+        if self.appearance is not None and self.model is not None:
+            looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac)
+            self._p_occ = self.model.probability(looks, self.appearance)
         self._origin = (r0, c0)
         occluder = np.zeros((h, w), np.uint8)
         results: dict[tuple[int, int], CellReading] = {}
@@ -244,6 +280,15 @@ class UpwordsReader:
         if self.planes.focal_source == "assumed":
             notes = ("camera nearly overhead: stack heights come from history more than from the picture",)
         return BoardReading(game="upwords", rows=self.rows, cols=self.cols, cells=cells, notes=notes)
+
+    def _hand_mask(self, colour: np.ndarray) -> np.ndarray:
+        """Skin-coloured pixels that are not the colour of this set's tiles: a tan or wooden tile
+        is as warm as a hand, but the calibration knows its colour."""
+        skin = skin_mask(colour)
+        if self.appearance is None or not np.isfinite(self.appearance.tile_lab).all():
+            return skin
+        dist = np.linalg.norm(to_lab(colour) - self.appearance.tile_lab[None, None, :], axis=2)
+        return skin & (dist > 14.0)
 
     def _cover(self, occluder: np.ndarray, r: int, c: int, k: int, gray: np.ndarray | None = None
                ) -> tuple[float, float]:
@@ -274,6 +319,8 @@ class UpwordsReader:
         # may show a farther stack's side instead.
         floor_cover, floor_mean = self._cover(occluder, r, c, 0, self._gray)
         floor_visible = floor_cover < 0.7
+        if self._p_occ is not None:
+            return self._judge_learnt(r, c, feats, warps, occluder, prev, flags, floor_visible)
         level = floor_mean / dark_ref if floor_visible else None
         if level is not None and level < OCCUPIED_RATIO:
             conf = float(np.clip(np.log(OCCUPIED_RATIO / max(level, 1e-3)) / np.log(1.3), 0, 1))
@@ -323,6 +370,51 @@ class UpwordsReader:
                 flags.append("no letter can be read on this tile")
         return self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, flags,
                             geo_height=height, geo_conf=geo_conf)
+
+    def _judge_learnt(self, r: int, c: int, feats: list, warps: list[np.ndarray], occluder: np.ndarray,
+                      prev: CellReading | None, flags: list[str], floor_visible: bool) -> CellReading:
+        """Occupancy from the learnt references; the height from the planes, as before."""
+        assert self._p_occ is not None
+        if not floor_visible:  # a nearer stack stands in front: the picture cannot tell
+            return self._hidden(r, c, prev, flags)
+        p = float(self._p_occ[r, c])
+        occ_conf = float(np.clip(abs(p - 0.5) * 2.0, 0.0, 1.0))
+        if p < 0.5:
+            return self._finish(r, c, None, 0, occ_conf, 1.0, occ_conf, prev, flags, geo_height=0,
+                                geo_conf=occ_conf)
+        g = self.geometry
+        wr, wc = r - self._origin[0], c - self._origin[1]
+        scores, visible = [], []
+        for k in range(1, g.max_height + 1):
+            f = feats[k]
+            scores.append(float(f.rim[wr, wc] - 0.75 * f.rim_spread[wr, wc]))
+            visible.append(self._cover(occluder, r, c, k)[0] < MAX_COVER)
+        scores_arr = np.array(scores) / max(self._tile_gray, 20.0)
+        cand = np.where(visible, scores_arr, -np.inf) if any(visible) else scores_arr
+        best = int(np.argmax(cand))
+        height = best + 1
+        ordered = np.sort(cand[np.isfinite(cand)])[::-1]
+        gap = float(ordered[0] - ordered[1]) if len(ordered) > 1 else 0.0
+        informative = float(np.clip((self.layer_shift_px[r, c] - 0.6) / 1.6, 0, 1))
+        geo_conf = float(np.clip(gap / HEIGHT_GAP, 0, 1)) * informative
+        crop = self.face_crop(warps[height], wr, wc)
+        letter, letter_conf = None, 0.0
+        if self.letters is not None and crop.size:
+            read = self.letters.read(crop)
+            letter, letter_conf = read.letter, float(read.confidence)
+            if letter_conf < NO_LETTER_BELOW:
+                letter = None
+            if letter is None:
+                flags.append("no letter can be read on this tile")
+        return self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, flags,
+                            geo_height=height, geo_conf=geo_conf)
+
+    @property
+    def _tile_gray(self) -> float:
+        """The tile face's grey level at calibration (0..255), the unit of the height scores."""
+        if self.appearance is None or not np.isfinite(self.appearance.tile_lab[0]):
+            return 180.0
+        return float(self.appearance.tile_lab[0]) * 2.55
 
     def _hidden(self, r: int, c: int, prev: CellReading | None, flags: list[str]) -> CellReading:
         flags = [*flags, "hidden behind a taller stack"]

@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--letters", metavar="FILE", help="a taught letter classifier (.npz)")
     parser.add_argument("--threshold", type=float, default=0.6,
                         help="confidence below which a cell is uncertain (0..1, default 0.6)")
-    parser.add_argument("--no-tesseract", action="store_true", help="never fall back to Tesseract")
+    # Kept so old scripts still run: Tesseract is never on the read path any more.
+    parser.add_argument("--no-tesseract", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help="print every cell's value and confidence as JSON")
 
 
@@ -112,7 +113,7 @@ def _where(args: argparse.Namespace, game: str) -> Where:
     return Where(corners, rows, cols, tuple(cal.image_size), letters, matrix, distortion)
 
 
-def _letter_reader(path: str | None, threshold: float, use_tesseract: bool) -> Any:
+def _letter_reader(path: str | None, threshold: float) -> Any:
     from kiosk.cli import UsageError
 
     if not path:
@@ -125,7 +126,7 @@ def _letter_reader(path: str | None, threshold: float, use_tesseract: bool) -> A
         classifier = LetterClassifier.load(path)
     except Exception as exc:  # a corrupt or foreign file: say so plainly
         raise UsageError(f"{path} is not a taught letter classifier ({exc})") from None
-    return LetterReader(classifier, threshold, use_tesseract=use_tesseract)
+    return LetterReader(classifier, threshold)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -176,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
             image = cv2.undistort(image, matrix, dist)
             corners = cv2.undistortPoints(corners.reshape(-1, 1, 2), matrix, dist, P=matrix).reshape(4, 2)
             notes.append("lens distortion corrected")
-    letters = _letter_reader(where.letters_file, args.threshold, not args.no_tesseract)
+    letters = _letter_reader(where.letters_file, args.threshold)
     if letters is None:
         notes.append("no taught letters (run `tablekeeper calibrate letters` or give --letters): "
                      "letters show as ?")

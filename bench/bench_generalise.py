@@ -1,0 +1,258 @@
+"""Does the board reader hold on boards it was never tuned on? In-domain against held-out.
+
+    python -m bench generalise                  # the full run (several minutes)
+    python bench/bench_generalise.py --quick    # a fast look (or BENCH_QUICK=1)
+
+Three kinds of data, side by side:
+
+* **in-domain**: randomised renders of the ``train`` style family (:mod:`vision.style`), but
+  other seeds than the training run used (``python -m vision.train_models`` trains on seed 14
+  and its own scenes; these are drawn from seed 9000+);
+* **held-out**: the ``held_out`` family — board and tile colours, typefaces (serif among them),
+  tile shapes, median-strip colours, tables and skin tones the training never saw;
+* **real**: the 22 photos of a real Scrabble game (``../shared/data/real-scrabble-game/``):
+  calibrated on its empty board (``board-00a``), letters and tile colour taught from one photo
+  (``board-20``), the other photos read move by move with history.
+
+Each scene is calibrated as a family would: the empty board (or the street's start position),
+then letters taught from a picture of the set's tiles laid out in order. The baseline is the
+previous reader (fixed brightness rules, no learnt references) on the same pictures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from vision.learn_board import learn_grid, learn_street  # noqa: E402
+from vision.letters import LetterClassifier, LetterReader  # noqa: E402
+from vision.render_textures import STREET_LETTERS  # noqa: E402
+from vision.scenes import Scene, grid_scene, street_scene  # noqa: E402
+from vision.street import StreetGeometry, StreetReader  # noqa: E402
+from vision.upwords_reader import TileGeometry, UpwordsReader  # noqa: E402
+
+REAL_GAME = ROOT.parent / "shared" / "data" / "real-scrabble-game"
+
+
+@dataclass
+class Tally:
+    cells: int = 0
+    occ_right: int = 0
+    letters: int = 0
+    letters_right: int = 0
+    letters_wrong_sure: int = 0
+    stacks: int = 0
+    single_right: int = 0
+    single_flagged_wrong: int = 0
+    single_silent_wrong: int = 0
+    history_right: int = 0
+    boards: int = 0
+    boards_right: int = 0
+    uncertain: int = 0
+    silent_wrong_cells: int = 0
+    times: list[float] = field(default_factory=list)
+
+    def pct(self, a: int, b: int) -> str:
+        return f"{100 * a / b:.2f} %" if b else "—"
+
+
+def _teach(reader, image: np.ndarray, layout: dict, plane: int) -> LetterReader:
+    warps = reader.warp_planes(image, gray=False)
+    crops = [reader.face_crop(warps[plane], r, c) for (r, c) in layout]
+    return LetterReader(LetterClassifier().fit(crops, list(layout.values())), 0.5)
+
+
+def grid_readers(s: Scene, learnt: bool) -> UpwordsReader:
+    cal = s.calibration
+    loose = s.kind == "grid15"
+    geometry = TileGeometry.from_shape(s.face_frac, s.thickness_mm, 1 if loose else 5, cal.cell_mm[0])
+    appearance = None
+    if learnt:
+        appearance = learn_grid(cal.image, cal.corners, cal.rows, cal.cols, s.face_frac, s.teaching.image,
+                                s.teaching_layout.keys())
+    reader = UpwordsReader(cal.corners, cal.image_size, rows=cal.rows, cols=cal.cols, geometry=geometry,
+                           loose_tiles=loose, appearance=appearance)
+    reader.letters = _teach(reader, s.teaching.image, s.teaching_layout, 1)
+    return reader
+
+
+def run_grid(s: Scene, learnt: bool, t: Tally) -> None:
+    reader = grid_readers(s, learnt)
+    previous = None
+    for frame in s.frames:
+        start = time.perf_counter()
+        single = reader.read(frame.image)
+        t.times.append(time.perf_counter() - start)
+        with_history = reader.read(frame.image, previous=previous) if previous is not None else single
+        previous = with_history
+        board_right = True
+        for cell, hcell in zip(single.cells, with_history.cells, strict=True):
+            truth_h = frame.heights[cell.row][cell.col]
+            truth_l = frame.letters[cell.row][cell.col]
+            t.cells += 1
+            t.uncertain += hcell.uncertain
+            occ_ok = (hcell.height > 0) == (truth_h > 0)
+            t.occ_right += occ_ok
+            right = occ_ok and (not truth_h or (hcell.letter == truth_l and hcell.height == truth_h))
+            if not right:
+                board_right = False
+                t.silent_wrong_cells += not hcell.uncertain
+            if truth_h:
+                t.letters += 1
+                t.letters_right += hcell.letter == truth_l
+                t.letters_wrong_sure += (hcell.letter not in (truth_l, None)) and not hcell.uncertain
+                t.stacks += 1
+                t.history_right += hcell.height == truth_h
+                if cell.height == truth_h:
+                    t.single_right += 1
+                elif cell.height:
+                    sure = cell.height_confidence >= 0.6 and not cell.uncertain
+                    t.single_silent_wrong += sure
+                    t.single_flagged_wrong += not sure
+        t.boards += 1
+        t.boards_right += board_right
+
+
+def run_street(s: Scene, learnt: bool, t: Tally) -> None:
+    cal = s.calibration
+    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * s.face_frac, s.thickness_mm)
+    appearance = learn_street(cal.image, cal.corners, s.face_frac) if learnt else None
+    reader = StreetReader(cal.corners, cal.image_size, geometry=geometry, appearance=appearance)
+    top = reader.warp(cal.image)
+    crops = [reader.face_crop(top, 2, c) for c in range(17)]
+    reader.letters = LetterReader(LetterClassifier().fit(crops, list(STREET_LETTERS)), 0.5)
+    for frame in s.frames:
+        start = time.perf_counter()
+        reading = reader.read(frame.image)
+        t.times.append(time.perf_counter() - start)
+        board_right = True
+        for col in reading.columns:
+            truth = frame.positions.get(col.letter)
+            truth = truth if truth is not None and -2 <= truth <= 2 else None
+            t.cells += 1
+            t.uncertain += col.uncertain
+            ok = col.position == truth
+            t.occ_right += ok
+            if not ok:
+                board_right = False
+                t.silent_wrong_cells += not col.uncertain
+        t.boards += 1
+        t.boards_right += board_right
+
+
+def real_game(learnt: bool) -> Tally | None:
+    if not (REAL_GAME / "board-00a.json").is_file():
+        return None
+
+    def load(name: str):
+        meta = json.loads((REAL_GAME / f"{name}.json").read_text())
+        return cv2.imread(str(REAL_GAME / meta["image"])), np.array(meta["corners"], float), meta["grid"]
+
+    empty, corners, _ = load("board-00a")
+    teach_img, _teach_corners, teach_grid = load("board-20")
+    layout = {(r, c): ch for r, row in enumerate(teach_grid) for c, ch in enumerate(row) if ch not in ".?"}
+    face = 0.9  # a Scrabble tile (19 mm) on its 21 mm square; the reader's default for crossword grids
+    geometry = TileGeometry.from_shape(face, 4.0, 1, 21.0)
+    appearance = learn_grid(empty, corners, 15, 15, face, teach_img, layout.keys()) if learnt else None
+    h, w = empty.shape[:2]
+    reader = UpwordsReader(corners, (w, h), rows=15, cols=15, geometry=geometry, loose_tiles=True,
+                           appearance=appearance)
+    reader.letters = _teach(reader, teach_img, layout, 1)
+    t = Tally()
+    previous = None
+    for k in range(0, 20):
+        image, _c, grid = load(f"board-{k:02d}")
+        start = time.perf_counter()
+        reading = reader.read(image, previous=previous)
+        t.times.append(time.perf_counter() - start)
+        previous = reading
+        board_right = True
+        for cell in reading.cells:
+            ch = grid[cell.row][cell.col]
+            t.cells += 1
+            t.uncertain += cell.uncertain
+            occ = ch != "."
+            t.occ_right += (cell.height > 0) == occ
+            ok = (cell.height > 0) == occ
+            if occ and ch != "?":
+                t.letters += 1
+                t.letters_right += cell.letter == ch
+                t.letters_wrong_sure += cell.letter not in (ch, None) and not cell.uncertain
+                ok = ok and cell.letter == ch
+            if not ok:
+                board_right = False
+                t.silent_wrong_cells += not cell.uncertain
+        t.boards += 1
+        t.boards_right += board_right
+    return t
+
+
+def measure(family: str, learnt: bool, counts: dict[str, int], frames: int) -> dict[str, Tally]:
+    out: dict[str, Tally] = {}
+    base = 9000 if family == "train" else 19000
+    for kind, n in counts.items():
+        t = Tally()
+        for i in range(n):
+            if kind == "street":
+                run_street(street_scene(base + i, family, n_frames=frames), learnt, t)
+            else:
+                run_grid(grid_scene(base + 100 + i, family, kind, n_frames=frames, sequence=True), learnt, t)
+        out[kind] = t
+    return out
+
+
+def row(name: str, t: Tally) -> str:
+    ms = statistics.median(t.times) * 1000 if t.times else float("nan")
+    return (f"{name:30s} occ {t.pct(t.occ_right, t.cells):>9s}"
+            f"  letters {t.pct(t.letters_right, t.letters):>9s}"
+            f"  boards {t.boards_right:3d}/{t.boards:<3d}  uncertain {t.pct(t.uncertain, t.cells):>8s}"
+            f"  silently wrong cells {t.silent_wrong_cells:3d}  {ms:6.1f} ms")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    args, _ = parser.parse_known_args()
+    quick = args.quick or os.environ.get("BENCH_QUICK") == "1"
+    counts = {"upwords8": 4, "upwords10": 2, "grid15": 3, "street": 5} if quick else \
+        {"upwords8": 16, "upwords10": 6, "grid15": 10, "street": 20}
+    frames = 4 if quick else 6
+    print(f"scenes per kind {counts}, {frames} pictures each; medians of read time per picture")
+    results = {}
+    for learnt in (False, True):
+        label = "learnt references" if learnt else "baseline (fixed rules)"
+        print(f"\n-- {label}")
+        for family in ("train", "held_out"):
+            results[(learnt, family)] = measure(family, learnt, counts, frames)
+            for kind, t in results[(learnt, family)].items():
+                print(row(f"{family:8s} {kind}", t))
+        real = real_game(learnt)
+        if real is not None:
+            print(row("real Scrabble game (20 moves)", real))
+    print("\n-- stack heights (Upwords, learnt references)")
+    for family in ("train", "held_out"):
+        t = results[(True, family)]["upwords8"]
+        t10 = results[(True, family)]["upwords10"]
+        stacks = t.stacks + t10.stacks
+        print(f"{family:8s} single frame right {t.pct(t.single_right + t10.single_right, stacks)}, "
+              f"wrong but flagged {t.single_flagged_wrong + t10.single_flagged_wrong}, "
+              f"wrong and NOT flagged {t.single_silent_wrong + t10.single_silent_wrong}; "
+              f"with history {t.pct(t.history_right + t10.history_right, stacks)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

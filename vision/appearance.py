@@ -1,0 +1,238 @@
+"""What *this* board looks like under *this* light: per-cell references learnt at calibration.
+
+Why: whether a cell holds a tile cannot be decided by a fixed rule ("tiles are lighter than
+the board") that fits one set — real boards are black, grey, brown, blue or red, their
+tiles cream, tan or wood, their premium squares coloured. Calibration already sees the board
+in a known state: Upwords and crossword-style boards empty before the first word, Word on the
+Street in its start position (every tile on its median letter, every lane empty). From that
+picture we keep, for every cell, what *empty* looks like there, and what a tile face looks
+like on this set; at read time each cell is compared with both (:mod:`vision.occupancy_model`
+turns the comparison into a probability with a model trained on randomised boards).
+
+Measures are taken on a warped, top-down image of the board plane with the cells on a
+regular grid: the mean L*a*b* colour of each cell's face rim (the letter-free ring just inside
+a tile's edge), its spread, and a small normalised grey patch of the whole face (its structure:
+a letter, the printing on a premium square, the cell walls).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+#: Side of the normalised structure patch per cell.
+PATCH = 8
+
+
+@dataclass(frozen=True, slots=True)
+class CellLooks:
+    """Measurements of every cell (arrays over rows x cols)."""
+
+    rim_lab: np.ndarray    # (R, C, 3) mean L*a*b* of the face rim
+    rim_bgr: np.ndarray    # (R, C, 3) mean linear-ish BGR (0..1) of the face rim, for light changes
+    face_lab: np.ndarray   # (R, C, 3) mean L*a*b* of the whole face region
+    spread: np.ndarray     # (R, C) std of L over the face region
+    patch: np.ndarray      # (R, C, PATCH*PATCH) zero-mean grey structure (L units)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.rim_lab.shape[:2]
+
+
+@lru_cache(maxsize=32)
+def _boxes(rows: int, cols: int, cell_px: float, face_frac: float, pad_px: float,
+           shape: tuple[int, int]) -> tuple[np.ndarray, ...]:
+    """Integral-image indices of three boxes per cell: face outer (0.93), rim inner (0.62), face (1.0)."""
+    rr, cc = np.mgrid[0:rows, 0:cols]
+    cy = pad_px + (rr + 0.5) * cell_px
+    cx = pad_px + (cc + 0.5) * cell_px
+    half = face_frac * cell_px / 2
+    h, w = shape
+    out = []
+    for f in (0.93, 0.62, 1.0):
+        out.append((np.clip(np.round(cy - f * half).astype(np.intp), 0, h),
+                    np.clip(np.round(cy + f * half).astype(np.intp), 0, h),
+                    np.clip(np.round(cx - f * half).astype(np.intp), 0, w),
+                    np.clip(np.round(cx + f * half).astype(np.intp), 0, w)))
+    y0, y1, x0, x1 = (np.stack([b[k] for b in out]) for k in range(4))
+    area = np.maximum((y1 - y0) * (x1 - x0), 1).astype(np.float64)
+    return y0, y1, x0, x1, area
+
+
+def to_lab(image_bgr: np.ndarray) -> np.ndarray:
+    """Float L*a*b* (L 0..100, a and b about -128..127)."""
+    return cv2.cvtColor(image_bgr.astype(np.float32) * (1.0 / 255.0), cv2.COLOR_BGR2LAB)
+
+
+def measure(warped_bgr: np.ndarray, rows: int, cols: int, cell_px: float, face_frac: float,
+            pad_px: float) -> CellLooks:
+    """Measure every cell of a warped board plane (BGR, ``cell_px`` per cell, ``pad_px`` margin)."""
+    lab = to_lab(warped_bgr)
+    h, w = lab.shape[:2]
+    y0, y1, x0, x1, area = _boxes(rows, cols, float(cell_px), float(face_frac), float(pad_px), (h, w))
+    ii = cv2.integral(lab, sdepth=cv2.CV_64F)  # (h+1, w+1, 3)
+    sums = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]  # (3 boxes, R, C, 3)
+    rim = (sums[0] - sums[1]) / np.maximum(area[0] - area[1], 1)[..., None]
+    ib = cv2.integral(warped_bgr.astype(np.float32) * (1.0 / 255.0), sdepth=cv2.CV_64F)
+    bsum = ib[y1, x1] - ib[y0, x1] - ib[y1, x0] + ib[y0, x0]
+    rim_bgr = (bsum[0] - bsum[1]) / np.maximum(area[0] - area[1], 1)[..., None]
+    face = sums[2] / area[2][..., None]
+    light = np.ascontiguousarray(lab[..., 0])
+    _, sq = cv2.integral2(light, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+    s2 = sq[y1[2], x1[2]] - sq[y0[2], x1[2]] - sq[y1[2], x0[2]] + sq[y0[2], x0[2]]
+    spread = np.sqrt(np.maximum(s2 / area[2] - face[..., 0] ** 2, 0))
+    # Structure: each cell's face box shrunk to PATCH x PATCH, normalised.
+    half = face_frac * cell_px / 2
+    gy = np.round(pad_px + (np.arange(rows) + 0.5) * cell_px).astype(int)
+    gx = np.round(pad_px + (np.arange(cols) + 0.5) * cell_px).astype(int)
+    side = max(round(2 * half), PATCH)
+    offsets = np.round(np.linspace(-half, half, PATCH, endpoint=False) + half / PATCH).astype(int)
+    ys = np.clip(gy[:, None] + offsets[None, :], 0, h - 1)  # (R, P)
+    xs = np.clip(gx[:, None] + offsets[None, :], 0, w - 1)  # (C, P)
+    k = max(1, side // PATCH) | 1
+    smooth = cv2.blur(light, (k, k))
+    patch = smooth[ys[:, None, :, None], xs[None, :, None, :]]  # (R, C, P, P)
+    patch = patch.reshape(rows, cols, PATCH * PATCH).astype(np.float64)
+    patch = patch - patch.mean(axis=2, keepdims=True)
+    return CellLooks(rim_lab=rim.astype(np.float32), rim_bgr=rim_bgr.astype(np.float32),
+                     face_lab=face.astype(np.float32),
+                     spread=spread.astype(np.float32), patch=patch.astype(np.float32))
+
+
+@dataclass(frozen=True, slots=True)
+class BoardAppearance:
+    """The references a reader compares each cell with.
+
+    ``empty``: the cells seen empty (rows x cols looks) and ``empty_known`` which of them were
+    (Word on the Street's median is never seen empty at calibration). ``tile``: per-cell looks
+    of a tile seen in place (the street's start position), with ``tile_known``. ``tile_lab``:
+    the set's tile face colour (rim), from the teaching or start picture.
+    """
+
+    tile_lab: np.ndarray
+    empty: CellLooks | None = None
+    empty_known: np.ndarray | None = None
+    tile: CellLooks | None = None
+    tile_known: np.ndarray | None = None
+
+    def save(self, path: str | Path) -> None:
+        arrays: dict[str, np.ndarray] = {"tile_lab": np.asarray(self.tile_lab, np.float32)}
+        for name in ("empty", "tile"):
+            looks = getattr(self, name)
+            if looks is not None:
+                for field in ("rim_lab", "rim_bgr", "face_lab", "spread", "patch"):
+                    arrays[f"{name}_{field}"] = getattr(looks, field)
+                arrays[f"{name}_known"] = getattr(self, f"{name}_known").astype(np.uint8)
+        tmp = Path(path).with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, **arrays)
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> BoardAppearance:
+        """Read what :meth:`save` wrote; a damaged file is a ValueError in plain words."""
+        try:
+            with np.load(Path(path), allow_pickle=False) as data:
+                parts: dict[str, object] = {"tile_lab": data["tile_lab"].astype(np.float32)}
+                for name in ("empty", "tile"):
+                    if f"{name}_rim_lab" in data:
+                        parts[name] = CellLooks(*(data[f"{name}_{f}"] for f in
+                                                  ("rim_lab", "rim_bgr", "face_lab", "spread", "patch")))
+                        parts[f"{name}_known"] = data[f"{name}_known"].astype(bool)
+        except (OSError, KeyError, ValueError, TypeError) as exc:
+            raise ValueError(f"the board appearance file {path} cannot be read ({exc}); "
+                             "calibrate the board again") from None
+        if np.asarray(parts["tile_lab"]).shape != (3,):
+            raise ValueError(f"the board appearance file {path} is damaged; calibrate the board again")
+        return cls(**parts)  # type: ignore[arg-type]
+
+
+def tile_colour(looks: CellLooks, cells: np.ndarray) -> np.ndarray:
+    """The set's tile colour: the median rim colour of cells known to hold a tile."""
+    if not cells.any():
+        raise ValueError("no tile was seen to learn the tile colour from")
+    return np.median(looks.rim_lab[cells], axis=0).astype(np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class LightChange:
+    """How the light at each cell differs from calibration: per-channel log gains (B, G, R;
+    rows x cols x 3). A brighter lamp raises all three, a shadow lowers them, the camera's white
+    balance drifting moves them apart (von Kries: each colour channel scales on its own)."""
+
+    gains: np.ndarray
+
+    @classmethod
+    def none(cls, shape: tuple[int, int]) -> LightChange:
+        return cls(np.zeros((*shape, 3)))
+
+    def undo(self, looks: CellLooks) -> np.ndarray:
+        """The looks' rim colours as L*a*b* under the calibration's light."""
+        bgr = np.clip(looks.rim_bgr / np.exp(self.gains), 0, 1).astype(np.float32)
+        return cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(bgr.shape)
+
+
+def _smooth(values: np.ndarray, trusted: np.ndarray, sigma_cells: float) -> np.ndarray:
+    """Average ``values`` (rows x cols x k) over trusted neighbours with a Gaussian weight; cells
+    with no trusted neighbour take the median of all trusted cells."""
+    rows, cols = trusted.shape
+    flat = values.reshape(rows * cols, -1)
+    rr, cc = np.mgrid[0:rows, 0:cols]
+    pos = np.column_stack([rr.ravel(), cc.ravel()]).astype(np.float64)
+    d2 = ((pos[:, None, :] - pos[None, :, :]) ** 2).sum(axis=2)
+    weights = np.exp(-d2 / (2 * sigma_cells**2)) * trusted.ravel()[None, :]
+    total = weights.sum(axis=1)
+    smooth = (weights @ flat) / np.maximum(total, 1e-9)[:, None]
+    fallback = np.median(flat[trusted.ravel()], axis=0)
+    smooth = np.where((total > 0.3)[:, None], smooth, fallback[None, :])
+    return smooth.reshape(values.shape)
+
+
+def light_between(current: CellLooks, reference: CellLooks, trusted: np.ndarray, sigma_cells: float = 2.0
+                  ) -> LightChange:
+    """The light change measured on ``trusted`` cells (those that look as they did at calibration),
+    smoothed over neighbours so a soft shadow, a brighter lamp or the camera's white balance
+    drifting is followed, but one tile is not mistaken for light."""
+    if not trusted.any():
+        return LightChange.none(trusted.shape)
+    ratio = np.log(np.maximum(current.rim_bgr, 1e-3) / np.maximum(reference.rim_bgr, 1e-3))
+    return LightChange(_smooth(ratio, trusted, sigma_cells))
+
+
+def warp_board(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, cell_px: int,
+               pad_px: int, cell_aspect: float = 1.0) -> np.ndarray:
+    """The board plane top-down: ``cell_px`` per column (``cell_px * cell_aspect`` per row) and
+    ``pad_px`` of margin, from the playing area's four image corners (TL, TR, BR, BL)."""
+    cell_h = cell_px * cell_aspect
+    w, h = cols * cell_px, rows * cell_h
+    dst = np.float32([[pad_px, pad_px], [pad_px + w, pad_px], [pad_px + w, pad_px + h], [pad_px, pad_px + h]])
+    m = cv2.getPerspectiveTransform(np.asarray(corners, np.float32).reshape(4, 2), dst)
+    size = (round(w + 2 * pad_px), round(h + 2 * pad_px))
+    return cv2.warpPerspective(image, m, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+#: Resolution of the occupancy measurements: pixels per cell of the warped board.
+LOOK_CELL_PX = 24
+
+
+#: Occupancy is measured on this share of the tile face around the cell's centre: a tile always
+#: covers it, while a neighbour's edge, its shadow or a tile lying a little off its cell does not
+#: reach it.
+MEASURE_FRAC = 0.75
+
+
+def board_looks(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, face_frac: float,
+                cell_px: int = LOOK_CELL_PX) -> CellLooks:
+    """Measure every cell of the board plane in a camera picture (square cells)."""
+    pad = cell_px // 4
+    warped = warp_board(image, corners, rows, cols, cell_px, pad)
+    return measure(warped, rows, cols, cell_px, face_frac * MEASURE_FRAC, pad)
+
+
+def structure_distance(a: np.ndarray, b: np.ndarray, floor: float = 24.0) -> np.ndarray:
+    """How different two zero-mean patches are, 0 (same) to about 1 (unrelated or opposite);
+    two nearly flat patches count as alike (the floor is a contrast of 3 L units per pixel)."""
+    return np.linalg.norm(a - b, axis=-1) / (np.linalg.norm(a, axis=-1) + np.linalg.norm(b, axis=-1) + floor)

@@ -1,0 +1,59 @@
+"""Learn a board's references from the pictures calibration already takes.
+
+* A grid board (Upwords, a crossword-style board) is calibrated **empty**: every cell's empty
+  look is kept. The tile colour comes from the teaching picture (tiles laid out in a known
+  order), or from any picture whose occupied cells are known.
+* Word on the Street is calibrated in its **start position**: every tile on its own letter of
+  the median, every lane empty. The lanes give the empty looks, the median the tiles' looks in
+  place and the tile colour.
+
+The result is a :class:`vision.appearance.BoardAppearance`, stored beside the calibration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from vision.appearance import BoardAppearance, CellLooks, board_looks, tile_colour
+
+STREET_ROWS, STREET_COLS, MEDIAN_ROW = 5, 17, 2
+
+
+def occupied_mask(rows: int, cols: int, cells: Iterable[tuple[int, int]]) -> np.ndarray:
+    mask = np.zeros((rows, cols), bool)
+    for r, c in cells:
+        mask[r, c] = True
+    return mask
+
+
+def learn_grid(empty_image: np.ndarray, corners: np.ndarray, rows: int, cols: int, face_frac: float,
+               tiles_image: np.ndarray | None = None, tile_cells: Iterable[tuple[int, int]] = ()
+               ) -> BoardAppearance:
+    """References of a grid board from a picture of it empty and a picture with known tiles."""
+    empty = board_looks(empty_image, corners, rows, cols, face_frac)
+    known = np.ones((rows, cols), bool)
+    if tiles_image is None:
+        raise ValueError("the tile colour needs a picture with tiles on known cells (the teaching picture)")
+    looks = board_looks(tiles_image, corners, rows, cols, face_frac)
+    return BoardAppearance(tile_lab=tile_colour(looks, occupied_mask(rows, cols, tile_cells)),
+                           empty=empty, empty_known=known)
+
+
+def with_tiles(appearance: BoardAppearance, looks: CellLooks, tile_cells: Iterable[tuple[int, int]]
+               ) -> BoardAppearance:
+    """The same references with the tile colour learnt from ``looks`` at ``tile_cells``."""
+    rows, cols = looks.shape
+    return BoardAppearance(tile_lab=tile_colour(looks, occupied_mask(rows, cols, tile_cells)),
+                           empty=appearance.empty, empty_known=appearance.empty_known,
+                           tile=appearance.tile, tile_known=appearance.tile_known)
+
+
+def learn_street(start_image: np.ndarray, corners: np.ndarray, face_frac: float) -> BoardAppearance:
+    """References of the Word on the Street board from a picture of the start position."""
+    looks = board_looks(start_image, corners, STREET_ROWS, STREET_COLS, face_frac)
+    median = np.zeros((STREET_ROWS, STREET_COLS), bool)
+    median[MEDIAN_ROW] = True
+    return BoardAppearance(tile_lab=tile_colour(looks, median), empty=looks, empty_known=~median,
+                           tile=looks, tile_known=median)

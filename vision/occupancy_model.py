@@ -1,0 +1,199 @@
+"""Is there a tile in this cell? A trained model over comparisons with the board's references.
+
+Why a trained model over hand-set thresholds: the old reader's rule ("a tile is 2.45 times
+brighter than the darkest thing nearby") was right on our renderer's black board and wrong on
+nearly every other. Here each cell is *compared* — with what the same cell looked like empty
+at calibration, with the set's tile colour, and (Word on the Street's median) with the tile
+that stood there at the start — after correcting for the light having changed since. Those
+comparisons mean the same thing on any board, and a logistic model trained on thousands of
+randomised boards (:mod:`vision.train_models`, ``python -m vision.train_models``) weighs
+them. Three models cover what the calibration knows about a cell:
+
+* ``empty``: the cell was seen empty (Upwords, crossword grids, the street's lanes);
+* ``tile``: a tile was seen in it but never the cell empty (the street's median);
+* ``prior``: nothing was seen (a calibration taken with tiles down) — tile colour only.
+
+The weights are a small JSON file versioned in the repository (``vision/models/``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from vision.appearance import BoardAppearance, CellLooks, LightChange, light_between, structure_distance
+
+MODEL_FILE = Path(__file__).with_name("models") / "occupancy.json"
+KINDS = ("empty", "tile", "prior")
+
+
+def _log_l(looks: CellLooks) -> np.ndarray:
+    return np.log(np.maximum(looks.rim_lab[..., 0], 1.0))
+
+
+def _ab_dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.linalg.norm(a[..., 1:] - b[..., 1:], axis=-1) / 10.0
+
+
+def _structure(current: CellLooks, reference: CellLooks, light: LightChange | None = None) -> np.ndarray:
+    scale = 1.0 if light is None else np.exp(-light.gains.mean(axis=-1))[..., None]
+    return structure_distance(current.patch * scale, reference.patch)
+
+
+def _tile_distance(looks: CellLooks, tile_lab: np.ndarray) -> np.ndarray:
+    tile = np.broadcast_to(tile_lab, looks.rim_lab.shape)
+    dl = np.abs(_log_l(looks) - np.log(max(float(tile_lab[0]), 1.0)))
+    return 3.0 * dl + _ab_dist(looks.rim_lab, tile)
+
+
+def light_change(current: CellLooks, appearance: BoardAppearance) -> LightChange:
+    """The light's change since calibration per cell, from the cells that still look as they did."""
+    tile_d = _tile_distance(current, appearance.tile_lab)
+    if appearance.empty is not None and appearance.empty_known is not None:
+        e = appearance.empty
+        raw = np.abs(_log_l(current) - _log_l(e))
+        colour = np.maximum(_ab_dist(current.rim_lab, e.rim_lab) - 1.0, 0)
+        empty_d = 3.0 * np.maximum(raw - 0.25, 0) + colour + 4.0 * _structure(current, e)
+        trusted = appearance.empty_known & (empty_d < tile_d)
+        if trusted.sum() >= 3:
+            return light_between(current, e, trusted)
+    if appearance.tile is not None and appearance.tile_known is not None:
+        t = appearance.tile
+        trusted = appearance.tile_known & (_structure(current, t) < 0.3)
+        if trusted.sum() >= 3:
+            return light_between(current, t, trusted)
+    return LightChange.none(current.shape)
+
+
+def features(current: CellLooks, appearance: BoardAppearance, light: LightChange | None = None
+             ) -> dict[str, np.ndarray]:
+    """Feature arrays (rows x cols x n) for each model kind, and which model each cell uses.
+
+    The current looks are first brought back to the calibration's light (gain and colour cast),
+    so every comparison is with what the references would look like now.
+    """
+    if light is None:
+        light = light_change(current, appearance)
+    lab = light.undo(current)
+    logl = np.log(np.maximum(lab[..., 0], 1.0))
+    tile = np.broadcast_to(appearance.tile_lab, lab.shape)
+    t_l = np.abs(logl - np.log(max(float(appearance.tile_lab[0]), 1.0)))
+    t_ab = _ab_dist(lab, tile)
+    spread = np.log1p(current.spread)
+    # The board's own background, for cells with no reference: the cells least like a tile.
+    td = 3.0 * t_l + t_ab
+    far = td >= np.median(td)
+    bg = np.median(lab[far], axis=0) if far.any() else lab.reshape(-1, 3).mean(0)
+    b_l = np.abs(logl - np.log(max(float(bg[0]), 1.0)))
+    b_ab = _ab_dist(lab, np.broadcast_to(bg, lab.shape))
+    out = {"prior": np.stack([t_l, t_ab, b_l, b_ab, spread, t_l * t_ab], axis=-1)}
+    shape = current.shape
+    if appearance.empty is not None:
+        e = appearance.empty
+        e_l = np.abs(logl - _log_l(e))
+        e_ab = _ab_dist(lab, e.rim_lab)
+        e_s = _structure(current, e, light)
+        e_sp = np.abs(spread - np.log1p(e.spread))
+        out["empty"] = np.stack([e_l, e_ab, e_s, e_sp, t_l, t_ab, e_l * e_s, t_l * t_ab], axis=-1)
+    else:
+        out["empty"] = np.zeros((*shape, 8))
+    if appearance.tile is not None:
+        t = appearance.tile
+        p_l = np.abs(logl - _log_l(t))
+        p_ab = _ab_dist(lab, t.rim_lab)
+        p_s = _structure(current, t, light)
+        out["tile"] = np.stack([p_l, p_ab, p_s, t_l, t_ab, p_l * p_s], axis=-1)
+    else:
+        out["tile"] = np.zeros((*shape, 6))
+    kind = np.full(shape, 2, np.int8)
+    if appearance.tile_known is not None:
+        kind[appearance.tile_known] = 1
+    if appearance.empty_known is not None:
+        kind[appearance.empty_known] = 0
+    out["kind"] = kind
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Logistic:
+    """A standardised logistic regression: p = sigmoid(w . (x - mean) / scale + b)."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+
+    def probability(self, x: np.ndarray) -> np.ndarray:
+        z = ((x - self.mean) / self.scale) @ self.weights + self.bias
+        return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+
+    def to_dict(self) -> dict[str, object]:
+        return {"mean": self.mean.tolist(), "scale": self.scale.tolist(), "weights": self.weights.tolist(),
+                "bias": self.bias}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Logistic:
+        return cls(np.array(data["mean"], np.float64), np.array(data["scale"], np.float64),
+                   np.array(data["weights"], np.float64), float(data["bias"]))
+
+    @classmethod
+    def fit(cls, x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 30) -> Logistic:
+        """Newton's method (IRLS) on standardised features; deterministic."""
+        mean = x.mean(axis=0)
+        scale = x.std(axis=0) + 1e-9
+        z = np.column_stack([(x - mean) / scale, np.ones(len(x))])
+        w = np.zeros(z.shape[1])
+        reg = l2 * np.eye(z.shape[1])
+        reg[-1, -1] = 0.0
+        for _ in range(iterations):
+            p = 1.0 / (1.0 + np.exp(-np.clip(z @ w, -40, 40)))
+            grad = z.T @ (p - y) / len(y) + reg @ w
+            hess = (z * (p * (1 - p))[:, None]).T @ z / len(y) + reg + 1e-9 * np.eye(len(w))
+            step = np.linalg.solve(hess, grad)
+            w -= step
+            if np.abs(step).max() < 1e-8:
+                break
+        return cls(mean, scale, w[:-1], float(w[-1]))
+
+
+@dataclass(frozen=True, slots=True)
+class OccupancyModel:
+    """The three trained models; :meth:`probability` picks each cell's by what calibration knows."""
+
+    models: dict[str, Logistic]
+    info: dict[str, object]
+
+    def probability(self, current: CellLooks, appearance: BoardAppearance,
+                    light: LightChange | None = None) -> np.ndarray:
+        feats = features(current, appearance, light)
+        out = np.zeros(current.shape)
+        for index, kind in enumerate(KINDS):
+            mask = feats["kind"] == index
+            if mask.any():
+                out[mask] = self.models[kind].probability(feats[kind][mask])
+        return out
+
+    def save(self, path: str | Path = MODEL_FILE) -> None:
+        data = {"info": self.info, "models": {k: m.to_dict() for k, m in self.models.items()}}
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(json.dumps(data, indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path = MODEL_FILE) -> OccupancyModel:
+        try:
+            data = json.loads(Path(path).read_text())
+            models = {k: Logistic.from_dict(data["models"][k]) for k in KINDS}
+        except (OSError, KeyError, ValueError, TypeError) as exc:
+            raise ValueError(f"the occupancy model {path} cannot be read ({exc}); "
+                             "rebuild it with: python -m vision.train_models") from None
+        return cls(models, data.get("info", {}))
+
+
+@lru_cache(maxsize=1)
+def default_model() -> OccupancyModel:
+    """The model shipped in the repository (trained by ``python -m vision.train_models``)."""
+    return OccupancyModel.load(MODEL_FILE)
