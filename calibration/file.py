@@ -110,6 +110,9 @@ class Calibration:
     alphabet: tuple[str, ...] = tuple(DEFAULT_ALPHABET)
     letters_file: str | None = None
     lens: Lens | None = None
+    appearance_file: str | None = None
+    tile_face: float | None = None
+    tile_thickness_mm: float | None = None
     version: int = field(default=VERSION)
 
     def __post_init__(self) -> None:
@@ -142,6 +145,17 @@ class Calibration:
             raise CalibrationError("letters_file must be a file name")
         if self.lens is not None and not isinstance(self.lens, Lens):
             raise CalibrationError("lens must be a Lens")
+        if self.appearance_file is not None and not (isinstance(self.appearance_file, str)
+                                                     and self.appearance_file):
+            raise CalibrationError("appearance_file must be a file name")
+        for name, low, high, unit in (("tile_face", 0.4, 1.0, "of the cell"),
+                                      ("tile_thickness_mm", 0.5, 20.0, "mm")):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+                raise CalibrationError(f"{name} must be a number from {low} to {high} {unit}, not {value!r}")
+            object.__setattr__(self, name, float(value))
 
     # -- conveniences --------------------------------------------------------------------------
     def letters_path(self, calibration_path: str | os.PathLike[str]) -> Path | None:
@@ -149,6 +163,13 @@ class Calibration:
         if self.letters_file is None:
             return None
         p = Path(self.letters_file)
+        return p if p.is_absolute() else Path(calibration_path).parent / p
+
+    def appearance_path(self, calibration_path: str | os.PathLike[str]) -> Path | None:
+        """The learnt board references' full path (like :meth:`letters_path`)."""
+        if self.appearance_file is None:
+            return None
+        p = Path(self.appearance_file)
         return p if p.is_absolute() else Path(calibration_path).parent / p
 
     def with_letters(self, letters_file: str | None) -> Calibration:
@@ -165,6 +186,9 @@ class Calibration:
             "alphabet": list(self.alphabet),
             "letters_file": self.letters_file,
             "lens": self.lens.to_dict() if self.lens else None,
+            "appearance_file": self.appearance_file,
+            "tile_face": self.tile_face,
+            "tile_thickness_mm": self.tile_thickness_mm,
         }
 
     @classmethod
@@ -199,7 +223,9 @@ class Calibration:
             raise CalibrationError(f"the calibration has a malformed value ({exc}); {_FIX}") from None
         return cls(kind=data["kind"], rows=data["rows"], cols=data["cols"], corners=corners,  # type: ignore[arg-type]
                    image_size=image_size, alphabet=alphabet,  # type: ignore[arg-type]
-                   letters_file=data.get("letters_file"), lens=lens, version=version)
+                   letters_file=data.get("letters_file"), lens=lens,
+                   appearance_file=data.get("appearance_file"), tile_face=data.get("tile_face"),
+                   tile_thickness_mm=data.get("tile_thickness_mm"), version=version)
 
 
 def _whole(value: Any) -> bool:

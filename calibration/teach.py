@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from calibration.file import Calibration, CalibrationError, save_calibration
-from vision.letters import LetterClassifier, LetterRead, load_labelled_folder, tesseract_letter
+from vision.letters import LetterClassifier, LetterRead, augmented, load_labelled_folder, tesseract_letter
 
 LETTERS_FILE = "letters.npz"
 
@@ -53,12 +53,18 @@ class Sample:
 
 
 # ------------------------------------------------------------------ the layout text
+#: How a layout (and a reading) writes a blank tile: a tile with no letter on it.
+BLANK = "?"
+
+
 def parse_layout(text: str, rows: int, cols: int, alphabet: Sequence[str]) -> dict[tuple[int, int], str]:
     """Read a layout: one line per board row from the top, one letter per cell, ``.`` empty.
 
     Letters may be separated by spaces or not (``ABC.D`` = ``A B C . D``); ``Qu`` is one
-    cell; lines starting with ``#`` are comments; short lines and missing rows are empty.
-    Letters are matched to the alphabet ignoring case (``qu`` is ``Qu``).
+    cell; ``?`` is a blank tile (a tile with no letter); lines starting with ``#`` are comments;
+    short lines and missing rows are empty. Letters are matched to the alphabet ignoring case
+    (``qu`` is ``Qu``); a letter the alphabet lacks (``Ä``, ``Ö``, ``Ü``, ``ß``...) is a letter
+    of this set and is taught as it is written.
     """
     by_upper = {a.upper(): a for a in alphabet}
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
@@ -74,12 +80,17 @@ def parse_layout(text: str, rows: int, cols: int, alphabet: Sequence[str]) -> di
             if token == ".":
                 continue
             letter = by_upper.get(token.upper())
+            if letter is None and token == BLANK:
+                letter = BLANK
+            elif letter is None and token.isalpha():
+                letter = token.upper() if len(token) == 1 else token.capitalize()
             if letter is None:
                 unknown.append(f"{token!r} (row {r + 1})")
                 continue
             cells[(r, c)] = letter
     if unknown:
-        raise TeachError(f"the layout has letters the alphabet lacks: {', '.join(unknown)}")
+        raise TeachError(f"the layout has cells that are not letters: {', '.join(unknown)} "
+                         "(use . for an empty cell and ? for a blank tile)")
     if not cells:
         raise TeachError("the layout places no tiles")
     return cells
@@ -134,10 +145,11 @@ def samples_from_photo(image: np.ndarray, cal: Calibration, layout: dict[tuple[i
         if not (0 <= r < cal.rows and 0 <= c < cal.cols):
             raise TeachError(f"the layout's row {r + 1}, column {c + 1} is off the "
                              f"{cal.rows}x{cal.cols} board")
-    crops = cell_crops(image, cal, sorted(layout))
-    alphabet = tuple(sorted(set(cal.alphabet) | set(layout.values())))
+    letters = {rc: label for rc, label in layout.items() if label != BLANK}  # blanks have no letter to learn
+    crops = cell_crops(image, cal, sorted(letters))
+    alphabet = tuple(sorted(set(cal.alphabet) | set(letters.values())))
     out = []
-    for (r, c), label in sorted(layout.items()):
+    for (r, c), label in sorted(letters.items()):
         crop = crops[(r, c)]
         proposed = tesseract_letter(crop, alphabet) if check_with_tesseract else None
         out.append(Sample(crop, label, r, c, proposed))
@@ -190,7 +202,8 @@ def teach(samples: Sequence[Sample]) -> LetterClassifier:
     if not samples:
         raise TeachError("nothing to teach: every cell was left out")
     try:
-        return LetterClassifier().fit([s.image for s in samples], [s.label for s in samples])
+        images, labels = augmented([s.image for s in samples], [s.label for s in samples])
+        return LetterClassifier().fit(images, labels)
     except ValueError as exc:
         raise TeachError(f"{exc} (is the board lit and in focus, and the layout right?)") from None
 

@@ -55,7 +55,7 @@ def test_layout_letters_match_the_alphabet_ignoring_case() -> None:
 @pytest.mark.parametrize(("text", "words"), [
     ("ABCDEFGHI\n", "row 1 has 9 cells; the board has 8 columns"),
     ("A\n" * 9, "the layout has 9 rows; the board has 8"),
-    ("AB1\n", r"alphabet lacks: '1' \(row 1\)"),
+    ("AB1\n", r"not letters: '1' \(row 1\)"),
     ("..\n# nothing\n", "places no tiles"),
 ])
 def test_bad_layouts_are_plain_errors(text, words) -> None:

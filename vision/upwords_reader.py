@@ -33,7 +33,7 @@ from vision.appearance import BoardAppearance, board_looks, to_lab
 from vision.occupancy import cell_fraction, face_features, glyph_centre, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model
 from vision.planes import BoardPlanes
-from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading
+from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading, unit
 
 
 class LetterReaderLike(Protocol):
@@ -70,6 +70,8 @@ class TileGeometry:
 OCCUPIED_RATIO = 2.45
 #: A candidate face more than this much covered by nearer stacks is not evidence.
 MAX_COVER = 0.35
+#: How a reading writes a blank tile (crossword-style sets have them; the layout's ``?``).
+BLANK = "?"
 #: A letter read less sure than this is no read at all (a blank, smudged or covered face).
 NO_LETTER_BELOW = 0.1
 #: With learnt references: the lead (as a share of the tile's grey level) of the best plane's face
@@ -282,13 +284,7 @@ class UpwordsReader:
         return BoardReading(game="upwords", rows=self.rows, cols=self.cols, cells=cells, notes=notes)
 
     def _hand_mask(self, colour: np.ndarray) -> np.ndarray:
-        """Skin-coloured pixels that are not the colour of this set's tiles: a tan or wooden tile
-        is as warm as a hand, but the calibration knows its colour."""
-        skin = skin_mask(colour)
-        if self.appearance is None or not np.isfinite(self.appearance.tile_lab).all():
-            return skin
-        dist = np.linalg.norm(to_lab(colour) - self.appearance.tile_lab[None, None, :], axis=2)
-        return skin & (dist > 14.0)
+        return hand_mask(colour, self.appearance)
 
     def _cover(self, occluder: np.ndarray, r: int, c: int, k: int, gray: np.ndarray | None = None
                ) -> tuple[float, float]:
@@ -317,13 +313,13 @@ class UpwordsReader:
         # Any tile in this cell covers its floor, and only nearer things can hide the floor, so a
         # visible floor settles occupancy (measured on its visible part only); the higher planes
         # may show a farther stack's side instead.
+        if self._p_occ is not None:
+            return self._judge_learnt(r, c, feats, warps, occluder, prev, flags)
         floor_cover, floor_mean = self._cover(occluder, r, c, 0, self._gray)
         floor_visible = floor_cover < 0.7
-        if self._p_occ is not None:
-            return self._judge_learnt(r, c, feats, warps, occluder, prev, flags, floor_visible)
         level = floor_mean / dark_ref if floor_visible else None
         if level is not None and level < OCCUPIED_RATIO:
-            conf = float(np.clip(np.log(OCCUPIED_RATIO / max(level, 1e-3)) / np.log(1.3), 0, 1))
+            conf = unit(np.log(OCCUPIED_RATIO / max(level, 1e-3)) / np.log(1.3))
             return self._finish(r, c, None, 0, conf, 1.0, conf, prev, flags, geo_height=0, geo_conf=conf)
         scores, visible = [], []
         fw = self.far_weights[:, r, c]
@@ -350,15 +346,15 @@ class UpwordsReader:
         if level is None:
             level = float(feats[best + 1].rim[wr, wc]) / dark_ref
         margin = np.log(max(level, 1e-3) / OCCUPIED_RATIO) / np.log(1.3)
-        occ_conf = float(np.clip(abs(margin), 0, 1))
+        occ_conf = unit(abs(margin))
         if margin <= 0:
             return self._finish(r, c, None, 0, occ_conf, 1.0, occ_conf, prev, flags, geo_height=0,
                                 geo_conf=occ_conf)
         height = best + 1
         ordered = np.sort(cand[np.isfinite(cand)])[::-1]
         gap = float(ordered[0] - ordered[1]) if len(ordered) > 1 else 0.0
-        informative = float(np.clip((self.layer_shift_px[r, c] - 0.6) / 1.6, 0, 1))
-        geo_conf = float(np.clip(gap / 0.25, 0, 1)) * informative
+        informative = unit((self.layer_shift_px[r, c] - 0.6) / 1.6)
+        geo_conf = unit(gap / 0.25) * informative
         crop = self.face_crop(warps[height], wr, wc)
         letter, letter_conf = None, 0.0
         if self.letters is not None and crop.size:
@@ -372,16 +368,16 @@ class UpwordsReader:
                             geo_height=height, geo_conf=geo_conf)
 
     def _judge_learnt(self, r: int, c: int, feats: list, warps: list[np.ndarray], occluder: np.ndarray,
-                      prev: CellReading | None, flags: list[str], floor_visible: bool) -> CellReading:
+                      prev: CellReading | None, flags: list[str]) -> CellReading:
         """Occupancy from the learnt references; the height from the planes, as before."""
         assert self._p_occ is not None
-        if not floor_visible:  # a nearer stack stands in front: the picture cannot tell
-            return self._hidden(r, c, prev, flags)
         p = float(self._p_occ[r, c])
-        occ_conf = float(np.clip(abs(p - 0.5) * 2.0, 0.0, 1.0))
-        if p < 0.5:
+        occ_conf = float(min(abs(p - 0.5) * 2.0, 1.0))
+        if p < 0.5:  # looks as it did empty: nothing nearer can make a cell look empty
             return self._finish(r, c, None, 0, occ_conf, 1.0, occ_conf, prev, flags, geo_height=0,
                                 geo_conf=occ_conf)
+        if self._cover(occluder, r, c, 0)[0] >= 0.7:  # a nearer stack stands in front of it
+            return self._hidden(r, c, prev, flags)
         g = self.geometry
         wr, wc = r - self._origin[0], c - self._origin[1]
         scores, visible = [], []
@@ -395,14 +391,17 @@ class UpwordsReader:
         height = best + 1
         ordered = np.sort(cand[np.isfinite(cand)])[::-1]
         gap = float(ordered[0] - ordered[1]) if len(ordered) > 1 else 0.0
-        informative = float(np.clip((self.layer_shift_px[r, c] - 0.6) / 1.6, 0, 1))
-        geo_conf = float(np.clip(gap / HEIGHT_GAP, 0, 1)) * informative
+        informative = unit((self.layer_shift_px[r, c] - 0.6) / 1.6)
+        geo_conf = unit(gap / HEIGHT_GAP) * informative
         crop = self.face_crop(warps[height], wr, wc)
         letter, letter_conf = None, 0.0
         if self.letters is not None and crop.size:
             read = self.letters.read(crop)
             letter, letter_conf = read.letter, float(read.confidence)
-            if letter_conf < NO_LETTER_BELOW:
+            if letter is None and self.loose_tiles:  # no glyph at all: a blank tile (or a covered one)
+                letter = BLANK
+                flags.append("a blank tile (no letter on it)")
+            elif letter_conf < NO_LETTER_BELOW:
                 letter = None
             if letter is None:
                 flags.append("no letter can be read on this tile")
@@ -460,6 +459,21 @@ class UpwordsReader:
             return expected, min(letter_conf, 1.0 - geo_conf * 0.5), "both"
         return expected, max(letter_conf, geo_conf) if geo == expected else letter_conf, (
             "both" if geo == expected and geo_conf >= 0.6 else "history")
+
+
+def hand_mask(colour: np.ndarray, appearance: BoardAppearance | None) -> np.ndarray:
+    """Skin-coloured pixels that are not the colour of this set's tiles: a tan or wooden tile is
+    as warm as a hand, but the calibration knows its colour. Only the skin-coloured pixels are
+    converted and compared, so a board with no hand costs one colour test."""
+    skin = skin_mask(colour)
+    if appearance is None or not np.isfinite(appearance.tile_lab).all() or not skin.any():
+        return skin
+    ys, xs = np.nonzero(skin)
+    lab = to_lab(colour[ys, xs][None])[0]
+    far = np.linalg.norm(lab - appearance.tile_lab[None, :], axis=1) > 14.0
+    out = np.zeros_like(skin)
+    out[ys[far], xs[far]] = True
+    return out
 
 
 def play_from_reading(before: Any, reading: BoardReading, sure: float = 0.6) -> Any:

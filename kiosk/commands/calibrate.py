@@ -49,6 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "instead of finding the markers")
     p.add_argument("--out", metavar="FILE", help="calibration file (default: the kiosk's own)")
     p.add_argument("--preview", metavar="OUT.png", help="also write the photo with the grid drawn on it")
+    p.add_argument("--start-position", action="store_true",
+                   help="the photo shows the board before play (empty; Word on the Street: every tile on "
+                        "its median letter): learn what this board looks like, for reading it reliably")
+    p.add_argument("--tile-thickness", type=float, metavar="MM",
+                   help="how thick one tile is, for stack heights (default: 3.6 Upwords, 4 others)")
 
     p = sub.add_parser("teach", aliases=["letters"], help="teach the letter reader the players' tiles")
     src = p.add_mutually_exclusive_group(required=True)
@@ -166,8 +171,14 @@ def _board(args: argparse.Namespace) -> int:
         how = "found by the markers"
     out = _path(args.out)
     cal = board_calibration(kind, rows, cols, corners, (w, h), out)
+    if args.tile_thickness is not None:
+        from dataclasses import replace
+
+        cal = replace(cal, tile_thickness_mm=args.tile_thickness)
     letters_file = cal.letters_file
     save_calibration(cal, out)
+    if args.start_position:
+        print(learn_board_look(cal, image, out))
     if args.preview:
         _write_preview(image, cal, args.preview)
     pts = ", ".join(f"({x:.0f}, {y:.0f})" for x, y in corners)
@@ -175,6 +186,23 @@ def _board(args: argparse.Namespace) -> int:
     if letters_file is None:
         print("next: teach the letters with `tablekeeper calibrate teach`")
     return 0
+
+
+def learn_board_look(cal: Any, image: Any, out: Path) -> str:
+    """Learn the board's look from a start-position photo and save it beside the calibration;
+    returns what was learnt, in words."""
+    from calibration.board_look import learn_start_position, measure_face, save_appearance
+
+    appearance = learn_start_position(cal, image)
+    changes = {}
+    if cal.kind == "wots":
+        face = measure_face(cal, image, [(2, c) for c in range(cal.cols)], appearance.tile_lab)
+        if face is not None:
+            changes["tile_face"] = face
+    save_appearance(cal, out, appearance, **changes)
+    if cal.kind == "wots":
+        return "learnt the street from its start position (lanes empty, every tile on its letter)"
+    return "learnt the empty board; teach the letters from a photo to learn the tiles' colour too"
 
 
 def board_calibration(kind: str, rows: int, cols: int, corners: Any, image_size: tuple[int, int],
@@ -285,12 +313,26 @@ def _teach(args: argparse.Namespace) -> int:
             raise UsageError("stopped before every cell was confirmed; nothing was taught") from None
     classifier = teach(samples)
     target = save_taught(classifier, path, cal)
+    if args.from_photo and cal is not None:
+        print(_learn_tiles(path, image, layout))
     letters = ", ".join(classifier.alphabet)
-    print(f"taught {len(classifier)} examples of {len(classifier.alphabet)} letters ({letters}) -> {target}"
+    print(f"taught {len(samples)} examples of {len(classifier.alphabet)} letters ({letters}) -> {target}"
           + (f"; {asked} checked by hand" if asked else ""))
     if cal is None:
         print(f"no board calibration yet at {path}: `tablekeeper calibrate board` will use these letters")
     return 0
+
+
+def _learn_tiles(path: Path, image: Any, layout: dict) -> str:
+    """Teach the board's look the tiles' colour and face size from the teaching photo."""
+    from calibration.board_look import add_tiles, load_appearance, save_appearance
+    from calibration.file import load_calibration
+
+    cal = load_calibration(path)  # as save_taught left it
+    appearance, face = add_tiles(cal, load_appearance(cal, path), image, layout.keys())
+    save_appearance(cal, path, appearance, tile_face=face if face is not None else cal.tile_face)
+    size = f", tile face {face:.0%} of a cell" if face is not None else ""
+    return f"learnt the tiles' colour{size}"
 
 
 # ------------------------------------------------------------------ lens

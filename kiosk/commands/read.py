@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 GAMES = {"upwords": "upwords", "word-on-the-street": "word-on-the-street", "wots": "word-on-the-street",
-         "street": "word-on-the-street"}
+         "street": "word-on-the-street", "grid": "grid"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", metavar="GAME", help="upwords or word-on-the-street (wots)")
+    parser.add_argument("game", metavar="GAME",
+                        help="upwords, word-on-the-street (wots), or grid (a crossword-style board)")
     parser.add_argument("image", metavar="IMAGE", help="a photo of the board (JPEG, PNG, ...)")
     parser.add_argument("--calibration", metavar="FILE", help="calibration file (default: the kiosk's own)")
     parser.add_argument("--grid", metavar="ROWSxCOLS", help="board size, e.g. 8x8 or 10x10 (Upwords)")
@@ -48,6 +49,8 @@ class Where:
     letters_file: str | None
     camera_matrix: Any = None
     distortion: Any = None
+    calibration: Any = None          # the Calibration, when the board's place came from one
+    calibration_path: Path | None = None
 
 
 def parse_grid(text: str) -> tuple[int, int]:
@@ -78,7 +81,7 @@ def _where(args: argparse.Namespace, game: str) -> Where:
     from kiosk.cli import UsageError
     from kiosk.paths import calibration_file
 
-    default_grid = (8, 8) if game == "upwords" else (5, 17)
+    default_grid = {"upwords": (8, 8), "word-on-the-street": (5, 17), "grid": (15, 15)}[game]
     if args.corners:
         rows, cols = parse_grid(args.grid) if args.grid else default_grid
         return Where(parse_corners(args.corners), rows, cols, None, args.letters)
@@ -98,7 +101,7 @@ def _where(args: argparse.Namespace, game: str) -> Where:
     except CalibrationError as exc:
         raise UsageError(str(exc)) from None
     kind = "upwords" if cal.kind == "upwords" else "word-on-the-street" if cal.kind == "wots" else cal.kind
-    if kind in ("upwords", "word-on-the-street") and kind != game:
+    if kind != game:
         raise UsageError(f"{path} is a calibration for {kind}, not {game}")
     rows, cols = (parse_grid(args.grid) if args.grid else (cal.rows, cal.cols))
     lens = getattr(cal, "lens", None)
@@ -110,7 +113,7 @@ def _where(args: argparse.Namespace, game: str) -> Where:
     if letters and not Path(letters).is_absolute():
         letters = str(path.parent / letters)
     corners = [(float(p[0]), float(p[1])) for p in cal.corners]
-    return Where(corners, rows, cols, tuple(cal.image_size), letters, matrix, distortion)
+    return Where(corners, rows, cols, tuple(cal.image_size), letters, matrix, distortion, cal, path)
 
 
 def _letter_reader(path: str | None, threshold: float) -> Any:
@@ -129,13 +132,45 @@ def _letter_reader(path: str | None, threshold: float) -> Any:
     return LetterReader(classifier, threshold)
 
 
+def _reader(where: Where, game: str, corners: Any, size: tuple[int, int], letters: Any, matrix: Any,
+            threshold: float, notes: list[str]) -> Any:
+    """The board reader: from the calibration (its tile geometry and learnt look) when there is
+    one, else from the game's defaults."""
+    from kiosk.cli import UsageError
+
+    if where.calibration is not None:
+        from calibration.board_look import load_appearance, reader_for
+        from calibration.file import CalibrationError
+
+        try:
+            appearance = load_appearance(where.calibration, where.calibration_path)
+        except CalibrationError as exc:
+            raise UsageError(str(exc)) from None
+        if appearance is None:
+            notes.append("the board's look was never learnt (`tablekeeper calibrate board "
+                         "--start-position`): occupancy by fixed rules that suit only dark boards")
+        return reader_for(where.calibration, corners, size, letters=letters, appearance=appearance,
+                          camera_matrix=matrix, threshold=threshold)
+    notes.append("no calibration: occupancy by fixed rules that suit only dark boards")
+    if game == "word-on-the-street":
+        from vision.street import StreetReader
+
+        return StreetReader(corners, size, letters=letters, camera_matrix=matrix, threshold=threshold)
+    from vision.upwords_reader import TileGeometry, UpwordsReader
+
+    grid = game == "grid"
+    geometry = TileGeometry.from_shape(0.9 if grid else None, None, 1 if grid else 5)
+    return UpwordsReader(corners, size, rows=where.rows, cols=where.cols, letters=letters,
+                         camera_matrix=matrix, threshold=threshold, geometry=geometry, loose_tiles=grid)
+
+
 def run(args: argparse.Namespace) -> int:
     from kiosk.cli import UsageError
 
     game = GAMES.get(args.game.lower())
     if game is None:
         raise UsageError(f"{args.game!r} is not a board the camera reads: "
-                         "choose upwords or word-on-the-street")
+                         "choose upwords, word-on-the-street or grid")
     image_path = Path(args.image)
     if not image_path.is_file():
         raise UsageError(f"no picture at {image_path}")
@@ -181,21 +216,12 @@ def run(args: argparse.Namespace) -> int:
     if letters is None:
         notes.append("no taught letters (run `tablekeeper calibrate letters` or give --letters): "
                      "letters show as ?")
-    if game == "upwords":
-        from vision.upwords_reader import UpwordsReader
-
-        reader = UpwordsReader(corners, (w, h), rows=where.rows, cols=where.cols, letters=letters,
-                               camera_matrix=matrix, threshold=args.threshold)
-        reading: Any = reader.read(image)
-    else:
-        from vision.street import StreetReader
-
-        reader_s = StreetReader(corners, (w, h), letters=letters, camera_matrix=matrix,
-                                threshold=args.threshold)
-        reading = reader_s.read(image)
+    reading: Any = _reader(where, game, corners, (w, h), letters, matrix, args.threshold, notes).read(image)
     from dataclasses import replace
 
     reading = replace(reading, notes=tuple(reading.notes) + tuple(notes))
+    if game == "grid":
+        reading = replace(reading, game="grid")
     if args.json:
         print(json.dumps(reading.to_dict(), ensure_ascii=False, indent=2))
     else:

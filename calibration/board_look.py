@@ -1,0 +1,164 @@
+"""The board's learnt look in a calibration: learning it, storing it beside the calibration,
+and building the readers from it.
+
+Calibration already sees the board in a known state, so it keeps what that looks like
+(:mod:`vision.learn_board`): ``calibrate board --start-position`` records every cell of the
+board empty (Upwords, crossword grids) or the Word on the Street start position; teaching the
+letters from a photo adds the tile colour and the tile face's size. The references live in
+``board.npz`` beside the calibration file (``appearance_file``), and
+:func:`reader_for` is the one place that turns a calibration into a board reader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration.file import Calibration, CalibrationError, save_calibration
+from vision.appearance import BoardAppearance, board_looks, to_lab, warp_board
+from vision.learn_board import learn_street, occupied_mask, with_tiles
+
+APPEARANCE_FILE = "board.npz"
+
+#: Tile thickness (mm) when the calibration has none: Upwords, Word on the Street, a crossword tile.
+DEFAULT_THICKNESS = {"upwords": 3.6, "wots": 4.0, "grid": 4.0}
+#: Tile face / cell pitch when nothing was measured.
+DEFAULT_FACE = {"upwords": 19.5 / 22.0, "wots": 25.0 / 30.0, "grid": 0.9}
+
+
+def face_fraction(cal: Calibration) -> float:
+    return cal.tile_face or DEFAULT_FACE[cal.kind]
+
+
+def thickness(cal: Calibration) -> float:
+    return cal.tile_thickness_mm or DEFAULT_THICKNESS[cal.kind]
+
+
+def _corners_for(cal: Calibration, image: np.ndarray) -> np.ndarray:
+    h, w = image.shape[:2]
+    corners = np.array(cal.corners, np.float64)
+    cw, ch = cal.image_size
+    if (w, h) != (cw, ch):
+        if abs(cw / ch - w / h) > 0.01:
+            raise CalibrationError(f"the calibration is for {cw}x{ch} pictures; this photo is {w}x{h}")
+        corners = corners * (w / cw)
+    return corners
+
+
+def learn_start_position(cal: Calibration, image: np.ndarray) -> BoardAppearance:
+    """The references from a photo of the board before play: empty (Upwords, grids), or every
+    tile on its own median letter (Word on the Street, which also gives the tile colour)."""
+    corners = _corners_for(cal, image)
+    if cal.kind == "wots":
+        return learn_street(image, corners, face_fraction(cal))
+    empty = board_looks(image, corners, cal.rows, cal.cols, face_fraction(cal))
+    return BoardAppearance(tile_lab=np.full(3, np.nan, np.float32), empty=empty,
+                           empty_known=np.ones((cal.rows, cal.cols), bool))
+
+
+def measure_face(cal: Calibration, image: np.ndarray, cells: Iterable[tuple[int, int]],
+                 tile_lab: np.ndarray) -> float | None:
+    """The tile face's size as a fraction of the cell pitch, from tiles on known cells: the
+    tile-coloured square around each cell's centre (letters filled in), median over the cells."""
+    cell_px, pad = 40, 24
+    corners = _corners_for(cal, image)
+    warped = warp_board(image, corners, cal.rows, cal.cols, cell_px, pad)
+    close = np.linalg.norm(to_lab(warped) - tile_lab[None, None, :], axis=2) < 16.0
+    mask = cv2.morphologyEx(close.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    sizes = []
+    for r, c in cells:
+        cy, cx = pad + (r + 0.5) * cell_px, pad + (c + 0.5) * cell_px
+        y0, x0 = int(cy - 0.8 * cell_px), int(cx - 0.8 * cell_px)
+        window = mask[max(y0, 0):int(cy + 0.8 * cell_px), max(x0, 0):int(cx + 0.8 * cell_px)]
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(window)
+        label = labels[window.shape[0] // 2, window.shape[1] // 2]
+        if label == 0:
+            continue
+        w, h = stats[label, cv2.CC_STAT_WIDTH], stats[label, cv2.CC_STAT_HEIGHT]
+        if max(w, h) < 1.5 * cell_px:  # one tile, not a row of touching tiles
+            sizes.append(min(w, h) / cell_px)
+    if len(sizes) < 3:
+        return None
+    face = float(np.median(sizes))
+    # Beyond this range the "tile" found is not one tile (a stand's edge, tiles touching, a
+    # side face seen at a steep angle): better the set's default than a wrong measure.
+    return face if 0.6 <= face <= 0.95 else None
+
+
+def add_tiles(cal: Calibration, appearance: BoardAppearance | None, image: np.ndarray,
+              cells: Iterable[tuple[int, int]]) -> tuple[BoardAppearance, float | None]:
+    """The references with the tile colour taught from a photo of tiles on known ``cells``, and
+    the tile face's size measured from them (None when it could not be measured)."""
+    cells = list(cells)
+    corners = _corners_for(cal, image)
+    looks = board_looks(image, corners, cal.rows, cal.cols, face_fraction(cal))
+    if appearance is None:
+        tile_lab = np.median(looks.rim_lab[occupied_mask(cal.rows, cal.cols, cells)], axis=0)
+        appearance = BoardAppearance(tile_lab=tile_lab.astype(np.float32))
+    else:
+        appearance = with_tiles(appearance, looks, cells)
+    return appearance, measure_face(cal, image, cells, appearance.tile_lab)
+
+
+def save_appearance(cal: Calibration, calibration_path: str | Path, appearance: BoardAppearance,
+                    **changes: Any) -> Calibration:
+    """Write ``board.npz`` beside the calibration and record it (with ``changes``) there."""
+    calibration_path = Path(calibration_path)
+    target = calibration_path.parent / APPEARANCE_FILE
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        appearance.save(target)
+    except OSError as exc:
+        raise CalibrationError(f"cannot write {target}: {exc.strerror or exc}") from None
+    updated = replace(cal, appearance_file=APPEARANCE_FILE, **changes)
+    save_calibration(updated, calibration_path)
+    return updated
+
+
+def load_appearance(cal: Calibration, calibration_path: str | Path) -> BoardAppearance | None:
+    """The learnt references, or None when the board was calibrated without a start position.
+
+    A damaged file is a :class:`CalibrationError` in plain words (the reader must not silently
+    fall back to rules that do not fit this board)."""
+    path = cal.appearance_path(calibration_path)
+    if path is None:
+        return None
+    if not path.is_file():
+        raise CalibrationError(f"the board's learnt look ({path}) is missing; run "
+                               "`tablekeeper calibrate board --start-position` again")
+    try:
+        appearance = BoardAppearance.load(path)
+    except ValueError as exc:
+        raise CalibrationError(str(exc)) from None
+    if appearance.empty is not None and appearance.empty.shape != (cal.rows, cal.cols):
+        raise CalibrationError(f"the board's learnt look ({path}) is for another grid; run "
+                               "`tablekeeper calibrate board --start-position` again")
+    return appearance
+
+
+def reader_for(cal: Calibration, corners: np.ndarray, image_size: tuple[int, int], *,
+               letters: Any = None, appearance: BoardAppearance | None = None,
+               camera_matrix: np.ndarray | None = None, threshold: float | None = None) -> Any:
+    """The board reader for a calibration: the set's tile geometry, its learnt references, and
+    for a crossword-style grid loose flat tiles (no stacks)."""
+    extra: dict[str, Any] = {} if threshold is None else {"threshold": threshold}
+    if cal.kind == "wots":
+        from vision.street import StreetGeometry, StreetReader
+
+        base = StreetGeometry()
+        geometry = StreetGeometry(base.pitch_mm, base.lane_mm, base.pitch_mm * face_fraction(cal),
+                                  thickness(cal))
+        return StreetReader(corners, image_size, letters=letters, geometry=geometry,
+                            camera_matrix=camera_matrix, appearance=appearance, **extra)
+    from vision.upwords_reader import TileGeometry, UpwordsReader
+
+    grid = cal.kind == "grid"
+    geometry = TileGeometry.from_shape(face_fraction(cal), thickness(cal), 1 if grid else 5)
+    return UpwordsReader(corners, image_size, rows=cal.rows, cols=cal.cols, letters=letters,
+                         geometry=geometry, camera_matrix=camera_matrix, loose_tiles=grid,
+                         appearance=appearance, **extra)
