@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 
 from calibration.file import Calibration, CalibrationError, save_calibration
-from vision.appearance import BoardAppearance, board_looks, to_lab, warp_board
+from vision.appearance import BoardAppearance, board_looks, board_warp, to_lab, warp_board
+from vision.hands import reference_skin
 from vision.learn_board import learn_street, occupied_mask, with_tiles
 
 APPEARANCE_FILE = "board.npz"
@@ -56,9 +57,10 @@ def learn_start_position(cal: Calibration, image: np.ndarray) -> BoardAppearance
     corners = _corners_for(cal, image)
     if cal.kind == "wots":
         return learn_street(image, corners, face_fraction(cal))
-    empty = board_looks(image, corners, cal.rows, cal.cols, face_fraction(cal))
+    warped = board_warp(image, corners, cal.rows, cal.cols)
+    empty = board_looks(image, corners, cal.rows, cal.cols, face_fraction(cal), warped)
     return BoardAppearance(tile_lab=np.full(3, np.nan, np.float32), empty=empty,
-                           empty_known=np.ones((cal.rows, cal.cols), bool))
+                           empty_known=np.ones((cal.rows, cal.cols), bool), skin=reference_skin(warped))
 
 
 def measure_face(cal: Calibration, image: np.ndarray, cells: Iterable[tuple[int, int]],

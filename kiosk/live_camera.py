@@ -184,24 +184,20 @@ def _reader_and_watcher(cal: Any, cal_path: Path) -> tuple[Any, Any]:
         from vision.letters import LetterClassifier, LetterReader
 
         letters = LetterReader(LetterClassifier.load(letters_path), 0.5)
+    from calibration.board_look import load_appearance, reader_for
+
     corners = np.array(cal.corners, np.float64)
     matrix = None if cal.lens is None else np.array(cal.lens.camera_matrix, np.float64)
-    if cal.kind == "upwords":
-        from vision.upwords_reader import UpwordsReader
-
-        reader: Any = UpwordsReader(
-            corners, cal.image_size, rows=cal.rows, cols=cal.cols, letters=letters, camera_matrix=matrix
-        )
-
-        def read(frame: Any, previous: Any, changed: Any) -> Any:
-            return reader.read(frame, previous=previous, only=changed)
-    else:
-        from vision.street import StreetReader
-
-        reader = StreetReader(corners, cal.image_size, letters=letters, camera_matrix=matrix)
-
+    # A damaged board.npz is a CalibrationError in plain words: the camera is then "unavailable"
+    # with that reason, and the kiosk referees by touch.
+    reader: Any = reader_for(cal, corners, cal.image_size, letters=letters,
+                             appearance=load_appearance(cal, cal_path), camera_matrix=matrix)
+    if cal.kind == "wots":
         def read(frame: Any, _previous: Any, _changed: Any) -> Any:
             return reader.read(frame)
+    else:
+        def read(frame: Any, previous: Any, changed: Any) -> Any:
+            return reader.read(frame, previous=previous, only=changed)
 
     gate = SteadinessGate(lambda f: reader.planes.warp(f, cal.rows, cal.cols, 16), cal.rows, cal.cols)
     return reader, BoardWatcher(gate, read)

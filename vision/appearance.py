@@ -118,6 +118,7 @@ class BoardAppearance:
     empty_known: np.ndarray | None = None
     tile: CellLooks | None = None
     tile_known: np.ndarray | None = None
+    skin: np.ndarray | None = None   # skin-coloured pixels of the start picture (red squares...)
 
     def save(self, path: str | Path) -> None:
         arrays: dict[str, np.ndarray] = {"tile_lab": np.asarray(self.tile_lab, np.float32)}
@@ -127,6 +128,9 @@ class BoardAppearance:
                 for field in ("rim_lab", "rim_bgr", "face_lab", "spread", "patch"):
                     arrays[f"{name}_{field}"] = getattr(looks, field)
                 arrays[f"{name}_known"] = getattr(self, f"{name}_known").astype(np.uint8)
+        if self.skin is not None:
+            arrays["skin"] = np.packbits(self.skin, axis=-1)
+            arrays["skin_width"] = np.array(self.skin.shape[1])
         tmp = Path(path).with_suffix(".tmp.npz")
         np.savez_compressed(tmp, **arrays)
         tmp.replace(path)
@@ -142,6 +146,9 @@ class BoardAppearance:
                         parts[name] = CellLooks(*(data[f"{name}_{f}"] for f in
                                                   ("rim_lab", "rim_bgr", "face_lab", "spread", "patch")))
                         parts[f"{name}_known"] = data[f"{name}_known"].astype(bool)
+                if "skin" in data:
+                    width = int(data["skin_width"])
+                    parts["skin"] = np.unpackbits(data["skin"], axis=-1)[:, :width].astype(bool)
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise ValueError(f"the board appearance file {path} cannot be read ({exc}); "
                              "calibrate the board again") from None
@@ -224,12 +231,18 @@ LOOK_CELL_PX = 24
 MEASURE_FRAC = 0.75
 
 
+def board_warp(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The board plane top-down at the resolution the references are kept at."""
+    return warp_board(image, corners, rows, cols, LOOK_CELL_PX, LOOK_CELL_PX // 4)
+
+
 def board_looks(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, face_frac: float,
-                cell_px: int = LOOK_CELL_PX) -> CellLooks:
-    """Measure every cell of the board plane in a camera picture (square cells)."""
-    pad = cell_px // 4
-    warped = warp_board(image, corners, rows, cols, cell_px, pad)
-    return measure(warped, rows, cols, cell_px, face_frac * MEASURE_FRAC, pad)
+                warped: np.ndarray | None = None) -> CellLooks:
+    """Measure every cell of the board plane in a camera picture (square cells); ``warped``:
+    the picture's :func:`board_warp`, when the caller has it already."""
+    if warped is None:
+        warped = board_warp(image, corners, rows, cols)
+    return measure(warped, rows, cols, LOOK_CELL_PX, face_frac * MEASURE_FRAC, LOOK_CELL_PX // 4)
 
 
 def structure_distance(a: np.ndarray, b: np.ndarray, floor: float = 24.0) -> np.ndarray:

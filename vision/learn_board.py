@@ -16,7 +16,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from vision.appearance import BoardAppearance, CellLooks, board_looks, tile_colour
+from vision.appearance import BoardAppearance, CellLooks, board_looks, board_warp, tile_colour
+from vision.hands import reference_skin
 
 STREET_ROWS, STREET_COLS, MEDIAN_ROW = 5, 17, 2
 
@@ -32,13 +33,14 @@ def learn_grid(empty_image: np.ndarray, corners: np.ndarray, rows: int, cols: in
                tiles_image: np.ndarray | None = None, tile_cells: Iterable[tuple[int, int]] = ()
                ) -> BoardAppearance:
     """References of a grid board from a picture of it empty and a picture with known tiles."""
-    empty = board_looks(empty_image, corners, rows, cols, face_frac)
+    warped = board_warp(empty_image, corners, rows, cols)
+    empty = board_looks(empty_image, corners, rows, cols, face_frac, warped)
     known = np.ones((rows, cols), bool)
     if tiles_image is None:
         raise ValueError("the tile colour needs a picture with tiles on known cells (the teaching picture)")
     looks = board_looks(tiles_image, corners, rows, cols, face_frac)
     return BoardAppearance(tile_lab=tile_colour(looks, occupied_mask(rows, cols, tile_cells)),
-                           empty=empty, empty_known=known)
+                           empty=empty, empty_known=known, skin=reference_skin(warped))
 
 
 def with_tiles(appearance: BoardAppearance, looks: CellLooks, tile_cells: Iterable[tuple[int, int]]
@@ -47,13 +49,14 @@ def with_tiles(appearance: BoardAppearance, looks: CellLooks, tile_cells: Iterab
     rows, cols = looks.shape
     return BoardAppearance(tile_lab=tile_colour(looks, occupied_mask(rows, cols, tile_cells)),
                            empty=appearance.empty, empty_known=appearance.empty_known,
-                           tile=appearance.tile, tile_known=appearance.tile_known)
+                           tile=appearance.tile, tile_known=appearance.tile_known, skin=appearance.skin)
 
 
 def learn_street(start_image: np.ndarray, corners: np.ndarray, face_frac: float) -> BoardAppearance:
     """References of the Word on the Street board from a picture of the start position."""
-    looks = board_looks(start_image, corners, STREET_ROWS, STREET_COLS, face_frac)
+    warped = board_warp(start_image, corners, STREET_ROWS, STREET_COLS)
+    looks = board_looks(start_image, corners, STREET_ROWS, STREET_COLS, face_frac, warped)
     median = np.zeros((STREET_ROWS, STREET_COLS), bool)
     median[MEDIAN_ROW] = True
     return BoardAppearance(tile_lab=tile_colour(looks, median), empty=looks, empty_known=~median,
-                           tile=looks, tile_known=median)
+                           tile=looks, tile_known=median, skin=reference_skin(warped))

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.appearance import BoardAppearance, board_looks
-from vision.occupancy import cell_fraction, glyph_centre
+from vision.appearance import BoardAppearance, board_looks, board_warp
+from vision.hands import hand_cells
+from vision.occupancy import cell_fraction, glyph_centre, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, StreetColumn, StreetReading, unit
 from vision.render_textures import STREET_LETTERS
-from vision.upwords_reader import LetterReaderLike, hand_mask
+from vision.upwords_reader import LetterReaderLike
 
 SPACES = (-2, -1, 0, 1, 2)
 #: A space holds a tile when its "light and colourless" score is this many times the column's
@@ -85,22 +86,21 @@ class StreetReader:
             raise ValueError(f"this calibration is for {self.image_size[0]}x{self.image_size[1]} pictures, "
                              f"not {w}x{h}")
         top = self.warp(image)
-        hand = cell_fraction(self._hand_mask(top), self.rows, self.cols, self.cell_px, 0.0)
         if self.appearance is not None and self.model is not None:
             face = self.geometry.tile_mm / self.geometry.pitch_mm
-            looks = board_looks(image, self.corners, self.rows, self.cols, face)
+            board = board_warp(image, self.corners, self.rows, self.cols)
+            looks = board_looks(image, self.corners, self.rows, self.cols, face, board)
             prob = self.model.probability(looks, self.appearance)
+            hand = hand_cells(board, self.rows, self.cols, self.appearance)
             return StreetReading(columns=tuple(
                 self._judge_learnt(col, letter, prob[:, col], top, hand[:, col])
                 for col, letter in enumerate(STREET_LETTERS)))
         scores = self.space_scores(top)
+        hand = cell_fraction(skin_mask(top), self.rows, self.cols, self.cell_px, 0.0)
         columns = []
         for col, letter in enumerate(STREET_LETTERS):
             columns.append(self._judge(col, letter, scores[:, col], top, hand[:, col]))
         return StreetReading(columns=tuple(columns))
-
-    def _hand_mask(self, colour: np.ndarray) -> np.ndarray:
-        return hand_mask(colour, self.appearance)
 
     def _judge_learnt(self, col: int, letter: str, prob: np.ndarray, top: np.ndarray,
                       hand: np.ndarray) -> StreetColumn:

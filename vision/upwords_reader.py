@@ -29,7 +29,8 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from vision.appearance import BoardAppearance, board_looks, to_lab
+from vision.appearance import BoardAppearance, board_looks, board_warp
+from vision.hands import hand_cells
 from vision.occupancy import cell_fraction, face_features, glyph_centre, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model
 from vision.planes import BoardPlanes
@@ -257,11 +258,14 @@ class UpwordsReader:
         dark_ref = np.maximum(dark[(pad + (rr + 0.5) * self.cell_px).astype(int),
                                    (pad + (cc + 0.5) * self.cell_px).astype(int)], 8.0)
         colour0 = self._remap(image, 0, window)
-        hand = cell_fraction(self._hand_mask(colour0), window[2], window[3], self.cell_px, pad)
         self._p_occ = None
         if self.appearance is not None and self.model is not None:
-            looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac)
+            board = board_warp(image, self.corners, self.rows, self.cols)
+            looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac, board)
             self._p_occ = self.model.probability(looks, self.appearance)
+            hand = hand_cells(board, self.rows, self.cols, self.appearance)[r0:r1, c0:c1]
+        else:
+            hand = cell_fraction(skin_mask(colour0), window[2], window[3], self.cell_px, pad)
         self._origin = (r0, c0)
         occluder = np.zeros((h, w), np.uint8)
         results: dict[tuple[int, int], CellReading] = {}
@@ -282,9 +286,6 @@ class UpwordsReader:
         if self.planes.focal_source == "assumed":
             notes = ("camera nearly overhead: stack heights come from history more than from the picture",)
         return BoardReading(game="upwords", rows=self.rows, cols=self.cols, cells=cells, notes=notes)
-
-    def _hand_mask(self, colour: np.ndarray) -> np.ndarray:
-        return hand_mask(colour, self.appearance)
 
     def _cover(self, occluder: np.ndarray, r: int, c: int, k: int, gray: np.ndarray | None = None
                ) -> tuple[float, float]:
@@ -443,8 +444,10 @@ class UpwordsReader:
             if prev.height:
                 flags.append(f"the stack of {prev.height} ({prev.letter}) has gone")
             return 0, 1.0, "history"
-        if prev.height == 0:
+        if prev.height == 0 or self.geometry.max_height == 1:  # flat tiles: a new letter is no stack
             expected = 1
+            if prev.height and letter is not None and prev.letter not in (None, letter):
+                flags.append(f"the tile read {prev.letter} before, {letter} now")
         elif letter is None:  # unreadable: history cannot tell whether a tile was added
             return max(prev.height, geo), 0.3, "history"
         elif letter == prev.letter:
@@ -459,21 +462,6 @@ class UpwordsReader:
             return expected, min(letter_conf, 1.0 - geo_conf * 0.5), "both"
         return expected, max(letter_conf, geo_conf) if geo == expected else letter_conf, (
             "both" if geo == expected and geo_conf >= 0.6 else "history")
-
-
-def hand_mask(colour: np.ndarray, appearance: BoardAppearance | None) -> np.ndarray:
-    """Skin-coloured pixels that are not the colour of this set's tiles: a tan or wooden tile is
-    as warm as a hand, but the calibration knows its colour. Only the skin-coloured pixels are
-    converted and compared, so a board with no hand costs one colour test."""
-    skin = skin_mask(colour)
-    if appearance is None or not np.isfinite(appearance.tile_lab).all() or not skin.any():
-        return skin
-    ys, xs = np.nonzero(skin)
-    lab = to_lab(colour[ys, xs][None])[0]
-    far = np.linalg.norm(lab - appearance.tile_lab[None, :], axis=1) > 14.0
-    out = np.zeros_like(skin)
-    out[ys[far], xs[far]] = True
-    return out
 
 
 def play_from_reading(before: Any, reading: BoardReading, sure: float = 0.6) -> Any:
