@@ -17,6 +17,7 @@ a letter, the printing on a premium square, the cell walls).
 
 from __future__ import annotations
 
+import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -149,7 +150,7 @@ class BoardAppearance:
                 if "skin" in data:
                     width = int(data["skin_width"])
                     parts["skin"] = np.unpackbits(data["skin"], axis=-1)[:, :width].astype(bool)
-        except (OSError, KeyError, ValueError, TypeError) as exc:
+        except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as exc:
             raise ValueError(f"the board appearance file {path} cannot be read ({exc}); "
                              "calibrate the board again") from None
         if np.asarray(parts["tile_lab"]).shape != (3,):

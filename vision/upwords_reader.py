@@ -283,7 +283,7 @@ class UpwordsReader:
                 cv2.fillConvexPoly(occluder, self._silhouette(r, c, cell.height), 255)
         cells = tuple(results[(r, c)] for r in range(self.rows) for c in range(self.cols))
         notes = ()
-        if self.planes.focal_source == "assumed":
+        if self.planes.focal_source == "assumed" and self.geometry.max_height > 1:
             notes = ("camera nearly overhead: stack heights come from history more than from the picture",)
         return BoardReading(game="upwords", rows=self.rows, cols=self.cols, cells=cells, notes=notes)
 
@@ -393,7 +393,7 @@ class UpwordsReader:
         ordered = np.sort(cand[np.isfinite(cand)])[::-1]
         gap = float(ordered[0] - ordered[1]) if len(ordered) > 1 else 0.0
         informative = unit((self.layer_shift_px[r, c] - 0.6) / 1.6)
-        geo_conf = unit(gap / HEIGHT_GAP) * informative
+        geo_conf = unit(gap / HEIGHT_GAP) * informative if g.max_height > 1 else 1.0  # flat tiles: 1 high
         crop = self.face_crop(warps[height], wr, wc)
         letter, letter_conf = None, 0.0
         if self.letters is not None and crop.size:
