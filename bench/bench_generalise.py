@@ -59,8 +59,10 @@ class Tally:
     single_flagged_wrong: int = 0
     single_silent_wrong: int = 0
     history_right: int = 0
-    boards: int = 0
+    boards: int = 0            # pictures without a hand (the kiosk never takes a picture with one)
     boards_right: int = 0
+    hand_frames: int = 0
+    hand_frames_flagged: int = 0
     uncertain: int = 0
     silent_wrong_cells: int = 0
     times: list[float] = field(default_factory=list)
@@ -122,6 +124,14 @@ def run_grid(s: Scene, learnt: bool, t: Tally) -> None:
                     sure = cell.height_confidence >= 0.6 and not cell.uncertain
                     t.single_silent_wrong += sure
                     t.single_flagged_wrong += not sure
+        _count_board(t, frame, board_right, with_history.uncertain_cells())
+
+
+def _count_board(t: Tally, frame, board_right: bool, doubtful: list) -> None:
+    if frame.hand:
+        t.hand_frames += 1
+        t.hand_frames_flagged += any("hand" in " ".join(c.flags) for c in doubtful)
+    else:
         t.boards += 1
         t.boards_right += board_right
 
@@ -149,8 +159,7 @@ def run_street(s: Scene, learnt: bool, t: Tally) -> None:
             if not ok:
                 board_right = False
                 t.silent_wrong_cells += not col.uncertain
-        t.boards += 1
-        t.boards_right += board_right
+        _count_board(t, frame, board_right, reading.uncertain_columns())
 
 
 def real_game(learnt: bool) -> Tally | None:
@@ -219,7 +228,28 @@ def row(name: str, t: Tally) -> str:
     return (f"{name:30s} occ {t.pct(t.occ_right, t.cells):>9s}"
             f"  letters {t.pct(t.letters_right, t.letters):>9s}"
             f"  boards {t.boards_right:3d}/{t.boards:<3d}  uncertain {t.pct(t.uncertain, t.cells):>8s}"
+            f"  hand pictures flagged {t.hand_frames_flagged}/{t.hand_frames}"
             f"  silently wrong cells {t.silent_wrong_cells:3d}  {ms:6.1f} ms")
+
+
+#: `sysbench cpu --threads=1` events per second on a Raspberry Pi 5 (Bookworm, sysbench 1.0.20,
+#: published at leoncode.co.uk/articles/raspberry-pi-benchmarks).
+PI5_SYSBENCH = 2737.5
+
+
+def _sysbench() -> float | None:
+    """This machine's single-core speed now (events/s), for scaling times to a Pi 5."""
+    import shutil
+    import subprocess
+
+    if not shutil.which("sysbench"):
+        return None
+    out = subprocess.run(["sysbench", "cpu", "--threads=1", "--time=5", "run"], capture_output=True,
+                         text=True, check=False)
+    for line in out.stdout.splitlines():
+        if "events per second" in line:
+            return float(line.split(":")[1])
+    return None
 
 
 def main() -> int:
@@ -228,8 +258,8 @@ def main() -> int:
     args, _ = parser.parse_known_args()
     quick = args.quick or os.environ.get("BENCH_QUICK") == "1"
     counts = {"upwords8": 4, "upwords10": 2, "grid15": 3, "street": 5} if quick else \
-        {"upwords8": 16, "upwords10": 6, "grid15": 10, "street": 20}
-    frames = 4 if quick else 6
+        {"upwords8": 10, "upwords10": 4, "grid15": 6, "street": 12}
+    frames = 4 if quick else 5
     print(f"scenes per kind {counts}, {frames} pictures each; medians of read time per picture")
     results = {}
     for learnt in (False, True):
@@ -242,6 +272,19 @@ def main() -> int:
         real = real_game(learnt)
         if real is not None:
             print(row("real Scrabble game (20 moves)", real))
+    print("\n-- time for a full read (median ms per picture, this machine, same run)")
+    sysbench = _sysbench()
+    for kind in ("upwords8", "grid15", "street"):
+        new = statistics.median(results[(True, "held_out")][kind].times) * 1000
+        old = statistics.median(results[(False, "held_out")][kind].times) * 1000
+        pi = f", Raspberry Pi 5 estimate {new * sysbench / PI5_SYSBENCH:.0f} ms" if sysbench else ""
+        print(f"{kind:9s} learnt {new:6.1f} ms  fixed rules {old:6.1f} ms  ratio {new / old:4.2f}{pi}")
+    if sysbench:
+        print(f"(Pi 5 estimate: x {sysbench:.0f} / {PI5_SYSBENCH:.0f}, this machine's "
+              "`sysbench cpu --threads=1` "
+              "events/s in this run over a published Pi 5 figure for the same command; a CPU-bound proxy)")
+    else:
+        print("(no Pi 5 estimate: install sysbench to measure this machine's single-core speed in the run)")
     print("\n-- stack heights (Upwords, learnt references)")
     for family in ("train", "held_out"):
         t = results[(True, family)]["upwords8"]

@@ -236,20 +236,26 @@ class LetterClassifier:
         sq = self._sq_norms(features)
         dot = np.einsum("ij,j->i", features, vec)
         dist = np.sqrt(np.maximum(sq + float(np.dot(vec, vec)) - 2.0 * dot, 0.0))
-        k = min(self.k, len(dist))
-        nearest = np.argpartition(dist, k - 1)[:k] if k < len(dist) else np.arange(len(dist))
-        # Distance-weighted vote: the closest examples count most, so a letter with few
-        # taught examples (Z, Qu) is not outvoted by a common look-alike.
-        scores: dict[str, float] = {}
-        for i in nearest:
-            scores[self._labels[i]] = scores.get(self._labels[i], 0.0) + 1.0 / (float(dist[i]) + 1e-3)
-        letter = max(scores, key=scores.__getitem__)
         codes, names = self._codes()
+        if self.k == 1:  # the usual case: the nearest taught example decides
+            best = int(np.argmin(dist))
+            letter, share = names[codes[best]], 1.0
+        else:
+            k = min(self.k, len(dist))
+            nearest = np.argpartition(dist, k - 1)[:k] if k < len(dist) else np.arange(len(dist))
+            # Distance-weighted vote: the closest examples count most, so a letter with few
+            # taught examples (Z, Qu) is not outvoted by a common look-alike.
+            scores: dict[str, float] = {}
+            for i in nearest:
+                name = names[codes[i]]
+                scores[name] = scores.get(name, 0.0) + 1.0 / (float(dist[i]) + 1e-3)
+            letter = max(scores, key=scores.__getitem__)
+            share = scores[letter] / sum(scores.values())
         mine = codes == names.index(letter)
         same = float(dist[mine].min())
         other = float(dist[~mine].min()) if (~mine).any() else same + 1.0
         margin = (other - same) / max(other, 1e-6)
-        confidence = unit(margin * 4.0) * scores[letter] / sum(scores.values())
+        confidence = unit(margin * 4.0) * share
         return LetterRead(letter, round(confidence, 4), "knn")
 
     def save(self, path: str | Path) -> None:

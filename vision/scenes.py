@@ -68,11 +68,10 @@ def _grid_cells(rng: np.random.Generator, rows: int, cols: int, letters: tuple[s
 
 def _game_states(rng: np.random.Generator, rows: int, letters: tuple[str, ...], max_height: int, turns: int
                  ) -> list[dict[tuple[int, int], tuple[str, int]]]:
-    """Board states of a plausible game, one per turn: each turn lays 1-5 tiles in a line, on
-    empty cells or (stacking games) on a stack with another letter, one tile per stack per turn."""
-    board: dict[tuple[int, int], tuple[str, int]] = {}
-    if rng.random() < 0.5:  # the game was under way before the first picture
-        board = _grid_cells(rng, rows, rows, letters, 1)
+    """Board states of a plausible game from its first move, one per turn: each turn lays 1-5 tiles
+    in a line, on empty cells or (stacking games) on a stack with another letter, one tile per
+    stack per turn."""
+    board: dict[tuple[int, int], tuple[str, int]] = {}  # from the empty board, as the kiosk's history is
     states = []
     for _ in range(turns):
         n = int(rng.integers(1, 6))

@@ -252,12 +252,13 @@ class UpwordsReader:
         warps = self.warp_planes(self._gray, window=window)
         pad = self.pad_cells * self.cell_px
         feats = [face_features(wp, window[2], window[3], self.cell_px, self.face_frac, pad) for wp in warps]
-        k = int(self.cell_px * 1.6) | 1
-        dark = cv2.blur(cv2.erode(warps[0], np.ones((k, k), np.uint8)), (k, k)).astype(np.float64)
-        rr, cc = np.mgrid[0:window[2], 0:window[3]]
-        dark_ref = np.maximum(dark[(pad + (rr + 0.5) * self.cell_px).astype(int),
-                                   (pad + (cc + 0.5) * self.cell_px).astype(int)], 8.0)
-        colour0 = self._remap(image, 0, window)
+        dark_ref = np.zeros((window[2], window[3]))
+        if self.appearance is None:  # the fixed rules measure against the darkest things nearby
+            k = int(self.cell_px * 1.6) | 1
+            dark = cv2.blur(cv2.erode(warps[0], np.ones((k, k), np.uint8)), (k, k)).astype(np.float64)
+            rr, cc = np.mgrid[0:window[2], 0:window[3]]
+            dark_ref = np.maximum(dark[(pad + (rr + 0.5) * self.cell_px).astype(int),
+                                       (pad + (cc + 0.5) * self.cell_px).astype(int)], 8.0)
         self._p_occ = None
         if self.appearance is not None and self.model is not None:
             board = board_warp(image, self.corners, self.rows, self.cols)
@@ -265,6 +266,7 @@ class UpwordsReader:
             self._p_occ = self.model.probability(looks, self.appearance)
             hand = hand_cells(board, self.rows, self.cols, self.appearance)[r0:r1, c0:c1]
         else:
+            colour0 = self._remap(image, 0, window)
             hand = cell_fraction(skin_mask(colour0), window[2], window[3], self.cell_px, pad)
         self._origin = (r0, c0)
         occluder = np.zeros((h, w), np.uint8)
@@ -460,8 +462,13 @@ class UpwordsReader:
             elif geo != expected:
                 flags.append(f"the picture shows a stack of {geo}, the game's history says {expected}")
             return expected, min(letter_conf, 1.0 - geo_conf * 0.5), "both"
-        return expected, max(letter_conf, geo_conf) if geo == expected else letter_conf, (
-            "both" if geo == expected and geo_conf >= 0.6 else "history")
+        confirmed = geo == expected and geo_conf >= 0.6
+        conf = max(letter_conf, geo_conf) if geo == expected else letter_conf
+        if prev.height and not confirmed:
+            # History is only as sure as the height it starts from: a stack first seen from
+            # overhead (a weak cue) stays in doubt until the picture or the players settle it.
+            conf = min(conf, prev.height_confidence)
+        return expected, conf, "both" if confirmed else "history"
 
 
 def play_from_reading(before: Any, reading: BoardReading, sure: float = 0.6) -> Any:
