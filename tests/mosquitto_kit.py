@@ -1,0 +1,106 @@
+"""A real Mosquitto for the club tests: started on 127.0.0.1 on a free port, killed at will.
+
+The broker is Debian's ``mosquitto`` (``./dev test`` installs it); a test that needs it
+skips itself where it is missing. Accounts and the ACL come from the documented files in
+``docs/club/`` with only the paths and the port changed, so what the tests prove is what
+a club installs.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "club"
+MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None)
+
+
+def need_mosquitto() -> str:
+    if MOSQUITTO is None:
+        pytest.skip("Debian's mosquitto is not installed (./dev test installs it)")
+    return MOSQUITTO
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Broker:
+    """One mosquitto process. ``accounts`` (name -> password) switches on the documented ACL."""
+
+    def __init__(self, folder: Path, accounts: dict[str, str] | None = None) -> None:
+        self.binary = need_mosquitto()
+        self.folder = folder
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.accounts = accounts
+        self.process: subprocess.Popen[bytes] | None = None
+        self.conf = self._write_conf()
+
+    def _write_conf(self) -> Path:
+        lines = [f"listener {self.port} 127.0.0.1", "persistence false", "log_type error", "log_type warning"]
+        if os.geteuid() == 0:
+            lines.append(f"user {getpass.getuser()}")  # else mosquitto drops to a user who cannot read tmp
+        if self.accounts is None:
+            lines += ["allow_anonymous true"]
+        else:
+            passwd = self.folder / "tablekeeper.passwd"
+            passwd.write_text("")
+            for name, password in self.accounts.items():
+                subprocess.run(["mosquitto_passwd", "-b", str(passwd), name, password], check=True)
+            acl = self.folder / "tablekeeper.acl"
+            shutil.copy(DOCS / "tablekeeper.acl", acl)
+            documented = (DOCS / "mosquitto.conf").read_text()
+            for line in documented.splitlines():
+                line = line.strip()
+                if not line or line.startswith("#") or line.startswith("listener"):
+                    continue
+                line = line.replace("/etc/mosquitto/tablekeeper.passwd", str(passwd))
+                line = line.replace("/etc/mosquitto/tablekeeper.acl", str(acl))
+                lines.append(line)
+        conf = self.folder / "mosquitto.conf"
+        conf.write_text("\n".join(dict.fromkeys(lines)) + "\n")
+        return conf
+
+    def start(self, timeout: float = 10.0) -> Broker:
+        log = (self.folder / "mosquitto.log").open("ab")
+        self.process = subprocess.Popen([self.binary, "-c", str(self.conf)], stdout=log, stderr=log)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"mosquitto exited: {(self.folder / 'mosquitto.log').read_text()[-800:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("mosquitto did not start listening")
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(10)
+        self.process = None
+
+    def stop(self) -> None:
+        self.kill(signal.SIGTERM)
+
+    def restart(self) -> None:
+        self.kill()
+        self.start()
+
+    def __enter__(self) -> Broker:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
