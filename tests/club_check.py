@@ -120,7 +120,9 @@ def compare(snapshot: dict[str, Any], expected: dict[str, dict[str, Any]]) -> li
             continue
         for field, value in want.items():
             if got.get(field) != value:
-                problems.append(f"{want['table']} game {key}: {field} is {got.get(field)!r}, the log says {value!r}")
+                problems.append(
+                    f"{want['table']} game {key}: {field} is {got.get(field)!r}, the log says {value!r}"
+                )
         if got.get("problem") or got.get("waiting_for"):
             problems.append(f"{want['table']} game {key}: {got.get('problem') or 'waiting'}")
     extra = set(shown) - set(expected)

@@ -82,8 +82,9 @@ def main(argv: list[str]) -> int:
 
     db, club, table, port, seed, events, pace = argv
     store = GameLog(Path(db))
-    config = ClubConfig(host="127.0.0.1", port=int(port), club=club, table=table,
-                        username=table, password=f"pw-{table}")
+    config = ClubConfig(
+        host="127.0.0.1", port=int(port), club=club, table=table, username=table, password=f"pw-{table}"
+    )
     publisher = Publisher(config, Outbox(Path(db), club, table)).start()
     session = Session(ClubLog(store, publisher))
     session.resume()

@@ -20,7 +20,9 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "club"
-MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None)
+MOSQUITTO = shutil.which("mosquitto") or (
+    "/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None
+)
 
 
 def need_mosquitto() -> str:

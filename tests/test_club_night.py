@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from club_check import (
     archive,
     compare,
@@ -42,18 +41,46 @@ PACE = 0.03
 
 def _table(folder: Path, table: str, port: int, events: int, seed: str = "1") -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, str(HERE / "club_tables.py"), str(folder / f"{table}.sqlite3"), CLUB, table,
-         str(port), seed, str(events), str(PACE)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            str(HERE / "club_tables.py"),
+            str(folder / f"{table}.sqlite3"),
+            CLUB,
+            table,
+            str(port),
+            seed,
+            str(events),
+            str(PACE),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
 def _server(folder: Path, port: int, http: int) -> subprocess.Popen[str]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "kiosk.cli", "club", "--club", CLUB, "--port", str(port),
-         "--username", "club-server", "--password-file", str(folder / "server.secret"),
-         "--listen", f"127.0.0.1:{http}", "--db", str(folder / "club.sqlite3")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "kiosk.cli",
+            "club",
+            "--club",
+            CLUB,
+            "--port",
+            str(port),
+            "--username",
+            "club-server",
+            "--password-file",
+            str(folder / "server.secret"),
+            "--listen",
+            f"127.0.0.1:{http}",
+            "--db",
+            str(folder / "club.sqlite3"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     line = process.stdout.readline() if process.stdout else ""
     assert "standings at" in line, process.stderr.read() if process.stderr else line
@@ -137,9 +164,15 @@ def test_a_club_evening_survives_broker_kiosk_and_server_crashes(tmp_path: Path)
         expected.update(expected_games(db, table))
     assert compare(snapshot, expected) == []
     assert {g["game"] for t in snapshot["tables"] for g in t["games"]} == {
-        "word-on-the-street", "wordspiel", "tosswords", "option", "upwords",
+        "word-on-the-street",
+        "wordspiel",
+        "tosswords",
+        "option",
+        "upwords",
     }
-    board = {row["player"]: {k: row[k] for k in ("games", "wins", "best_turn")} for row in snapshot["leaderboard"]}
+    board = {
+        row["player"]: {k: row[k] for k in ("games", "wins", "best_turn")} for row in snapshot["leaderboard"]
+    }
     assert board == expected_leaderboard(expected)
     assert any(row["wins"] for row in board.values()), "some games must have finished"
 

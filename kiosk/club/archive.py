@@ -66,14 +66,18 @@ class Archive:
     def messages(self) -> Iterator[tuple[str, str, int, str]]:
         """Every message, each game's in ``seq`` order."""
         with self._lock:
-            rows = self._conn.execute("SELECT tbl, game, seq, payload FROM messages ORDER BY tbl, game, seq").fetchall()
+            rows = self._conn.execute(
+                "SELECT tbl, game, seq, payload FROM messages ORDER BY tbl, game, seq"
+            ).fetchall()
         yield from rows
 
     def seqs(self) -> dict[tuple[str, str], list[int]]:
         """(table, game) -> the sequence numbers held (for the tests' exactly-once check)."""
         out: dict[tuple[str, str], list[int]] = {}
         with self._lock:
-            for tbl, game, seq in self._conn.execute("SELECT tbl, game, seq FROM messages ORDER BY tbl, game, seq"):
+            for tbl, game, seq in self._conn.execute(
+                "SELECT tbl, game, seq FROM messages ORDER BY tbl, game, seq"
+            ):
                 out.setdefault((tbl, game), []).append(int(seq))
         return out
 

@@ -119,7 +119,9 @@ class Board:
         for name in sorted(by_table, key=_natural):
             games = sorted(by_table[name], key=lambda g: (g.started, _natural(g.key)))
             shown = [g.summary for g in games if g.game is not None or g.problem]
-            current = next((s for s in reversed(shown) if not s.get("abandoned")), shown[-1] if shown else None)
+            current = next(
+                (s for s in reversed(shown) if not s.get("abandoned")), shown[-1] if shown else None
+            )
             tables.append({"table": name, "current": current, "games": shown})
         return {"version": self.version, "tables": tables, "leaderboard": leaderboard(self.games.values())}
 
@@ -163,13 +165,22 @@ def summarise(tg: TableGame) -> dict[str, Any]:
         events=len(game.events),
         last_word=last_word(game),
         last_turn=turns[-1].summary if turns else "",
-        ruling=None if ruling is None else {
-            "verdict": ruling.verdict, "legal": ruling.legal, "reason": ruling.reason, "rule": ruling.rule,
+        ruling=None
+        if ruling is None
+        else {
+            "verdict": ruling.verdict,
+            "legal": ruling.legal,
+            "reason": ruling.reason,
+            "rule": ruling.rule,
         },
         best=best,
         sheet=[
-            {"player": t.player, "points": t.points, "summary": t.summary,
-             "verdict": t.ruling.verdict if t.ruling is not None else ""}
+            {
+                "player": t.player,
+                "points": t.points,
+                "summary": t.summary,
+                "verdict": t.ruling.verdict if t.ruling is not None else "",
+            }
             for t in turns
         ],
     )

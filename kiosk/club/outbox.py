@@ -170,7 +170,9 @@ class Outbox:
                     self._views.pop(game_id, None)
         return added
 
-    def _plan_game(self, db: sqlite3.Connection, game_id: int, header: str, started: str, abandoned: bool) -> int:
+    def _plan_game(
+        self, db: sqlite3.Connection, game_id: int, header: str, started: str, abandoned: bool
+    ) -> int:
         view = self._views.get(game_id)
         added = 0
         if view is None:
@@ -179,7 +181,9 @@ class Outbox:
             payload = wire.header_message(self.table, view.key, started, header)
             self._add(db, game_id, 0, "header", None, None, view.key, payload)
             added += 1
-        bodies = [r[0] for r in db.execute("SELECT body FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
+        bodies = [
+            r[0] for r in db.execute("SELECT body FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
+        ]
         same = 0
         for ours, theirs in zip(bodies, view.bodies, strict=False):
             if ours != theirs:
@@ -188,16 +192,29 @@ class Outbox:
         key = view.key
         if len(view.bodies) > same and len(bodies) == same:
             # Only an undo can say it; a new event at `same + 1` says it by its own `n`.
-            self._add(db, game_id, view.next_seq, "undo", same, None, key, wire.undo_message(view.next_seq, same))
+            self._add(
+                db, game_id, view.next_seq, "undo", same, None, key, wire.undo_message(view.next_seq, same)
+            )
             added += 1
         del view.bodies[same:]
         for n in range(same + 1, len(bodies) + 1):
             body = bodies[n - 1]
-            self._add(db, game_id, view.next_seq, "event", n, body, key, wire.event_message(view.next_seq, n, body))
+            self._add(
+                db, game_id, view.next_seq, "event", n, body, key, wire.event_message(view.next_seq, n, body)
+            )
             view.bodies.append(body)
             added += 1
         if abandoned and not view.abandoned:
-            self._add(db, game_id, view.next_seq, "abandoned", None, None, key, wire.abandoned_message(view.next_seq))
+            self._add(
+                db,
+                game_id,
+                view.next_seq,
+                "abandoned",
+                None,
+                None,
+                key,
+                wire.abandoned_message(view.next_seq),
+            )
             view.abandoned = True
             added += 1
         return added
@@ -275,7 +292,8 @@ def _first_game(db: sqlite3.Connection) -> int:
     The games played before club night was switched on stay private to the table.
     """
     row = db.execute(
-        "SELECT MIN(id) FROM games WHERE finished IS NULL AND abandoned IS NULL AND id = (SELECT MAX(id) FROM games)"
+        "SELECT MIN(id) FROM games WHERE finished IS NULL AND abandoned IS NULL "
+        "AND id = (SELECT MAX(id) FROM games)"
     ).fetchone()
     if row[0] is not None:
         return int(row[0])

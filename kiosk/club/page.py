@@ -27,7 +27,8 @@ table{border-collapse:collapse;width:100%}td,th{padding:3px 6px;text-align:left}
 tr.move td{color:#ffd166}tr.won td{color:#06d6a0}
 .word{font-weight:700;letter-spacing:1px}
 .legal{color:#06d6a0}.illegal{color:#ef476f}.problem{color:#ef476f;font-size:13px}
-.board{margin:0 16px 24px;max-width:640px}.board th{color:#8b9aab;font-weight:400;border-bottom:1px solid #2c3a48}
+.board{margin:0 16px 24px;max-width:640px}
+.board th{color:#8b9aab;font-weight:400;border-bottom:1px solid #2c3a48}
 .sheet{margin:0 16px;max-width:640px;font-size:14px}.sheet td{border-bottom:1px solid #1c2733}
 """
 
@@ -43,7 +44,8 @@ def _page(title: str, body: str, club: str) -> str:
         f'<meta name=viewport content="width=device-width,initial-scale=1">'
         f'<meta http-equiv=refresh content="{REFRESH}">'
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>"
-        f"<header><h1>{_e(title)}</h1><span class=muted>{_e(club)} · updated {stamp} · read-only</span></header>"
+        f"<header><h1>{_e(title)}</h1>"
+        f"<span class=muted>{_e(club)} · updated {stamp} · read-only</span></header>"
         f"{body}</body></html>"
     )
 
@@ -67,15 +69,22 @@ def game_card(s: dict[str, Any] | None, table: str, link: bool = True) -> str:
     rows = []
     winners = set(s.get("winners") or [])
     for player in s["players"]:
-        cls = "won" if player in winners else "move" if player == s.get("to_move") and not s.get("over") else ""
+        cls = (
+            "won" if player in winners else "move" if player == s.get("to_move") and not s.get("over") else ""
+        )
         marker = "▶ " if cls == "move" else "★ " if cls == "won" else ""
-        rows.append(f"<tr class='{cls}'><td>{marker}{_e(player)}</td><td>{_e(s['scores'].get(player, 0))}</td></tr>")
+        rows.append(
+            f"<tr class='{cls}'><td>{marker}{_e(player)}</td><td>{_e(s['scores'].get(player, 0))}</td></tr>"
+        )
     word = f"<div>Last word: <span class=word>{_e(s['last_word'])}</span></div>" if s.get("last_word") else ""
     ruling = ""
     if s.get("ruling"):
         r = s["ruling"]
         cls = "legal" if r["legal"] else "illegal"
-        ruling = f"<div class={cls}>{_e(r['verdict'])}: {_e(r['reason'])}<div class=muted>{_e(r['rule'])}</div></div>"
+        ruling = (
+            f"<div class={cls}>{_e(r['verdict'])}: {_e(r['reason'])}"
+            f"<div class=muted>{_e(r['rule'])}</div></div>"
+        )
     problem = f"<div class=problem>{_e(s['problem'])}</div>" if s.get("problem") else ""
     waiting = (
         f"<div class=muted>waiting for message {_e(s['waiting_for'])}</div>" if s.get("waiting_for") else ""
@@ -135,4 +144,6 @@ def table_page(snapshot: dict[str, Any], club: str, table: str) -> str | None:
 
 
 def not_found(table: str) -> str:
-    return _page("No such table", f"<p class=board>No game from {_e(table)} has reached the club yet.</p>", "")
+    return _page(
+        "No such table", f"<p class=board>No game from {_e(table)} has reached the club yet.</p>", ""
+    )

@@ -99,7 +99,9 @@ class Publisher:
         except Exception:
             waiting = -1
         if self._connected:
-            return "connected: every event is at the club" if waiting == 0 else f"connected: sending {waiting}"
+            return (
+                "connected: every event is at the club" if waiting == 0 else f"connected: sending {waiting}"
+            )
         more = f"; {waiting} event(s) wait in the log" if waiting > 0 else ""
         return f"{self._state}{more}"
 
@@ -195,6 +197,7 @@ class ClubLog:
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._store, name)
         if name in self._WRITES:
+
             def written(*args: Any, **kwargs: Any) -> Any:
                 result = value(*args, **kwargs)
                 self._publisher.wake()
@@ -228,4 +231,3 @@ def start_club(section: Mapping[str, Any], store: Any) -> tuple[Publisher | None
     except Exception as exc:
         log.exception("club publisher failed to start")
         return None, f"Club night is off: the publisher could not start ({exc})"
-

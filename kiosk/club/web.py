@@ -53,7 +53,9 @@ class StandingsHandler(BaseHTTPRequestHandler):
 
     def _refuse(self) -> None:
         self.close_connection = True
-        self._send(405, "text/plain; charset=utf-8", b"read-only: only GET and HEAD\n", extra={"Allow": "GET, HEAD"})
+        self._send(
+            405, "text/plain; charset=utf-8", b"read-only: only GET and HEAD\n", extra={"Allow": "GET, HEAD"}
+        )
 
     def _answer(self, body: bool) -> None:
         url = urllib.parse.urlsplit(self.path)
@@ -67,11 +69,21 @@ class StandingsHandler(BaseHTTPRequestHandler):
             data = json.dumps(board.snapshot(), ensure_ascii=False).encode("utf-8")
             self._send(200, "application/json", data, body)
         elif route == "/":
-            self._send(200, "text/html; charset=utf-8", page.club_page(board.snapshot(), self.server.club).encode(), body)
+            self._send(
+                200,
+                "text/html; charset=utf-8",
+                page.club_page(board.snapshot(), self.server.club).encode(),
+                body,
+            )
         elif route.startswith("/table/") and route.count("/") == 2:
             table = route.removeprefix("/table/")
             html = page.table_page(board.snapshot(), self.server.club, table)
-            self._send(200 if html else 404, "text/html; charset=utf-8", (html or page.not_found(table)).encode(), body)
+            self._send(
+                200 if html else 404,
+                "text/html; charset=utf-8",
+                (html or page.not_found(table)).encode(),
+                body,
+            )
         else:
             self._send(404, "text/plain; charset=utf-8", b"no such page\n", body)
 
@@ -87,7 +99,7 @@ class StandingsHandler(BaseHTTPRequestHandler):
         if body:
             self.wfile.write(data)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's name
+    def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s %s", self.address_string(), format % args)
 
 

@@ -22,7 +22,9 @@ from pathlib import Path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--club", required=True, help="the club's name (the kiosks' [club] club)")
-    parser.add_argument("--broker", default="127.0.0.1", metavar="HOST", help="the MQTT broker (default 127.0.0.1)")
+    parser.add_argument(
+        "--broker", default="127.0.0.1", metavar="HOST", help="the MQTT broker (default 127.0.0.1)"
+    )
     parser.add_argument("--port", type=int, help="the broker's port (default 1883, 8883 with --ca)")
     parser.add_argument("--username", default="", help="the club server's broker account")
     parser.add_argument(
@@ -35,7 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ADDR:PORT",
         help="where the standings page listens (default 127.0.0.1:8080; 0.0.0.0:8080 for the whole LAN)",
     )
-    parser.add_argument("--db", type=Path, metavar="FILE", help="the club's archive (default: the data directory)")
+    parser.add_argument(
+        "--db", type=Path, metavar="FILE", help="the club's archive (default: the data directory)"
+    )
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -92,7 +96,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.listen}: {exc.strerror or exc}") from None
-    print(f"tablekeeper club {club}: standings at {server.url}/ (broker {config.broker}:{config.port})", flush=True)
+    print(
+        f"tablekeeper club {club}: standings at {server.url}/ (broker {config.broker}:{config.port})",
+        flush=True,
+    )
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
