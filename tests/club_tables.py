@@ -59,7 +59,7 @@ def play_events(session: Session, rng: random.Random, count: int, table: str, pa
             continue
         _players, _options, propose = GAMES[game.name]
         for _ in range(300):
-            if session.submit(propose(game, rng)).ok:
+            if session.submit(_worded(propose(game, rng), game.title)).ok:
                 logged += 1
                 break
         else:  # nothing the generator offers is legal any more: the table starts another game
@@ -67,6 +67,18 @@ def play_events(session: Session, rng: random.Random, count: int, table: str, pa
         if pace:
             time.sleep(pace)
     return logged
+
+
+def _worded(event: dict[str, Any], title: str) -> dict[str, Any]:
+    """The generators' rulings say "bench"; a club's page would show the word list's words."""
+    ruling = event.get("ruling")
+    if isinstance(ruling, dict):
+        verdict = "is in the word list" if ruling.get("legal") else "is not in the word list"
+        event = {
+            **event,
+            "ruling": {**ruling, "reason": f"the word {verdict}", "rule": f"{title}, challenges"},
+        }
+    return event
 
 
 def replay_log(store: Any, game_id: int) -> Any:

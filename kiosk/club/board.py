@@ -9,6 +9,7 @@ changes, so the standings of forty tables are cheap to redraw after every event.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -33,10 +34,12 @@ class TableGame:
     abandoned: bool = False
     problem: str = ""
     summary: dict[str, Any] = field(default_factory=dict)
+    #: The events applied, as they came (``Game.events`` copies them all on every call).
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    order: tuple[Any, ...] = ()
 
-    @property
-    def events(self) -> int:
-        return 0 if self.game is None else len(self.game.events)
+    def __post_init__(self) -> None:
+        self.order = _natural(self.key)
 
 
 class Board:
@@ -49,6 +52,9 @@ class Board:
         self.changed = threading.Condition()
         self._lock = threading.RLock()
         self._snapshot: dict[str, Any] | None = None
+        self._tables: dict[str, dict[str, Any]] = {}  # table -> its part of the snapshot
+        self._stale: set[str] = set()
+        self._order: list[str] = []  # the tables, table-2 before table-10
 
     # ------------------------------------------------------------------ messages in
     def ingest(self, table: str, key: str, message: Mapping[str, Any]) -> bool:
@@ -77,6 +83,7 @@ class Board:
                 self._apply(tg, tg.waiting.pop(tg.applied))
             tg.summary = summarise(tg)
             self._snapshot = None
+            self._stale.add(table)
         with self.changed:
             self.version += 1
             self.changed.notify_all()
@@ -91,17 +98,20 @@ class Board:
             return
         n = int(message["n"])
         keep = n if message.get("undo") else n - 1
-        while len(game.events) > keep:
+        while len(tg.lines) > keep:
             game.undo()
+            tg.lines.pop()
         if message.get("undo"):
             return
-        if len(game.events) != n - 1:
-            tg.problem = f"message {message['seq']} is event {n} but the game has {len(game.events)}"
+        if len(tg.lines) != n - 1:
+            tg.problem = f"message {message['seq']} is event {n} but the game has {len(tg.lines)}"
             return
         try:
             game.apply(message["event"])
         except IllegalEvent as exc:
             tg.problem = f"event {n} is refused by this club server's rules: {exc}"
+            return
+        tg.lines.append(message["event"])
 
     # ------------------------------------------------------------------ standings out
     def snapshot(self) -> dict[str, Any]:
@@ -112,17 +122,21 @@ class Board:
             return self._snapshot
 
     def _build(self) -> dict[str, Any]:
-        by_table: dict[str, list[TableGame]] = {}
-        for tg in self.games.values():
-            by_table.setdefault(tg.table, []).append(tg)
-        tables = []
-        for name in sorted(by_table, key=_natural):
-            games = sorted(by_table[name], key=lambda g: (g.started, _natural(g.key)))
-            shown = [g.summary for g in games if g.game is not None or g.problem]
-            current = next(
-                (s for s in reversed(shown) if not s.get("abandoned")), shown[-1] if shown else None
-            )
-            tables.append({"table": name, "current": current, "games": shown})
+        """Only the tables that changed since the last snapshot are sorted out again."""
+        if self._stale:
+            by_table: dict[str, list[TableGame]] = {name: [] for name in self._stale}
+            for tg in self.games.values():
+                if tg.table in by_table:
+                    by_table[tg.table].append(tg)
+            for name, games in by_table.items():
+                games.sort(key=lambda g: (g.started, g.order))
+                shown = [g.summary for g in games if g.game is not None or g.problem]
+                playing = [s for s in shown if not s.get("abandoned")]
+                current = playing[-1] if playing else (shown[-1] if shown else None)
+                self._tables[name] = {"table": name, "current": current, "games": shown}
+            self._stale.clear()
+            self._order = sorted(self._tables, key=_natural)
+        tables = [self._tables[name] for name in self._order]
         return {"version": self.version, "tables": tables, "leaderboard": leaderboard(self.games.values())}
 
     def wait(self, after: int, timeout: float) -> int:
@@ -162,8 +176,8 @@ def summarise(tg: TableGame) -> dict[str, Any]:
         over=outcome is not None,
         winners=list(outcome.winners) if outcome else [],
         termination=outcome.termination if outcome else "",
-        events=len(game.events),
-        last_word=last_word(game),
+        events=len(tg.lines),
+        last_word=last_word(game, tg.lines),
         last_turn=turns[-1].summary if turns else "",
         ruling=None
         if ruling is None
@@ -187,14 +201,15 @@ def summarise(tg: TableGame) -> dict[str, Any]:
     return data
 
 
-def last_word(game: Game[Any]) -> str:
+def last_word(game: Game[Any], lines: list[dict[str, Any]]) -> str:
     """The most recent word played (challenged or not), "" when none yet."""
-    for event in reversed(game.events):
+    for index in range(len(lines) - 1, -1, -1):
+        event = lines[index]
         word = playbook.event_word(game.name, event)
         if word:
             return word.upper()
         if game.name == "upwords" and event.get("type") == "play":
-            words = playbook.upwords_words(game) if event == game.peek() else []
+            words = playbook.upwords_words(game) if index == len(lines) - 1 else []
             return words[0] if words else ""
     return ""
 
@@ -222,8 +237,9 @@ def leaderboard(games: Any) -> list[dict[str, Any]]:
     return sorted(rows.values(), key=lambda r: (-r["wins"], -(r["best_turn"] or 0), r["games"], r["player"]))
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
 def _natural(text: str) -> tuple[Any, ...]:
     """table-2 before table-10."""
-    import re
-
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
+    return tuple(int(p) if p.isdigit() else p for p in _DIGITS.split(text))

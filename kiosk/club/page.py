@@ -27,9 +27,10 @@ table{border-collapse:collapse;width:100%}td,th{padding:3px 6px;text-align:left}
 tr.move td{color:#ffd166}tr.won td{color:#06d6a0}
 .word{font-weight:700;letter-spacing:1px}
 .legal{color:#06d6a0}.illegal{color:#ef476f}.problem{color:#ef476f;font-size:13px}
-.board{margin:0 16px 24px;max-width:640px}
+.board{margin:0 16px 24px;max-width:640px;width:calc(100% - 32px)}
 .board th{color:#8b9aab;font-weight:400;border-bottom:1px solid #2c3a48}
-.sheet{margin:0 16px;max-width:640px;font-size:14px}.sheet td{border-bottom:1px solid #1c2733}
+.sheet{margin:0 16px 24px;max-width:640px;width:calc(100% - 32px);font-size:14px}
+.sheet td{border-bottom:1px solid #1c2733;vertical-align:top}.sheet td:last-child{overflow-wrap:anywhere}
 """
 
 
@@ -130,9 +131,9 @@ def table_page(snapshot: dict[str, Any], club: str, table: str) -> str | None:
             f"<tr><td>{i}</td><td>{_e(line['player'])}</td><td>{line['points']:+d}</td>"
             f"<td>{_e(line['summary'])} <span class={'legal' if line['verdict'] == 'LEGAL' else 'illegal'}>"
             f"{_e(line['verdict'])}</span></td></tr>"
-            for i, line in enumerate(current["sheet"], start=1)
+            for i, line in reversed(list(enumerate(current["sheet"], start=1)))
         )
-        sheet = f"<h2>Score sheet</h2><table class=sheet>{rows}</table>"
+        sheet = f"<h2>Score sheet <span class=muted>newest first</span></h2><table class=sheet>{rows}</table>"
     earlier = [g for g in found["games"] if g is not current]
     others = "".join(game_card(g, f"{table}: {g.get('title', '')}", link=False) for g in reversed(earlier))
     body = (

@@ -6,7 +6,7 @@ few seconds; ``/standings.json?wait=V`` answers as soon as the standings pass ve
 ``V`` (a long poll, for scoreboards and the latency benchmark).
 
 Routes: ``/`` (every table and the leaderboard), ``/table/NAME`` (one table: the page its
-QR code opens), ``/standings.json``.
+QR code opens), ``/standings.json`` (``?table=NAME`` for one table's part).
 """
 
 from __future__ import annotations
@@ -66,7 +66,11 @@ class StandingsHandler(BaseHTTPRequestHandler):
             after = _int(query.get("wait", [""])[0])
             if after is not None:
                 board.wait(after, min(MAX_WAIT, float(_int(query.get("timeout", [""])[0]) or MAX_WAIT)))
-            data = json.dumps(board.snapshot(), ensure_ascii=False).encode("utf-8")
+            snapshot = board.snapshot()
+            only = query.get("table", [""])[0]
+            if only:  # one table's part (a phone's score sheet, the latency benchmark)
+                snapshot = {**snapshot, "tables": [t for t in snapshot["tables"] if t["table"] == only]}
+            data = json.dumps(snapshot, ensure_ascii=False).encode("utf-8")
             self._send(200, "application/json", data, body)
         elif route == "/":
             self._send(
