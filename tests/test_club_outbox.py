@@ -163,3 +163,19 @@ def test_names_that_are_not_one_topic_level_are_refused(tmp_path: Path) -> None:
     for bad in ("", "a/b", "t#", "+", "x" * 41, " t1"):
         with pytest.raises(wire.WireError):
             Outbox(tmp_path / "games.sqlite3", "riverside", bad)
+
+
+def test_a_table_renamed_mid_game_keeps_that_game_under_its_old_name(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    store = GameLog(path)
+    session = Session(store)
+    session.new_game("tosswords", ["Ann", "Bob"])
+    Outbox(path, "riverside", "t1").plan()
+    renamed = Outbox(path, "riverside", "t9")
+    session.submit(MOVE)
+    session.new_game("tosswords", ["Cy", "Di"])
+    renamed.plan()
+    tables = [(wire.parse_topic(m.topic).table, m.seq) for m in renamed.pending()]
+    assert tables == [("t1", 0), ("t1", 1), ("t1", 2), ("t9", 0)]  # 2: the first game given up
+    renamed.close()
+    store.close()

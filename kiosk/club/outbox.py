@@ -36,8 +36,9 @@ from kiosk.club import wire
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS club_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # One row per game of the log that is published; closed = it can never change again.
+    # tbl: the table name the game is published under (kept if the settings change mid-game).
     "CREATE TABLE IF NOT EXISTS club_games (game_id INTEGER PRIMARY KEY, key TEXT NOT NULL, "
-    "closed INTEGER NOT NULL DEFAULT 0)",
+    "tbl TEXT NOT NULL, closed INTEGER NOT NULL DEFAULT 0)",
     "CREATE TABLE IF NOT EXISTS club_outbox ("
     " game_id INTEGER NOT NULL, seq INTEGER NOT NULL,"
     " kind TEXT NOT NULL,"  # header, event, undo, abandoned
@@ -67,6 +68,7 @@ class _View:
     """A game as the subscribers will have it once every message so far arrives."""
 
     key: str
+    table: str
     next_seq: int = 1
     bodies: list[str] = field(default_factory=list)
     abandoned: bool = False
@@ -127,9 +129,9 @@ class Outbox:
     def _load_views(self) -> dict[int, _View]:
         views: dict[int, _View] = {}
         with self._lock:
-            games = self._conn.execute("SELECT game_id, key FROM club_games WHERE closed = 0").fetchall()
-            for game_id, key in games:
-                view = views[game_id] = _View(key)
+            games = self._conn.execute("SELECT game_id, key, tbl FROM club_games WHERE closed = 0").fetchall()
+            for game_id, key, table in games:
+                view = views[game_id] = _View(key, table)
                 rows = self._conn.execute(
                     "SELECT seq, kind, n, body FROM club_outbox WHERE game_id = ? ORDER BY seq", (game_id,)
                 ).fetchall()
@@ -176,9 +178,11 @@ class Outbox:
         view = self._views.get(game_id)
         added = 0
         if view is None:
-            view = self._views[game_id] = _View(self.game_key(game_id))
-            db.execute("INSERT INTO club_games (game_id, key) VALUES (?, ?)", (game_id, view.key))
-            payload = wire.header_message(self.table, view.key, started, header)
+            view = self._views[game_id] = _View(self.game_key(game_id), self.table)
+            db.execute(
+                "INSERT INTO club_games (game_id, key, tbl) VALUES (?, ?, ?)", (game_id, view.key, self.table)
+            )
+            payload = wire.header_message(view.table, view.key, started, header)
             self._add(db, game_id, 0, "header", None, None, view.key, payload)
             added += 1
         bodies = [
@@ -231,7 +235,7 @@ class Outbox:
         payload: str,
     ) -> None:
         """Write one message; every message is retained on its own topic (see kiosk.club.wire)."""
-        topic = wire.game_topic(self.club, self.table, key, seq)
+        topic = wire.game_topic(self.club, self._views[game_id].table, key, seq)
         db.execute(
             "INSERT INTO club_outbox (game_id, seq, kind, n, body, topic, payload, retain) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, 1)",
