@@ -50,26 +50,31 @@ class Broker:
         self.conf = self._write_conf()
 
     def _write_conf(self) -> Path:
-        lines = [f"listener {self.port} 127.0.0.1", "persistence false", "log_type error", "log_type warning"]
+        """The documented configuration, on a free port of 127.0.0.1, with the files in ``folder``.
+
+        Without ``accounts`` the password file, the ACL and the refusal of anonymous clients
+        are left out (every other documented line stays).
+        """
+        lines = [f"listener {self.port} 127.0.0.1", "log_type error", "log_type warning"]
         if os.geteuid() == 0:
             lines.append(f"user {getpass.getuser()}")  # else mosquitto drops to a user who cannot read tmp
+        passwd = self.folder / "tablekeeper.passwd"
+        acl = self.folder / "tablekeeper.acl"
         if self.accounts is None:
-            lines += ["allow_anonymous true"]
+            lines.append("allow_anonymous true")
         else:
-            passwd = self.folder / "tablekeeper.passwd"
             passwd.write_text("")
             for name, password in self.accounts.items():
                 subprocess.run(["mosquitto_passwd", "-b", str(passwd), name, password], check=True)
-            acl = self.folder / "tablekeeper.acl"
             shutil.copy(DOCS / "tablekeeper.acl", acl)
-            documented = (DOCS / "mosquitto.conf").read_text()
-            for line in documented.splitlines():
-                line = line.strip()
-                if not line or line.startswith("#") or line.startswith("listener"):
-                    continue
-                line = line.replace("/etc/mosquitto/tablekeeper.passwd", str(passwd))
-                line = line.replace("/etc/mosquitto/tablekeeper.acl", str(acl))
-                lines.append(line)
+        for line in (DOCS / "mosquitto.conf").read_text().splitlines():
+            line = line.strip()
+            if not line or line.startswith(("#", "listener")):
+                continue
+            if self.accounts is None and line.startswith(("allow_anonymous", "password_file", "acl_file")):
+                continue
+            line = line.replace("/etc/mosquitto/tablekeeper.passwd", str(passwd))
+            lines.append(line.replace("/etc/mosquitto/tablekeeper.acl", str(acl)))
         conf = self.folder / "mosquitto.conf"
         conf.write_text("\n".join(dict.fromkeys(lines)) + "\n")
         return conf

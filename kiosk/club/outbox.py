@@ -102,6 +102,7 @@ class Outbox:
             self.log_id = self._meta(db, "log_id", lambda: secrets.token_hex(4))
             self._first_game = int(self._meta(db, "first_game", lambda: str(_first_game(db))))
         self._views = self._load_views()
+        self._seen: int | None = None  # the log's PRAGMA data_version at the last plan
 
     # ------------------------------------------------------------------ plumbing
     @contextlib.contextmanager
@@ -155,7 +156,15 @@ class Outbox:
         return f"{self.log_id}-{int(game_id)}"
 
     def plan(self) -> int:
-        """Write what the log has and the outbox lacks as new messages; return how many."""
+        """Write what the log has and the outbox lacks as new messages; return how many.
+
+        Nothing is read when no other connection (the kiosk's game log) has written to the
+        file since the last plan, so the once-a-second check costs one pragma.
+        """
+        with self._lock:
+            version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+        if version == self._seen:
+            return 0
         added = 0
         with self._transaction() as db:
             newest = db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
@@ -170,6 +179,7 @@ class Outbox:
                     # The kiosk only ever changes its newest game: this one is settled.
                     db.execute("UPDATE club_games SET closed = 1 WHERE game_id = ?", (game_id,))
                     self._views.pop(game_id, None)
+        self._seen = version
         return added
 
     def _plan_game(

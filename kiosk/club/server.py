@@ -141,10 +141,14 @@ class ClubServer:
             return
         self.received += 1
         payload = msg.payload.decode("utf-8")
-        if self.archive.add(where.table, where.game, data["seq"], payload):
-            self.board.ingest(where.table, where.game, data)
-        else:
-            self.board.duplicates += 1
+        try:
+            if self.archive.add(where.table, where.game, data["seq"], payload):
+                self.board.ingest(where.table, where.game, data)
+            else:
+                self.board.duplicates += 1
+        except Exception as exc:  # one table's bad message must not stop the club's page
+            log.exception("message %s could not be applied", msg.topic)
+            self._reject(f"could not apply {msg.topic}: {exc}")
 
     def _reject(self, why: str) -> None:
         log.warning("%s", why)
