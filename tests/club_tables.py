@@ -86,6 +86,17 @@ def replay_log(store: Any, game_id: int) -> Any:
     return loads(store.export(game_id))
 
 
+def settle(publisher: Any, timeout: float = 40.0) -> bool:
+    """Wait until everything in the log is planned and acknowledged by the broker."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        publisher.wake()
+        if publisher.outbox.plan() == 0 and publisher.outbox.counts()["unacknowledged"] == 0:
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def main(argv: list[str]) -> int:
     from kiosk.club.config import ClubConfig
     from kiosk.club.outbox import Outbox
@@ -103,13 +114,7 @@ def main(argv: list[str]) -> int:
     rng = random.Random(f"{seed}-{table}-{len(store.games(1000))}")
     print(json.dumps({"table": table, "started": True}), flush=True)
     done = play_events(session, rng, int(events), table, float(pace))
-    deadline = time.monotonic() + 40
-    while time.monotonic() < deadline:  # stay until the broker has every message
-        publisher.wake()
-        counts = publisher.outbox.counts()
-        if counts["unacknowledged"] == 0 and publisher.outbox.plan() == 0:
-            break
-        time.sleep(0.05)
+    settle(publisher)
     print(json.dumps({"table": table, "logged": done, **publisher.outbox.counts()}), flush=True)
     publisher.close()
     store.close()

@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import pytest
 from club_check import wait_until_caught_up
-from club_tables import play_events
+from club_tables import play_events, settle
 from mosquitto_kit import Broker, free_port
 
 from kiosk.club.config import ClubConfig
@@ -63,7 +63,8 @@ def test_the_standings_page_in_headless_chromium(tmp_path: Path) -> None:
             config = ClubConfig(host="127.0.0.1", port=broker.port, club="riverside", table=name)
             publisher = Publisher(config, Outbox(path, "riverside", name)).start()
             tables.append((store, publisher))
-            play_events(Session(ClubLog(store, publisher)), random.Random(n), 30 + 15 * n, name)
+            play_events(Session(ClubLog(store, publisher)), random.Random(n), 20 + 8 * n, name)
+        assert all(settle(publisher) for _store, publisher in tables)
         snapshot = wait_until_caught_up(server.url, {name: tmp_path / f"{name}.sqlite3" for name in TABLES})
         assert [t["table"] for t in snapshot["tables"]] == TABLES
         SHOTS.mkdir(parents=True, exist_ok=True)
