@@ -40,12 +40,15 @@ def free_port() -> int:
 class Broker:
     """One mosquitto process. ``accounts`` (name -> password) switches on the documented ACL."""
 
-    def __init__(self, folder: Path, accounts: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, folder: Path, accounts: dict[str, str] | None = None, tls: tuple[Path, Path, Path] | None = None
+    ) -> None:
         self.binary = need_mosquitto()
         self.folder = folder
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.accounts = accounts
+        self.tls = tls  # (CA certificate, broker certificate, broker key): a TLS listener
         self.process: subprocess.Popen[bytes] | None = None
         self.conf = self._write_conf()
 
@@ -55,7 +58,11 @@ class Broker:
         Without ``accounts`` the password file, the ACL and the refusal of anonymous clients
         are left out (every other documented line stays).
         """
-        lines = [f"listener {self.port} 127.0.0.1", "log_type error", "log_type warning"]
+        lines = [f"listener {self.port} 127.0.0.1"]
+        if self.tls is not None:
+            ca, cert, key = self.tls
+            lines += [f"cafile {ca}", f"certfile {cert}", f"keyfile {key}"]
+        lines += ["log_type error", "log_type warning"]
         if os.geteuid() == 0:
             lines.append(f"user {getpass.getuser()}")  # else mosquitto drops to a user who cannot read tmp
         passwd = self.folder / "tablekeeper.passwd"
