@@ -106,6 +106,15 @@ class Broker:
             self.process.wait(10)
         self.process = None
 
+    def pause(self) -> None:
+        """Freeze the broker (SIGSTOP): connections stay open, nothing is acknowledged."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         self.kill(signal.SIGTERM)
 
