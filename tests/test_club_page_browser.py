@@ -1,7 +1,7 @@
 """The standings page in a real browser: Debian's Chromium, headless, takes the screenshot
 that docs/club.md shows, and Tesseract reads it back.
 
-Six tables (in this process: a real game log, ``Session``, the club seam and a real paho
+Five tables (in this process: a real game log, ``Session``, the club seam and a real paho
 client each) play through a real Mosquitto to the club server; Chromium loads the page
 over HTTP. Skipped cleanly where Chromium is not installed (``./dev test`` installs it).
 """
@@ -30,7 +30,7 @@ from kiosk.store import GameLog
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-TABLES = ["t01", "t02", "t03", "t04", "t05", "t06"]
+TABLES = ["t01", "t02", "t03", "t04", "t05"]
 
 pytestmark = pytest.mark.slow
 
@@ -63,7 +63,7 @@ def test_the_standings_page_in_headless_chromium(tmp_path: Path) -> None:
             config = ClubConfig(host="127.0.0.1", port=broker.port, club="riverside", table=name)
             publisher = Publisher(config, Outbox(path, "riverside", name)).start()
             tables.append((store, publisher))
-            play_events(Session(ClubLog(store, publisher)), random.Random(n), 20 + 8 * n, name)
+            play_events(Session(ClubLog(store, publisher)), random.Random(n), 15 + 6 * n, name)
         assert all(settle(publisher) for _store, publisher in tables)
         snapshot = wait_until_caught_up(server.url, {name: tmp_path / f"{name}.sqlite3" for name in TABLES})
         assert [t["table"] for t in snapshot["tables"]] == TABLES
@@ -87,6 +87,6 @@ def test_the_standings_page_in_headless_chromium(tmp_path: Path) -> None:
 
     seen = pytesseract.image_to_string(cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY))
     assert "Leaderboard" in seen and "riverside club night" in seen
-    assert sum(name in seen for name in TABLES) >= 4, seen
+    assert sum(name in seen for name in TABLES) >= 3, seen
     phone_seen = pytesseract.image_to_string(cv2.imread(str(phone), cv2.IMREAD_GRAYSCALE))
     assert "Score sheet" in phone_seen and "t03" in phone_seen
