@@ -72,6 +72,8 @@ class TableKeeperApp(App):
         self._camera_status = "ok"
         #: A play the camera saw, waiting for the players to check it in turn entry.
         self.camera_prefill: dict[str, Any] | None = None
+        #: Club night's publisher (``kiosk.club.publisher``), or None when it is off.
+        self.club: Any = None
 
     # ------------------------------------------------------------------ building
     def build(self) -> FloatLayout:

@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "read": ("read", "read a board from a photo and print what the camera sees"),
     "calibrate": ("calibrate", "find the board, print markers, teach the letter reader"),
     "doctor": ("doctor", "check the camera, GPIO, Tesseract, word list, display and data"),
+    "club": ("club", "club night: subscribe to the tables' games and serve the live standings page"),
 }
 
 

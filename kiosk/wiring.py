@@ -134,7 +134,8 @@ def build_app(
     settings = settings_file.load()
     problems: list[str] = []
     store = open_log(problems)
-    session = Session(store, authority_loader(settings))
+    club, game_log = open_club(settings, store, problems)
+    session = Session(game_log, authority_loader(settings))
     if session.authority is None:
         problems.append("The word list is not installed: challenges are ruled by hand.")
     session.problems.extend(problems)
@@ -148,7 +149,7 @@ def build_app(
         camera, problem = LiveCamera.open(settings)
         if problem:
             session.problems.append(problem)
-    return TableKeeperApp(
+    app = TableKeeperApp(
         session,
         settings,
         timer,
@@ -157,3 +158,26 @@ def build_app(
         screenshots=screenshots,
         on_started=on_started,
     )
+    app.club = club
+    return app
+
+
+def open_club(settings: settings_file.Settings, store: Any, problems: list[str]) -> tuple[Any, Any]:
+    """Club night (``[club]``): (the publisher, the log the session writes through), or (None, store).
+
+    Without a ``[club] host`` nothing is imported or opened: no socket at all.
+    """
+    section = settings.section("club")
+    if not section.get("host"):
+        return None, store
+    from kiosk.club.config import keep_private
+    from kiosk.club.publisher import ClubLog, start_club
+
+    if section.get("password"):
+        note = keep_private(settings.path)
+        if note:
+            problems.append(note)
+    publisher, problem = start_club(section, store)
+    if problem:
+        problems.append(problem)
+    return publisher, (store if publisher is None else ClubLog(store, publisher))

@@ -9,6 +9,7 @@ from typing import Any
 def build_screens(app: Any) -> list[Any]:
     from kiosk.screens.calibrate_screen import CalibrateScreen
     from kiosk.screens.challenge import ChallengeScreen
+    from kiosk.screens.club_screen import ClubScreen
     from kiosk.screens.end import EndScreen
     from kiosk.screens.entry import EntryScreen
     from kiosk.screens.game import GameScreen
@@ -33,5 +34,6 @@ def build_screens(app: Any) -> list[Any]:
             LettersScreen,
             TallyScreen,
             CalibrateScreen,
+            ClubScreen,
         )
     ]

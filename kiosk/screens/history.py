@@ -23,9 +23,15 @@ class HistoryScreen(KioskScreen):
         super().__init__(app, **kwargs)
         self.stats = False
         self.give_up = BigButton("Give up game", tid="history.abandon", on_tap=self.abandon, face=theme.BAD)
+        club = (  # club night on: the table's QR code and how far the publishing is
+            [BigButton("Club", tid="history.club", on_tap=lambda: self.app.go("club"))]
+            if getattr(app, "club", None) is not None
+            else []
+        )
         self.bar = self.title_bar(
             "History",
             self.give_up,
+            *club,
             BigButton("Settings", tid="history.settings", on_tap=lambda: self.app.go("settings")),
             BigButton("Back", tid="history.back", on_tap=self.back, accent=True),
         )

@@ -6,6 +6,7 @@ never the session. The five games are in ``play_games.py``, the other situations
 ``play_situations.py``, the shared steps in ``play_steps.py``.
 """
 
+from play_club import club_qr
 from play_games import option, tosswords, upwords, wordspiel, wots
 from play_settings import (
     demo_calibrate,
@@ -32,6 +33,7 @@ from play_situations import (
 
 __all__ = [
     "audit",
+    "club_qr",
     "damaged_settings",
     "demo",
     "demo_calibrate",

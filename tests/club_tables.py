@@ -1,0 +1,125 @@
+"""Simulated club tables: kiosks playing random legal games of all five games through ``Session``.
+
+Each table is what a kiosk is: a real :class:`kiosk.store.GameLog`, a :class:`Session`
+on it (behind the club seam :class:`kiosk.club.publisher.ClubLog`) and a real MQTT
+publisher. Events are proposed at random by the replay benchmark's generators (the
+engines' own public API decides: a refused event is never logged), with an occasional
+undo, so the log also holds take-backs. Game after game, a table goes round the five
+games; short options make some games finish, so the leaderboard has winners.
+
+Run as a child process (one kiosk = one process, so a test can SIGKILL it):
+``python tests/club_tables.py DB CLUB TABLE PORT SEED EVENTS PACE``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.bench_replay import GAMES  # noqa: E402
+from games.transcript import loads  # noqa: E402
+from kiosk.session import Session  # noqa: E402
+
+ORDER = ["word-on-the-street", "wordspiel", "tosswords", "option", "upwords"]
+#: Options that let a random game finish now and then (the benchmark's keep them going).
+SHORT: dict[str, dict[str, Any]] = {
+    "word-on-the-street": {"tiles_to_win": 3},
+    "wordspiel": {"rounds": 1, "hand": 5},
+    "tosswords": {},
+    "option": {},
+    "upwords": {"size": 8},
+}
+GAME_LENGTH = 40  # events before a table moves on to the next game
+
+
+def play_events(session: Session, rng: random.Random, count: int, table: str, pace: float = 0.0) -> int:
+    """Submit ``count`` accepted events (starting games as needed); return how many were logged."""
+    logged = 0
+    while logged < count:
+        game = session.game
+        if game is None or game.is_over() or len(game.events) >= GAME_LENGTH:
+            played = session.log.games(1)
+            turn = len(session.log.games(1000)) if played else rng.randrange(5)
+            name = ORDER[(turn + sum(map(ord, table))) % len(ORDER)]
+            players = list(GAMES[name][0])
+            result = session.new_game(name, players, SHORT[name])
+            assert result.ok, result.message
+            continue
+        if game.events and rng.random() < 0.05:
+            if session.undo().ok:
+                logged += 1
+            continue
+        _players, _options, propose = GAMES[game.name]
+        for _ in range(300):
+            if session.submit(_worded(propose(game, rng), game.title)).ok:
+                logged += 1
+                break
+        else:  # nothing the generator offers is legal any more: the table starts another game
+            session.abandon()
+        if pace:
+            time.sleep(pace)
+    return logged
+
+
+def _worded(event: dict[str, Any], title: str) -> dict[str, Any]:
+    """The generators' rulings say "bench"; a club's page would show the word list's words."""
+    ruling = event.get("ruling")
+    if isinstance(ruling, dict):
+        verdict = "is in the word list" if ruling.get("legal") else "is not in the word list"
+        event = {
+            **event,
+            "ruling": {**ruling, "reason": f"the word {verdict}", "rule": f"{title}, challenges"},
+        }
+    return event
+
+
+def replay_log(store: Any, game_id: int) -> Any:
+    """What the club must show for this game: the table's own log replayed through its engine."""
+    return loads(store.export(game_id))
+
+
+def settle(publisher: Any, timeout: float = 40.0) -> bool:
+    """Wait until everything in the log is planned and acknowledged by the broker."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        publisher.wake()
+        if publisher.outbox.plan() == 0 and publisher.outbox.counts()["unacknowledged"] == 0:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def main(argv: list[str]) -> int:
+    from kiosk.club.config import ClubConfig
+    from kiosk.club.outbox import Outbox
+    from kiosk.club.publisher import ClubLog, Publisher
+    from kiosk.store import GameLog
+
+    db, club, table, port, seed, events, pace = argv
+    store = GameLog(Path(db))
+    config = ClubConfig(
+        host="127.0.0.1", port=int(port), club=club, table=table, username=table, password=f"pw-{table}"
+    )
+    publisher = Publisher(config, Outbox(Path(db), club, table)).start()
+    session = Session(ClubLog(store, publisher))
+    session.resume()
+    rng = random.Random(f"{seed}-{table}-{len(store.games(1000))}")
+    print(json.dumps({"table": table, "started": True}), flush=True)
+    done = play_events(session, rng, int(events), table, float(pace))
+    settle(publisher)
+    print(json.dumps({"table": table, "logged": done, **publisher.outbox.counts()}), flush=True)
+    publisher.close()
+    store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

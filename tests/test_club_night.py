@@ -1,0 +1,251 @@
+"""Club night end to end: a real Mosquitto, ten kiosks, the club server, and faults.
+
+Ten tables (each a child process: a real game log, ``Session``, a real paho client)
+play random legal games of all five games while the broker is SIGKILLed and restarted,
+one kiosk is SIGKILLed mid-publish and started again, and the club server (the real
+``tablekeeper club`` command) is SIGKILLed and started again. Afterwards every message
+of every table is in the club's archive exactly once, byte for byte, with no gap in its
+sequence numbers, and the standings page equals a replay of each table's own log.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from club_check import (
+    archive,
+    compare,
+    expected_games,
+    expected_leaderboard,
+    fetch,
+    outbox,
+    unsent,
+    wait_until_caught_up,
+)
+from mosquitto_kit import Broker, free_port, need_mosquitto
+
+pytestmark = pytest.mark.slow
+
+HERE = Path(__file__).resolve().parent
+CLUB = "riverside"
+TABLES = [f"t{n:02d}" for n in range(1, 11)]
+ROUND = 35  # events each table plays in each of the three rounds
+PACE = 0.03
+
+
+def _table(folder: Path, table: str, port: int, events: int, seed: str = "1") -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            str(HERE / "club_tables.py"),
+            str(folder / f"{table}.sqlite3"),
+            CLUB,
+            table,
+            str(port),
+            seed,
+            str(events),
+            str(PACE),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _server(folder: Path, port: int, http: int) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kiosk.cli",
+            "club",
+            "--club",
+            CLUB,
+            "--port",
+            str(port),
+            "--username",
+            "club-server",
+            "--password-file",
+            str(folder / "server.secret"),
+            "--listen",
+            f"127.0.0.1:{http}",
+            "--db",
+            str(folder / "club.sqlite3"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = process.stdout.readline() if process.stdout else ""
+    assert "standings at" in line, process.stderr.read() if process.stderr else line
+    return process
+
+
+def _logged(db: Path) -> int:
+    import sqlite3
+
+    if not db.exists():
+        return 0
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+    finally:
+        conn.close()
+
+
+def _finish(kiosks: dict[str, subprocess.Popen[str]]) -> None:
+    """Let every table finish its turns and get every message to the broker."""
+    for table, kiosk in kiosks.items():
+        out, err = kiosk.communicate(timeout=90)
+        assert kiosk.returncode == 0, f"{table}: {err[-2000:]}"
+        assert '"unacknowledged": 0' in out, f"{table} did not get every message to the broker: {out}"
+
+
+def _every_event_once_and_standings_right(folder: Path, base: str, dbs: dict[str, Path], after: str) -> Any:
+    """The club's archive equals every kiosk's outbox; the page equals a replay of every log."""
+    snapshot = wait_until_caught_up(base, dbs)
+    held = archive(folder / "club.sqlite3")
+    games = 0
+    for table, db in dbs.items():
+        for key, messages in outbox(db).items():
+            games += 1
+            got = held.get((table, key), {})
+            assert sorted(got) == list(range(len(messages))), (
+                f"after {after}: {table} {key}: seqs {sorted(got)}"
+            )
+            assert got == messages, f"after {after}: {table} {key}: a message differs from the kiosk's"
+    assert {t for t, _ in held} == set(dbs)
+    expected = {}
+    for table, db in dbs.items():
+        expected.update(expected_games(db, table))
+    assert compare(snapshot, expected) == [], f"after {after}"
+    board = {
+        row["player"]: {k: row[k] for k in ("games", "wins", "best_turn")} for row in snapshot["leaderboard"]
+    }
+    assert board == expected_leaderboard(expected), f"after {after}"
+    return snapshot, games
+
+
+def _playing(dbs: dict[str, Path], at_least: dict[str, int]) -> None:
+    """Wait until every table has logged a few more events: the evening is in full swing."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if all(_logged(db) >= at_least[t] + 5 for t, db in dbs.items()):
+            return
+        time.sleep(0.05)
+
+
+def test_a_club_evening_survives_broker_kiosk_and_server_crashes(tmp_path: Path) -> None:
+    """Three rounds of play, one fault in the middle of each; checked after each round."""
+    need_mosquitto()
+    accounts = {"club-server": "pw-server", **{t: f"pw-{t}" for t in TABLES}}
+    broker = Broker(tmp_path / "broker", accounts).start()
+    secret = tmp_path / "server.secret"
+    secret.write_text("pw-server")
+    os.chmod(secret, 0o600)
+    http = free_port()
+    base = f"http://127.0.0.1:{http}"
+    server = _server(tmp_path, broker.port, http)
+    dbs = {t: tmp_path / f"{t}.sqlite3" for t in TABLES}
+    kiosks: dict[str, subprocess.Popen[str]] = {}
+    try:
+        # 1. The broker dies (SIGKILL) while every table is playing and comes back. The
+        # hardest case: the club server was away, so the broker held (and acknowledged)
+        # messages for it, and they die with the broker: only the kiosks' resend saves them.
+        kiosks = {t: _table(tmp_path, t, broker.port, ROUND) for t in TABLES}
+        _playing(dbs, dict.fromkeys(TABLES, 0))
+        server.kill()
+        server.wait(10)
+        _playing(dbs, {t: _logged(db) for t, db in dbs.items()})
+        broker.kill(signal.SIGKILL)
+        time.sleep(1.0)  # the tables play on: their logs hold what cannot be sent
+        broker.start()
+        server = _server(tmp_path, broker.port, http)
+        _finish(kiosks)
+        _every_event_once_and_standings_right(tmp_path, base, dbs, "the broker was killed")
+
+        # 2. One kiosk is SIGKILLed mid-publish (with messages unsent), then started again.
+        before = {t: _logged(db) for t, db in dbs.items()}
+        kiosks = {t: _table(tmp_path, t, broker.port, ROUND, seed="2") for t in TABLES}
+        _playing(dbs, before)
+        victim = "t03"
+        broker.pause()  # a frozen broker: the victim's messages pile up unacknowledged
+        time.sleep(0.4)
+        kiosks[victim].kill()
+        kiosks[victim].wait(10)
+        broker.resume()
+        assert unsent(dbs[victim]) > 0, "the kiosk must be killed with messages still unsent"
+        kiosks[victim] = _table(tmp_path, victim, broker.port, 10, seed="3")
+        _finish(kiosks)
+        _every_event_once_and_standings_right(tmp_path, base, dbs, "a kiosk was killed")
+
+        # 3. The club server dies (SIGKILL) mid-round and comes back on the same address.
+        before = {t: _logged(db) for t, db in dbs.items()}
+        kiosks = {t: _table(tmp_path, t, broker.port, ROUND, seed="4") for t in TABLES}
+        _playing(dbs, before)
+        server.kill()
+        server.wait(10)
+        time.sleep(0.5)
+        server = _server(tmp_path, broker.port, http)
+        _finish(kiosks)
+        snapshot, games = _every_event_once_and_standings_right(tmp_path, base, dbs, "the server was killed")
+    finally:
+        for kiosk in kiosks.values():
+            if kiosk.poll() is None:
+                kiosk.kill()
+        server.terminate()
+        server.wait(10)
+        broker.stop()
+    assert games >= 20
+    assert {g["game"] for t in snapshot["tables"] for g in t["games"]} == {
+        "word-on-the-street",
+        "wordspiel",
+        "tosswords",
+        "option",
+        "upwords",
+    }
+    assert any(row["wins"] for row in snapshot["leaderboard"]), "some games must have finished"
+
+
+def test_the_standings_page_is_served_and_read_only(tmp_path: Path) -> None:
+    need_mosquitto()
+    broker = Broker(tmp_path / "broker", {"club-server": "pw-server", "t01": "pw-t01"}).start()
+    secret = tmp_path / "server.secret"
+    secret.write_text("pw-server\n")
+    os.chmod(secret, 0o600)
+    http = free_port()
+    base = f"http://127.0.0.1:{http}"
+    server = _server(tmp_path, broker.port, http)
+    try:
+        kiosk = _table(tmp_path, "t01", broker.port, 25)
+        assert kiosk.wait(60) == 0, kiosk.stderr.read() if kiosk.stderr else ""
+        snapshot = wait_until_caught_up(base, {"t01": tmp_path / "t01.sqlite3"})
+        current = snapshot["tables"][0]["current"]
+        status, page, headers = fetch(f"{base}/")
+        assert status == 200 and b"t01" in page and headers["Content-Type"].startswith("text/html")
+        status, table_page, _ = fetch(f"{base}/table/t01")
+        assert status == 200
+        for player in current["players"]:
+            assert player.encode() in table_page
+        assert b"Score sheet" in table_page
+        assert fetch(f"{base}/table/nobody")[0] == 404
+        assert fetch(f"{base}/nothing-here")[0] == 404
+        status, head, _ = fetch(f"{base}/", method="HEAD")
+        assert status == 200 and head == b""
+        for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "FROB"):
+            status, _, headers = fetch(f"{base}/standings.json", method=method)
+            assert status == 405, method
+            assert headers["Allow"] == "GET, HEAD"
+    finally:
+        server.terminate()
+        server.wait(10)
+        broker.stop()
