@@ -41,14 +41,7 @@ def thickness(cal: Calibration) -> float:
 
 
 def _corners_for(cal: Calibration, image: np.ndarray) -> np.ndarray:
-    h, w = image.shape[:2]
-    corners = np.array(cal.corners, np.float64)
-    cw, ch = cal.image_size
-    if (w, h) != (cw, ch):
-        if abs(cw / ch - w / h) > 0.01:
-            raise CalibrationError(f"the calibration is for {cw}x{ch} pictures; this photo is {w}x{h}")
-        corners = corners * (w / cw)
-    return corners
+    return cal.corners_for(image.shape[1], image.shape[0])
 
 
 def learn_start_position(cal: Calibration, image: np.ndarray) -> BoardAppearance:

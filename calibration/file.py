@@ -165,6 +165,20 @@ class Calibration:
         p = Path(self.letters_file)
         return p if p.is_absolute() else Path(calibration_path).parent / p
 
+    def corners_for(self, width: int, height: int) -> Any:
+        """The corners for a picture of ``width`` x ``height``: scaled from the calibrated size when
+        the shape is the same, refused (CalibrationError) when it is not."""
+        import numpy as np
+
+        corners = np.array(self.corners, np.float64)
+        cw, ch = self.image_size
+        if (width, height) != (cw, ch):
+            if abs(cw / ch - width / height) > 0.01:
+                raise CalibrationError(f"the calibration is for {cw}x{ch} pictures; this photo is "
+                                       f"{width}x{height}")
+            corners = corners * (width / cw)
+        return corners
+
     def appearance_path(self, calibration_path: str | os.PathLike[str]) -> Path | None:
         """The learnt board references' full path (like :meth:`letters_path`)."""
         if self.appearance_file is None:

@@ -118,12 +118,10 @@ def cell_crops(image: np.ndarray, cal: Calibration, cells: Sequence[tuple[int, i
                ) -> dict[tuple[int, int], np.ndarray]:
     """The tile face of each cell, cut the way the readers cut it in play."""
     h, w = image.shape[:2]
-    corners = np.array(cal.corners, np.float64)
-    cw, ch = cal.image_size
-    if (w, h) != (cw, ch):
-        if abs(cw / ch - w / h) > 0.01:
-            raise TeachError(f"the calibration is for {cw}x{ch} pictures; this photo is {w}x{h}")
-        corners = corners * (w / cw)
+    try:
+        corners = cal.corners_for(w, h)
+    except CalibrationError as exc:
+        raise TeachError(str(exc)) from None
     matrix = np.array(cal.lens.camera_matrix) if cal.lens else None
     if cal.kind == "wots":
         from vision.street import StreetReader

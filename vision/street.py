@@ -193,16 +193,7 @@ class StreetReader:
             flags.append("two spaces of this column look occupied")
         letter_conf = 1.0
         if self.letters is not None:
-            crop = self.face_crop(top, best, col)
-            read = self.letters.read(crop)
-            if read.letter != letter:
-                # Tiles get pushed from both sides and knocked askew: try the other turns.
-                for k in (2, 1, 3):
-                    turned = self.letters.read(np.ascontiguousarray(np.rot90(crop, k)))
-                    if turned.letter == letter or turned.confidence > read.confidence:
-                        read = turned
-                    if read.letter == letter:
-                        break
+            read = self._read_turned(self.face_crop(top, best, col), letter)
             if read.letter is not None and read.letter != letter and read.confidence >= self.threshold:
                 letter_conf = 1.0 - float(read.confidence)
                 flags.append(f"the tile reads {read.letter}, not {letter}")
