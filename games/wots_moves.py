@@ -8,7 +8,7 @@ word must produce. Pure stdlib; the word list is passed in (the word authority's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from games.word_on_the_street import LETTERS, WotsState, move_tiles
 
@@ -58,3 +58,33 @@ def words_for_moves(state: WotsState, team: int, seen: Mapping[str, int], words:
             found.append(upper)
     found.sort(key=lambda w: (len(w), w))
     return found[:limit]
+
+
+def dictionary_words(lexicon: object) -> Iterator[str]:
+    """The word list's ordinary words, commonest first (``games.lexicon.Lexicon.by_level``):
+    the order in which the kiosk offers them. Possessives and the like are skipped."""
+    for level in getattr(lexicon, "by_level", ()):
+        for word in level:
+            if word.isalpha() and word.islower():
+                yield word
+
+
+def offers(authority: object, state: WotsState, team: int, seen: Mapping[str, int], limit: int = 3
+           ) -> list[str]:
+    """Up to ``limit`` dictionary words (the word authority's list) that make exactly ``seen``,
+    the commonest first; none when nothing moved or there is no word list."""
+    if not seen:
+        return []
+    lexicon = getattr(authority, "lexicon", None)
+    if lexicon is None:
+        return []
+    found: list[str] = []
+    target = dict(seen)
+    need = set(target)
+    for word in dictionary_words(lexicon):
+        upper = word.upper()
+        if need <= set(upper) and upper not in found and word_moves(state, team, upper) == target:
+            found.append(upper)
+            if len(found) >= limit:
+                break
+    return found
