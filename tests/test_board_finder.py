@@ -95,9 +95,15 @@ def test_upwords_renders_tilted_turned_on_tables(seed: int, size: int) -> None:
     assert relative_error(found.corners, shot.corners, (0, 1, 2, 3)) < 0.01
 
 
-@pytest.mark.xfail(reason="Word on the Street draws no lines between its columns: the finder snaps the "
-                          "ends of the street to the printed pavement's edge", strict=False)
-@pytest.mark.parametrize("seed", [11, 12])
+#: Measured on the held-out street renders (seeds 21-30; 11-20 were used to develop): the street
+#: is thin, so 1 % of sqrt(area) is ~4 px; these miss it (worst corner, % of sqrt(area)).
+STREET_MISSES = {22: "1.13 %", 24: "1.28 %", 26: "1.17 %", 27: "1.11 %", 29: "6.9 % (a lane off)",
+                 30: "1.02 %"}
+
+
+@pytest.mark.parametrize("seed", [
+    pytest.param(s, marks=pytest.mark.xfail(reason=f"off by {STREET_MISSES[s]}", strict=True))
+    if s in STREET_MISSES else s for s in range(21, 31)])
 def test_street_renders(seed: int) -> None:
     rng = np.random.default_rng(seed)
     positions = {letter: int(rng.integers(-2, 3)) for letter in "BCDFGHKLMNPRSTVWY"}

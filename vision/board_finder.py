@@ -99,7 +99,7 @@ def _quad_from_contour(contour: np.ndarray, min_area: float) -> np.ndarray | Non
     return None
 
 
-def outlines(small: np.ndarray, keep: int = 6) -> list[np.ndarray]:
+def outlines(small: np.ndarray, keep: int = 8) -> list[np.ndarray]:
     """Board-like quadrilaterals in a (small) picture, largest first, the picture's frame last."""
     h, w = small.shape[:2]
     min_area = 0.04 * w * h
@@ -115,6 +115,12 @@ def outlines(small: np.ndarray, keep: int = 6) -> list[np.ndarray]:
         _t, bw = cv2.threshold(ch, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         bw = cv2.morphologyEx(bw, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
         masks.extend([bw, 255 - bw])
+    # Light and grey (a printed board's paper, its white lines): the holes in it are the
+    # coloured or dark playing areas (Word on the Street's asphalt between its pavements).
+    _t, light = cv2.threshold(cv2.GaussianBlur(gray, (7, 7), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    _t, grey = cv2.threshold(cv2.GaussianBlur(hsv[..., 1], (7, 7), 0), 0, 255,
+                             cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    masks.append(cv2.morphologyEx(light & grey, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
     found: list[tuple[float, np.ndarray]] = []
     for mask in masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
@@ -179,7 +185,8 @@ def _try(image: np.ndarray, quad: np.ndarray, rows: int, cols: int, pad: float, 
     bounds = (((1 - slack(lc)) * cw, (1 + slack(lc)) * cw), ((1 - slack(lr)) * ch, (1 + slack(lr)) * ch)
               ) if refine else None
     warped = cv2.warpPerspective(image, M, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-    fit = find_grid(warped, lr, lc, 0.45, bounds, aspect=(cols / lc) / (rows / lr))
+    first = (pad * cell, pad * cell) if refine else None
+    fit = find_grid(warped, lr, lc, 0.45, bounds, aspect=(cols / lc) / (rows / lr), near=first)
     if fit is None:
         return None
     corners = _grid_corners(fit, lr, lc)

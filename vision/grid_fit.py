@@ -228,14 +228,54 @@ def refine_grid(ev_v: np.ndarray, ev_h: np.ndarray, xs: np.ndarray, ys: np.ndarr
     return cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
 
 
+def lane_extent(ev_h: np.ndarray, prof_x: np.ndarray, ys: np.ndarray, pitch_y: float
+                ) -> tuple[float, float] | None:
+    """Where a board drawn only as lanes begins and ends: (left, right) in warped px, or None.
+
+    Word on the Street draws no lines between its letter columns, and its outline's ends are
+    easily confused with the printed board's edge. But its lanes' lines run exactly from one
+    end of the street to the other: the longest stretch where the lane lines show is the
+    street, and each end is then put on the strongest edge within a third of a lane.
+    """
+    h, w = ev_h.shape
+    inner = [round(y) for y in ys[1:-1] if 0 <= round(y) < h]
+    rows = inner or [round(y) for y in ys if 0 <= round(y) < h]
+    if not rows:
+        return None
+    q = np.mean([ev_h[max(r - 1, 0):r + 2].max(axis=0) for r in rows], axis=0)
+    q = cv2.blur(q.reshape(1, -1).astype(np.float32), (max(3, int(pitch_y)), 1)).ravel()
+    level = 0.5 * float(np.percentile(q, 80))
+    inside = q > level
+    best, start = (0, 0, 0), None
+    for i, flag in enumerate(np.append(inside, False)):
+        if flag and start is None:
+            start = i
+        elif not flag and start is not None:
+            if i - start > best[0]:
+                best = (i - start, start, i - 1)
+            start = None
+    if best[0] < 3 * pitch_y:
+        return None
+    reach = max(2, round(pitch_y / 3))
+
+    def snap(x: int) -> float:
+        lo, hi = max(x - reach, 0), min(x + reach + 1, w)
+        return float(lo + int(np.argmax(prof_x[lo:hi])))
+
+    return snap(best[1]), snap(best[2])
+
+
 def find_grid(warped: np.ndarray, rows: int, cols: int, min_fill: float = 0.45,
-              pitch: tuple[tuple[float, float], tuple[float, float]] | None = None, aspect: float = 1.0
-              ) -> GridFit | None:
+              pitch: tuple[tuple[float, float], tuple[float, float]] | None = None, aspect: float = 1.0,
+              near: tuple[float, float] | None = None) -> GridFit | None:
     """The best ``rows`` x ``cols`` grid in a top-down view, or None when nothing grid-like is there.
 
     ``min_fill``: the grid spans at least this share of the view in each direction; or
     ``pitch``: the cell size's bounds in pixels ((x lo, hi), (y lo, hi)), when the view is of a
     grid already found. ``aspect``: the cells' width over height (1 for square cells).
+    ``near``: where the first line of each family should be (x, y) when refining a grid
+    already found: combs further than a third of a cell away are not considered (the first
+    pass settled which lines are the grid's; the second only makes them exact).
     """
     gray = warped if warped.ndim == 2 else cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
     gray = gray.astype(np.float32)
@@ -250,18 +290,33 @@ def find_grid(warped: np.ndarray, rows: int, cols: int, min_fill: float = 0.45,
     ev_h = cv2.GaussianBlur(ev_h, (0, 0), sigmaX=0.1, sigmaY=sigma)
     prof_x = ev_v.mean(axis=0)
     prof_y = ev_h.mean(axis=1)
-    if pitch is None:
+    if cols == 1:  # the lanes give the extent (lane_extent), no comb to search
+        cx = [(1.0, 0.0, float(w - 1))]
+    elif pitch is None:
         cx = comb_candidates(prof_x, cols, min_fill * w / cols, w / cols)
-        cy = comb_candidates(prof_y, rows, min_fill * h / rows, h / rows)
     else:
         cx = comb_candidates(prof_x, cols, *pitch[0])
+    if pitch is None:
+        cy = comb_candidates(prof_y, rows, min_fill * h / rows, h / rows)
+    else:
         cy = comb_candidates(prof_y, rows, *pitch[1])
+    if near is not None:
+        if cols > 1:
+            cx = [c for c in cx if abs(c[1] - near[0]) < c[2] / 3]
+        cy = [c for c in cy if abs(c[1] - near[1]) < c[2] / 3]
     if not cx or not cy:
         return None
     cs = (prepare(ev_v, True, 0.8 * px_est), prepare(ev_h, False, 0.8 * px_est))
     best: tuple[float, ...] | None = None
     for sx, ox, pxx in cx[:8]:
         for sy, oy, pyy in cy[:8]:
+            if cols == 1:  # only the outline is drawn across: the lanes say where it ends
+                span = lane_extent(ev_h, prof_x, oy + np.arange(rows + 1) * pyy, pyy)
+                if span is None:
+                    continue
+                ox, pxx = span[0], span[1] - span[0]
+                ends = np.interp(span, np.arange(len(prof_x)), prof_x)
+                sx = float(ends.mean() / (np.median(prof_x) or 1.0))
             ratio = pxx / pyy / aspect
             xs = ox + np.arange(cols + 1) * pxx
             ys = oy + np.arange(rows + 1) * pyy
