@@ -48,17 +48,17 @@ def demo_street_turn(ui: Any) -> Steps:
     while ui.app.banner.messages:
         ui.app.banner.hide()
     offers = [ui.text(f"entry.offer.{i}") for i in range(3) if ui.has(f"entry.offer.{i}")]
+    filmed = camera.frames
     ui.tap(f"entry.offer.{offers.index('PURPLE')}")  # one tap confirms the camera's word
     yield
     ui.note("screen_after_offer", ui.screen)
     ui.note("positions_after", ui.app.session.game.positions())
     ui.note("last_word", ui.app.session.game.state.last.word if ui.app.session.game.state.last else None)
     yield from ui.shot("game-wots-camera-word")
-    # Let the camera finish filming the new street before the app closes (a render cut off
-    # mid-way at exit aborts the process).
-    yield from _wait_for_street(ui, {"P": -2, "R": -1, "L": -1})
-    for _ in range(40):
-        if camera._jobs.empty():
+    # The game changed, so the camera films the street again: let it finish before the app
+    # closes (a render cut off mid-way at exit aborts the process).
+    for _ in range(80):
+        if camera.frames > filmed and camera._jobs.empty():
             break
         yield 0.25
     yield 1.0
