@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.grid_fit import GridFit, find_grid, line_evidence, score_grid
+from vision.grid_fit import GridFit, find_grid, line_evidence, score_grid, segments_seen
 
 #: Longest side of the picture the outlines are looked for in.
 WORK_SIDE = 1000
@@ -279,7 +279,5 @@ def board_evidence(image: np.ndarray, corners: np.ndarray, rows: int, cols: int)
 
 
 def _family_seen(ev: np.ndarray, lines: np.ndarray, across: np.ndarray, vertical: bool) -> float:
-    from vision.grid_fit import _segments_seen
-
     inner = lines[1:-1] if len(lines) > 2 else lines
-    return float(_segments_seen(ev, inner, across, vertical).mean())
+    return float(segments_seen(ev, inner, across, vertical).mean())

@@ -7,9 +7,10 @@ a top-down view, equally spaced lines on the board stay equally spaced, so each 
 *comb*: an offset and a pitch that put ``n + 1`` teeth on line evidence. A comb shifted by one
 cell (into the margin) hits as many strong edges, so each hypothesis is also asked whether
 its outer rows and columns are crossed by the other family's lines, as real cells are and
-a plain margin is not. Then each line is fitted to the pixels near it and the homography
-from grid to image comes from all the line crossings, which is what makes the corners
-precise to a pixel or two.
+a plain margin is not. Then the grid's four corners are moved together (one homography)
+until all its lines sit on line evidence (:func:`refine_grid`), which is what makes the
+corners precise to a pixel or two: a tile edge beside one line cannot pull it, because the
+other lines hold the grid where it is.
 
 Everything here works in the warped (top-down) view of an outline; :mod:`vision.board_finder`
 chooses the outlines and maps the result back to the picture.
@@ -96,7 +97,7 @@ def comb_candidates(profile: np.ndarray, n: int, p_min: float, p_max: float, kee
 
 def prepare(ev: np.ndarray, vertical: bool, pitch: float) -> np.ndarray:
     """Running sums along the lines of the evidence, widened by a few pixels across them:
-    what :func:`_segments_seen` reads, computed once per view rather than per hypothesis."""
+    what :func:`segments_seen` reads, computed once per view rather than per hypothesis."""
     if not vertical:
         ev = ev.T
     r = max(1, round(pitch * 0.06))
@@ -104,7 +105,7 @@ def prepare(ev: np.ndarray, vertical: bool, pitch: float) -> np.ndarray:
     return np.vstack([np.zeros((1, ev.shape[1]), np.float64), np.cumsum(evm, axis=0, dtype=np.float64)])
 
 
-def _segments_seen(ev: np.ndarray, lines: np.ndarray, across: np.ndarray, vertical: bool,
+def segments_seen(ev: np.ndarray, lines: np.ndarray, across: np.ndarray, vertical: bool,
                    cs: np.ndarray | None = None) -> np.ndarray:
     """For each line and each cell edge along it: does the line stand out from mid-cell?
 
@@ -150,8 +151,8 @@ def score_grid(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, ev_v: np.ndarra
     if ev_h is None:
         ev_h = line_evidence(gray, 1, pitch / 3)
     cs_v, cs_h = cs if cs is not None else (None, None)
-    sv = _segments_seen(ev_v, xs, ys, True, cs_v)  # (cols+1, rows)
-    sh = _segments_seen(ev_h, ys, xs, False, cs_h)  # (rows+1, cols)
+    sv = segments_seen(ev_v, xs, ys, True, cs_v)  # (cols+1, rows)
+    sh = segments_seen(ev_h, ys, xs, False, cs_h)  # (rows+1, cols)
     total = sv.size + sh.size
     seen = (sv.sum() + sh.sum()) / total
     # The outer strips: the first/last column crossed by horizontal lines (sh[:, 0], sh[:, -1]) and
