@@ -22,6 +22,13 @@ class StreetMoves:
     seen: dict[str, int] = field(default_factory=dict)
     words: list[str] = field(default_factory=list)
 
+    def disagreeing(self, game: Any, word: str) -> frozenset[str]:
+        """The letters whose move the typed word and the camera disagree on."""
+        if not self.seen or not word.strip():
+            return frozenset()
+        state = game.state
+        return frozenset(mismatch(state, state.on_street, word.upper(), self.seen))
+
     def disagreement(self, game: Any, word: str) -> str:
         """"" when ``word`` makes exactly the moves seen; else which tiles disagree, in words."""
         if not self.seen or not word.strip():

@@ -26,6 +26,7 @@ def test_the_camera_offers_the_word_its_moves_make_and_flags_a_typo(data: Path) 
     assert found["preview_typo"] == "camera: P moved 2, the word moves it 1"
     assert found["flag_banner"].startswith("The camera saw other moves for PURLE: P moved 2")
     assert found["screen_after_typo"] == "entry"  # nothing was played
+    assert found["street_flagged"] == ["P"]  # shown on the street, framed in red
     assert found["screen_after_offer"] == "game"
     assert found["last_word"] == "PURPLE"
     assert {k: v for k, v in found["positions_after"].items() if v} == {"P": -2, "R": -1, "L": -1}

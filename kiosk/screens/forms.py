@@ -121,12 +121,20 @@ class WotsForm(Form):
         if why and self._flagged != event["word"]:
             # The camera is a helper, not a tyrant: said once; Done again plays the word as typed.
             self._flagged = event["word"]
-            self.screen.app.warn(f"The camera saw other moves for {event['word']}: {why}. "
-                                 "Check the street, or tap Done again to play it as typed.")
+            self._show_on_street(self.moves.disagreeing(self.game, event["word"]))
+            self.screen.app.warn(f"The camera saw other moves for {event['word']}: {why} (framed in red on "
+                                 "the street). Check the street, or tap Done again to play it as typed.")
             return None
         return self._with_category(event) if event is not None else None
 
+    def _show_on_street(self, letters: frozenset[str]) -> None:
+        game_screen = self.screen.app.screens.get("game")
+        table = getattr(game_screen, "table", None)
+        if table is not None:
+            table.flagged = letters
+
     def after_submit(self, event: dict[str, Any]) -> None:
+        self._show_on_street(frozenset())
         self.screen.app.turn_over()
 
 

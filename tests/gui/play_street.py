@@ -47,6 +47,12 @@ def demo_street_turn(ui: Any) -> Steps:
     yield from ui.shot("entry-wots-camera-flagged")
     while ui.app.banner.messages:
         ui.app.banner.hide()
+    ui.tap("entry.cancel")  # the players look at the street: the disagreeing tile is framed
+    yield 0.3
+    ui.note("street_flagged", sorted(ui.widget("game.table.street").data[2]))
+    yield from ui.shot("game-wots-camera-flagged")
+    ui.tap("game.turn")
+    yield
     offers = [ui.text(f"entry.offer.{i}") for i in range(3) if ui.has(f"entry.offer.{i}")]
     filmed = camera.frames
     ui.tap(f"entry.offer.{offers.index('PURPLE')}")  # one tap confirms the camera's word
