@@ -81,3 +81,23 @@ def test_a_12000_pixel_picture_is_read_in_bounded_memory(tmp_path: Path, suffix:
     code, peak_kb = (int(v) for v in measured.stdout.split())
     assert code == 2 and "no board found" in measured.stderr  # a frame, not a board: refused
     assert peak_kb < 300 * 1024, f"peak RSS {peak_kb / 1024:.0f} MB"
+
+
+def calibrate(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    import os
+
+    env = {**os.environ, "TABLEKEEPER_DATA": str(tmp / "data"), "TABLEKEEPER_CONFIG": str(tmp / "tk.toml")}
+    return subprocess.run([str(SCRIPT), "calibrate", *args], capture_output=True, text=True, timeout=300,
+                          env=env)
+
+
+def test_calibrate_refuses_a_1x1_picture_and_a_huge_one(tmp_path: Path) -> None:
+    dot = tmp_path / "dot.png"
+    cv2.imwrite(str(dot), np.zeros((1, 1, 3), np.uint8))
+    done = calibrate(tmp_path, "board", str(dot), "--board", "wots", "--corners", edges(1, 1))
+    assert done.returncode == 2 and "too small" in done.stderr
+    huge = tmp_path / "huge.png"
+    cv2.imwrite(str(huge), np.zeros((9000, 9000), np.uint8))
+    done = calibrate(tmp_path, "board", str(huge), "--board", "upwords")
+    assert done.returncode == 2 and "calibrate on a photo from the kiosk's camera" in done.stderr
+    assert not (tmp_path / "data" / "calibration.json").exists()

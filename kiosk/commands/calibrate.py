@@ -156,6 +156,9 @@ def _board(args: argparse.Namespace) -> int:
     kind = args.board
     rows, cols = _grid(args.grid, kind)
     image, where = _photo(args)
+    from kiosk.commands.picture_checks import refuse_tiny
+
+    refuse_tiny(image)  # a 1x1 or one-colour picture: said so, before any corner is checked
     h, w = image.shape[:2]
     if args.corners:
         from kiosk.commands.read import parse_corners
