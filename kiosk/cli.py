@@ -52,6 +52,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    from kiosk.commands.picture_checks import corner_option_argv
+
+    argv = corner_option_argv(argv)  # `--corners -5,3,...`: negative numbers are values, not options
     chosen = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(only=chosen if chosen in COMMANDS else "")
     args = parser.parse_args(argv)

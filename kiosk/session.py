@@ -268,6 +268,10 @@ class Session:
         """Load the word authority now (the app calls this on a worker thread at start)."""
         return self._authority() is not None
 
+    def word_authority(self) -> Authority | None:
+        """The word authority (loaded on first use), or None when there is no word list."""
+        return self._authority()
+
     def _authority(self) -> Authority | None:
         with self._lock:
             if self.authority is None:

@@ -16,7 +16,7 @@ import pytest
 from calibration_scenes import board_texture, photograph
 
 from calibration.file import Calibration, load_calibration, save_calibration
-from vision.render import Effects, Pose, render_upwords
+from vision.render import Effects, Pose, render_street, render_upwords
 from vision.render_teach import UPWORDS_ALPHABET
 
 SCRIPT = Path(sys.executable).parent / "tablekeeper"
@@ -69,7 +69,7 @@ def test_board_found_by_markers_then_shown(tmp_path: Path, marked_photo) -> None
     assert as_json["alphabet"][16] == "Qu" and as_json["version"] == 1
 
 
-def test_a_hidden_marker_is_named_and_nothing_is_saved(tmp_path: Path, marked_photo) -> None:
+def test_a_hidden_marker_falls_back_to_the_grid_lines(tmp_path: Path, marked_photo) -> None:
     _, photo, truth = marked_photo
     hidden = photo.copy()
     x, y = truth[2]
@@ -77,17 +77,37 @@ def test_a_hidden_marker_is_named_and_nothing_is_saved(tmp_path: Path, marked_ph
     path = tmp_path / "hand.png"
     cv2.imwrite(str(path), hidden)
     done = cli(tmp_path, "board", str(path), "--board", "upwords")
+    assert done.returncode == 0, done.stderr
+    assert "found by the grid lines" in done.stdout
+    cal = load_calibration(tmp_path / "data" / "calibration.json")
+    size = np.sqrt(cv2.contourArea(np.float32(truth)))
+    assert np.linalg.norm(np.array(cal.corners) - np.array(truth), axis=1).max() < 0.01 * size
+
+
+def test_no_markers_and_no_board_is_refused_and_nothing_is_saved(tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    path = tmp_path / "carpet.png"
+    cv2.imwrite(str(path), cv2.GaussianBlur(rng.integers(60, 200, (600, 800, 3), dtype=np.uint8), (5, 5), 0))
+    done = cli(tmp_path, "board", str(path), "--board", "upwords")
     assert done.returncode == 2
-    assert "found markers 0, 1, 3: marker 2 (bottom right) is hidden" in done.stderr
+    assert "no board found" in done.stderr and "no corner markers found" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "data" / "calibration.json").exists()
 
 
 def test_board_from_given_corners_and_usage_errors(tmp_path: Path, marked_photo) -> None:
     path, _, _ = marked_photo
     out = tmp_path / "street.json"
-    done = cli(tmp_path, "board", str(path), "--board", "wots", "--corners", "100,300,900,300,950,500,60,500",
-               "--out", str(out))
+    street = render_street({"B": 1}, pose=Pose(tilt_deg=20), seed=2)
+    street_path = tmp_path / "street.png"
+    cv2.imwrite(str(street_path), street.image)
+    given = ",".join(f"{v:.1f}" for v in street.corners.ravel())
+    done = cli(tmp_path, "board", str(street_path), "--board", "wots", "--corners", given, "--out", str(out))
     assert done.returncode == 0, done.stderr
+    # Street corners on the Upwords photo enclose no street: refused, nothing saved.
+    done = cli(tmp_path, "board", str(path), "--board", "wots", "--corners", "100,300,900,300,950,500,60,500",
+               "--out", str(tmp_path / "wrong.json"))
+    assert done.returncode == 2 and "no board found inside the corners" in done.stderr
+    assert not (tmp_path / "wrong.json").exists()
     assert (load_calibration(out).rows, load_calibration(out).cols) == (5, 17)
     for args, words in [
         (("board", str(path), "--board", "wots", "--grid", "8x8"), "always 5x17"),

@@ -92,6 +92,12 @@ def test_four_taps_on_the_demo_camera_picture_save_the_board_corners(data: Path)
     assert (found["audited"], found["small_text"], found["small_buttons"]) == (["find the board"], [], [])
     assert found["prompt_first"] == "Tap the playing area's top-left corner (1 of 4)."
     assert found["same_picture"] is True  # the corners below are the renderer's own
+    # Found by itself from the grid lines (no markers on the demo board), within 1 % of the board.
+    assert found["auto_banner"] == "Found the board by its grid lines: check the outline, then Save."
+    assert found["prompt_found"] == "All four corners: tap Save (or Start over)."
+    size = math.dist(found["true_corners"][0], found["true_corners"][1])
+    for auto, true in zip(found["auto_corners"], found["true_corners"], strict=True):
+        assert math.dist(auto, true) < 0.01 * size, (auto, true)
     assert found["markers_banner"].startswith("The markers did not find the board: no corner markers")
     assert "convex" in found["swapped_banner"] and found["screen_after_swapped"] == "calibrate"
     assert found["prompt_done"] == "All four corners: tap Save (or Start over)."

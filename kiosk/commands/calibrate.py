@@ -122,8 +122,6 @@ def _grid(text: str | None, kind: str) -> tuple[int, int]:
 
 
 def _photo(args: argparse.Namespace) -> tuple[Any, str]:
-    import cv2
-
     from kiosk.cli import UsageError
 
     if args.camera == bool(args.image):
@@ -145,10 +143,15 @@ def _photo(args: argparse.Namespace) -> tuple[Any, str]:
             except CameraLost as exc:
                 raise UsageError(str(exc)) from None
             return frame, cam.describe()
-    image = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
-    if image is None:
-        why = "there is no file" if not Path(args.image).exists() else "OpenCV cannot read the picture"
-        raise UsageError(f"{args.image}: {why}")
+    if not Path(args.image).exists():
+        raise UsageError(f"{args.image}: there is no file")
+    from kiosk.commands.picture_checks import load_picture, picture_size
+
+    size = picture_size(Path(args.image))
+    if size is not None and max(size) > 8000:  # the calibration must be in the camera's own pixels
+        raise UsageError(f"{args.image} is {size[0]}x{size[1]} pixels: calibrate on a photo from the "
+                         "kiosk's camera, at the size it takes")
+    image, _scale = load_picture(args.image, max_side=8000)
     return image, str(args.image)
 
 
@@ -158,6 +161,9 @@ def _board(args: argparse.Namespace) -> int:
     kind = args.board
     rows, cols = _grid(args.grid, kind)
     image, where = _photo(args)
+    from kiosk.commands.picture_checks import refuse_tiny
+
+    refuse_tiny(image)  # a 1x1 or one-colour picture: said so, before any corner is checked
     h, w = image.shape[:2]
     if args.corners:
         from kiosk.commands.read import parse_corners
@@ -165,12 +171,10 @@ def _board(args: argparse.Namespace) -> int:
         corners = tuple(parse_corners(args.corners))
         how = "corners given"
     else:
-        from calibration.markers import find_board
-
-        corners = tuple((float(x), float(y)) for x, y in find_board(image))
-        how = "found by the markers"
+        corners, how = locate_board(image, kind, rows, cols)
     out = _path(args.out)
     cal = board_calibration(kind, rows, cols, corners, (w, h), out)
+    _refuse_no_board(image, corners, kind, rows, cols)
     if args.tile_thickness is not None:
         from dataclasses import replace
 
@@ -203,6 +207,38 @@ def learn_board_look(cal: Any, image: Any, out: Path) -> str:
     if cal.kind == "wots":
         return "learnt the street from its start position (lanes empty, every tile on its letter)"
     return "learnt the empty board; teach the letters from a photo to learn the tiles' colour too"
+
+
+#: The lines each board draws (rows, cols): Word on the Street draws its lanes, nothing between letters.
+DRAWN_LINES = {"wots": (5, 1)}
+
+
+def locate_board(image: Any, kind: str, rows: int, cols: int) -> tuple[tuple[tuple[float, float], ...], str]:
+    """The playing area's corners and how they were found: the corner markers when all four are
+    in the picture, else the board's own grid lines (vision.board_finder); raises
+    CalibrationError saying why neither worked. Shared with the kiosk's Find-the-board screen."""
+    from calibration.file import CalibrationError
+    from calibration.markers import MarkersNotFound, find_board
+
+    try:
+        return tuple((float(x), float(y)) for x, y in find_board(image)), "found by the markers"
+    except MarkersNotFound as exc:
+        markers_said = str(exc)
+    from vision.board_finder import NoBoardFound
+    from vision.board_finder import find_board as find_by_lines
+
+    try:
+        found = find_by_lines(image, rows, cols, DRAWN_LINES.get(kind))
+    except NoBoardFound as exc:
+        raise CalibrationError(f"{exc}; and {markers_said}") from None
+    return tuple(found.as_tuples()), f"found by the grid lines (confidence {found.confidence:.2f})"
+
+
+def _refuse_no_board(image: Any, corners: Any, kind: str, rows: int, cols: int) -> None:
+    """Corners around no board's lines are refused before anything is saved."""
+    from kiosk.commands.picture_checks import refuse_not_a_board
+
+    refuse_not_a_board(image, corners, rows, cols)
 
 
 def board_calibration(kind: str, rows: int, cols: int, corners: Any, image_size: tuple[int, int],

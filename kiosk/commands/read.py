@@ -183,12 +183,8 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
-    image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise UsageError(f"{image_path} is not a picture OpenCV can read")
+    image, corners, notes = _picture_and_corners(image_path, where)
     h, w = image.shape[:2]
-    corners = np.array(where.corners, np.float64)
-    notes = []
     if where.image_size is not None and tuple(where.image_size) != (w, h):
         cw, ch = where.image_size
         if abs(cw / ch - w / h) > 0.01:
@@ -200,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"the corners lie outside the {w}x{h} picture")
     if abs(cv2.contourArea(corners.astype(np.float32))) < 0.01 * w * h:
         raise UsageError("the corners do not enclose a board (too small, or given in the wrong order)")
+    _refuse_no_board(image, corners, where)
     matrix = None
     if where.camera_matrix is not None:
         matrix = np.array(where.camera_matrix, np.float64)
@@ -227,3 +224,33 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(reading.to_text())
     return 0
+
+
+# ------------------------------------------------------------------ refusing what is not a board
+def _picture_and_corners(image_path: Path, where: Where) -> tuple[Any, Any, list[str]]:
+    """The photo scaled down to a workable size (kiosk.commands.picture_checks) and the corners to match.
+
+    Corners given with ``--corners`` are in the photo's own pixels, so they shrink with it; a
+    calibration's corners are rescaled later from its recorded picture size.
+    """
+    import numpy as np
+
+    from kiosk.commands.picture_checks import load_picture, refuse_tiny
+
+    image, scale = load_picture(image_path)
+    refuse_tiny(image)
+    corners = np.array(where.corners, np.float64)
+    notes: list[str] = []
+    if scale < 1.0:
+        h, w = image.shape[:2]
+        notes.append(f"picture scaled down to {w}x{h} to read it")
+        if where.image_size is None:
+            corners = corners * scale
+    return image, corners, notes
+
+
+def _refuse_no_board(image: Any, corners: Any, where: Where) -> None:
+    """Exit 2 in words when the corners enclose no board's lines (never an empty board)."""
+    from kiosk.commands.picture_checks import refuse_not_a_board
+
+    refuse_not_a_board(image, corners, where.rows, where.cols)

@@ -2,7 +2,10 @@
 
 Opened from Settings. It shows the kiosk's own camera picture (the live camera, the demo's
 filmed table, or, when no camera reader runs yet — there is none before the first
-calibration — one photo taken from the camera the settings name) and offers two ways:
+calibration — one photo taken from the camera the settings name). As soon as there is a
+picture it **finds the board by itself** (``kiosk.commands.calibrate.locate_board``: the corner
+markers when all four show, else the board's own grid lines, on a worker thread) and draws
+the outline it found for the players to check; when it cannot, it says so and offers two ways:
 
 * **Use the corner markers**: ``calibration.markers.find_board`` on the picture; a hidden
   marker is named in the banner (``MarkersNotFound``) and nothing changes.
@@ -118,6 +121,7 @@ class CalibrateScreen(KioskScreen):
         self._poll: Any = None
         self._photo_busy = False
         self._no_picture = False
+        self._auto = "idle"  # the automatic finder: "idle", "busy", "done"
         self.body.add_widget(
             self.title_bar(
                 "Find the board",
@@ -149,6 +153,7 @@ class CalibrateScreen(KioskScreen):
     def prepare(self, back: str = "settings", **_context: Any) -> None:
         self.back_to = back
         self._no_picture = False
+        self._auto = "idle"
         self.board = self._default_board()
         self.kind_button.text = BOARDS[self.board][3]
         self.picture.set_corners([])
@@ -188,6 +193,7 @@ class CalibrateScreen(KioskScreen):
         else:
             self.frame = image
             self.picture.set(image)
+            self._auto_find()
         self._say()
 
     def _ask_for_picture(self, camera: Any) -> None:
@@ -237,6 +243,7 @@ class CalibrateScreen(KioskScreen):
         if frame is not None:
             self.frame = frame
             self.picture.set(frame)
+            self._auto_find()
             self._say()
 
     def _no_photo(self, message: str) -> None:
@@ -248,6 +255,44 @@ class CalibrateScreen(KioskScreen):
             self._poll = None
         self._photo_busy = False
 
+    # ------------------------------------------------------------------ finding it by itself
+    def _auto_find(self) -> None:
+        """Once per visit, on the first picture: markers, else grid lines, off the UI thread."""
+        if self._auto != "idle" or self.frame is None or self.picture.corners:
+            return
+        self._auto = "busy"
+        kind, rows, cols, _label = BOARDS[self.board]
+        frame = self.frame
+        threading.Thread(target=self._find_worker, args=(frame, kind, rows, cols), name="calibrate-find",
+                         daemon=True).start()
+
+    def _find_worker(self, frame: Any, kind: str, rows: int, cols: int) -> None:
+        try:
+            from kiosk.commands.calibrate import locate_board
+
+            corners, how = locate_board(frame, kind, rows, cols)
+        except Exception as exc:  # CalibrationError in words; anything else must not crash the kiosk
+            log.info("the board was not found by itself: %s", exc)
+            message = str(exc)
+            Clock.schedule_once(lambda _dt: self._not_found(message), 0)
+            return
+        Clock.schedule_once(lambda _dt: self._found(list(corners), how), 0)
+
+    def _found(self, corners: list[tuple[float, float]], how: str) -> None:
+        self._auto = "done"
+        if self.picture.corners:  # the players started tapping meanwhile: their taps win
+            return
+        self.picture.set_corners(corners)
+        self._say()
+        by = "by the corner markers" if "markers" in how else "by its grid lines"
+        self.app.warn(f"Found the board {by}: check the outline, then Save.", "info")
+
+    def _not_found(self, message: str) -> None:
+        self._auto = "done"
+        self._say()
+        short = message.split(";")[0]
+        self.app.warn(f"The board was not found by itself ({short}): tap its four corners.", "info")
+
     def _say(self) -> None:
         taps = len(self.picture.corners)
         status = str(getattr(self.app.camera, "status", "ok"))
@@ -257,6 +302,8 @@ class CalibrateScreen(KioskScreen):
             self.prompt.text = "No camera picture. Check the camera, then Back and Find the board again."
         elif self.frame is None:
             self.prompt.text = "Waiting for the camera's picture..."
+        elif self._auto == "busy" and taps == 0:
+            self.prompt.text = "Looking for the board in the picture..."
         elif taps < 4:
             self.prompt.text = f"Tap the playing area's {CORNERS[taps]} corner ({taps + 1} of 4)."
         else:

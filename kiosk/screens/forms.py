@@ -79,19 +79,62 @@ class WotsForm(Form):
 
     def build(self, controls: BoxLayout, actions: BoxLayout) -> None:
         self.action(actions, "No word (time ran out)", "entry.no_word", {"type": "no_word"})
+        self._camera_offers(controls)
+
+    # -- the camera's part (issue 15): the street read before and after the turn -----------
+    def _camera_offers(self, controls: BoxLayout) -> None:
+        """One-tap choices: the dictionary words that make exactly the tile moves the camera saw."""
+        from kiosk.street_moves import street_moves
+
+        app = self.screen.app
+        authority = self.screen.session.word_authority() if hasattr(self.screen.session, "word_authority") \
+            else None
+        self.moves = street_moves(self.game, app.camera, authority)
+        self._flagged = ""
+        for i, word in enumerate(self.moves.words):
+            controls.add_widget(BigButton(word, tid=f"entry.offer.{i}", size=theme.SMALL,
+                                          on_tap=lambda w=word: self._play_offer(w)))
+
+    def _play_offer(self, word: str) -> None:
+        event = super().event(word)
+        if event is not None:
+            self._with_category(event)
+            self.screen.submit(event)
 
     def preview(self, text: str) -> str:
         category = self.screen.app.current_category()
-        return f"card: {category}" if category else ""
+        card = f"card: {category}" if category else ""
+        moves = getattr(self, "moves", None)
+        why = moves.disagreement(self.game, text) if moves is not None else ""
+        return f"camera: {why}" if why else card
 
-    def event(self, text: str) -> dict[str, Any] | None:
-        event = super().event(text)
+    def _with_category(self, event: dict[str, Any]) -> dict[str, Any]:
         category = self.screen.app.current_category()
-        if event is not None and category:
+        if category:
             event["category"] = category
         return event
 
+    def event(self, text: str) -> dict[str, Any] | None:
+        event = super().event(text)
+        moves = getattr(self, "moves", None)
+        why = moves.disagreement(self.game, text) if (event is not None and moves is not None) else ""
+        if why and self._flagged != event["word"]:
+            # The camera is a helper, not a tyrant: said once; Done again plays the word as typed.
+            self._flagged = event["word"]
+            self._show_on_street(self.moves.disagreeing(self.game, event["word"]))
+            self.screen.app.warn(f"The camera saw other moves for {event['word']}: {why} (framed in red on "
+                                 "the street). Check the street, or tap Done again to play it as typed.")
+            return None
+        return self._with_category(event) if event is not None else None
+
+    def _show_on_street(self, letters: frozenset[str]) -> None:
+        game_screen = self.screen.app.screens.get("game")
+        table = getattr(game_screen, "table", None)
+        if table is not None:
+            table.flagged = letters
+
     def after_submit(self, event: dict[str, Any]) -> None:
+        self._show_on_street(frozenset())
         self.screen.app.turn_over()
 
 

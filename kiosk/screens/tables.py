@@ -29,6 +29,8 @@ class TablePanel(BoxLayout):
         self.kind = ""
         #: Showing the camera's photo instead of the board (tap the board to switch).
         self.photo = False
+        #: Street letters the turn entry flagged (the typed word and the camera disagree on them).
+        self.flagged: frozenset[str] = frozenset()
         self._last: tuple[Any, Any] = (None, None)
         self.caption = FitText("", size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=28)
 
@@ -70,7 +72,7 @@ class TablePanel(BoxLayout):
                     k: (v if street.positions.get(k) is None else street.positions[k])
                     for k, v in engine.items()
                 }
-                doubtful = street.uncertain
+                doubtful = street.uncertain | self.flagged
             self._use("street", StreetView).set((tuple(engine.items()), tuple(game.players), doubtful))
             (first, cap1), (second, cap2) = game.captured().items()
             captured = f"{first} (bottom): {''.join(cap1) or '-'}    {second} (top): {''.join(cap2) or '-'}"

@@ -92,7 +92,8 @@ def _picture_point(ui: Any, x: float, y: float) -> tuple[float, float]:
 
 
 def demo_calibrate(ui: Any) -> Steps:
-    """Find the board on the demo camera's picture: markers (none on it), then four taps."""
+    """Find the board on the demo camera's picture: by itself first (its grid lines), then the
+    markers (none on it), then four taps."""
     import numpy as np
 
     from games.upwords_board import Board
@@ -114,6 +115,19 @@ def demo_calibrate(ui: Any) -> Steps:
     yield 0.2
     ui.note("board_button", ui.text("calibrate.board"))
     _audit(ui, "find the board")
+    for _ in range(300):  # the screen finds the board by itself first, on a worker thread
+        if screen._auto == "done":
+            break
+        yield 0.1
+    yield 0.2
+    ui.note("auto_banner", ui.app.banner.showing)
+    ui.note("auto_corners", [list(map(float, p)) for p in screen.picture.corners])
+    ui.note("prompt_found", ui.text("calibrate.prompt"))
+    yield from ui.shot("calibrate-found-by-itself")
+    while ui.app.banner.messages:
+        ui.app.banner.hide()
+    ui.tap("calibrate.clear")  # the players may always tap the corners themselves
+    yield
     ui.note("prompt_first", ui.text("calibrate.prompt"))
     # What the demo camera filmed: an empty 8x8 board, rendered with seed 0 (its tile count).
     shot = render_upwords(upwords_cells(Board.empty(8)), seed=0)

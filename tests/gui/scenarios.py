@@ -30,6 +30,7 @@ from play_situations import (
     settings_and_stats,
     timer,
 )
+from play_street import demo_street_turn
 
 __all__ = [
     "audit",
@@ -38,6 +39,7 @@ __all__ = [
     "demo",
     "demo_calibrate",
     "demo_street",
+    "demo_street_turn",
     "disk_full",
     "idle",
     "live_camera",

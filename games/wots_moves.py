@@ -1,0 +1,90 @@
+"""Word on the Street: which words make exactly the tile moves the camera saw.
+
+Why here: how a word moves tiles is a rule of the game (``word_on_the_street.move_tiles``),
+so the search asks the engine's own rule for each candidate word and never re-implements
+it. The kiosk reads the street before and after a turn; the net change per tile is what a
+word must produce. Pure stdlib; the word list is passed in (the word authority's list).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+
+from games.word_on_the_street import LETTERS, WotsState, move_tiles
+
+
+def seen_moves(before: Mapping[str, int | None], after: Mapping[str, int | None]) -> dict[str, int]:
+    """Each tile's change of space between two street reads (letters that did not move are left out).
+
+    A tile gone from the street after the turn (None) counts as captured toward the side it
+    was nearer: -3 or +3.
+    """
+    out: dict[str, int] = {}
+    for letter in LETTERS:
+        b, a = before.get(letter), after.get(letter)
+        if b is None:
+            continue
+        if a is None:
+            a = -3 if b < 0 else 3
+        if a != b:
+            out[letter] = a - b
+    return out
+
+
+def word_moves(state: WotsState, team: int, word: str) -> dict[str, int]:
+    """The net change of space per tile that ``word`` makes for ``team`` (the engine's rule)."""
+    new, _moves = move_tiles(state, team, word)
+    return {ch: n - o for ch, o, n in zip(LETTERS, state.positions, new.positions, strict=True) if n != o}
+
+
+def mismatch(state: WotsState, team: int, word: str, seen: Mapping[str, int]) -> dict[str, tuple[int, int]]:
+    """Tiles where the typed word and the camera disagree: letter -> (word's move, seen move)."""
+    wanted = word_moves(state, team, word)
+    return {ch: (wanted.get(ch, 0), seen.get(ch, 0)) for ch in sorted(set(wanted) | set(seen))
+            if wanted.get(ch, 0) != seen.get(ch, 0)}
+
+
+def words_for_moves(state: WotsState, team: int, seen: Mapping[str, int], words: Iterable[str],
+                    limit: int = 12) -> list[str]:
+    """Dictionary words that make exactly the moves seen, shortest first (at most ``limit``)."""
+    target = dict(seen)
+    need = set(target)
+    found = []
+    for word in words:
+        upper = word.upper()
+        if not need <= set(upper):
+            continue
+        if word_moves(state, team, upper) == target:
+            found.append(upper)
+    found.sort(key=lambda w: (len(w), w))
+    return found[:limit]
+
+
+def dictionary_words(lexicon: object) -> Iterator[str]:
+    """The word list's ordinary words, commonest first (``games.lexicon.Lexicon.by_level``):
+    the order in which the kiosk offers them. Possessives and the like are skipped."""
+    for level in getattr(lexicon, "by_level", ()):
+        for word in level:
+            if word.isalpha() and word.islower():
+                yield word
+
+
+def offers(authority: object, state: WotsState, team: int, seen: Mapping[str, int], limit: int = 3
+           ) -> list[str]:
+    """Up to ``limit`` dictionary words (the word authority's list) that make exactly ``seen``,
+    the commonest first; none when nothing moved or there is no word list."""
+    if not seen:
+        return []
+    lexicon = getattr(authority, "lexicon", None)
+    if lexicon is None:
+        return []
+    found: list[str] = []
+    target = dict(seen)
+    need = set(target)
+    for word in dictionary_words(lexicon):
+        upper = word.upper()
+        if need <= set(upper) and upper not in found and word_moves(state, team, upper) == target:
+            found.append(upper)
+            if len(found) >= limit:
+                break
+    return found

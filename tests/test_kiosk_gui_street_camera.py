@@ -1,0 +1,35 @@
+"""The camera drives the Word on the Street turn: offers from the moves seen, typos flagged."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "gui"))
+
+import harness
+from harness import HAS_WORDS, game_log, run
+
+data = harness.data
+display = harness.display
+
+pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("display")]
+
+
+@pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+def test_the_camera_offers_the_word_its_moves_make_and_flags_a_typo(data: Path) -> None:
+    found = run("demo_street_turn", data)
+    assert {k: v for k, v in found["read"].items() if v} == {"P": -2, "R": -1, "L": -1}
+    assert "PURPLE" in found["offers"]
+    assert found["preview_typo"] == "camera: P moved 2, the word moves it 1"
+    assert found["flag_banner"].startswith("The camera saw other moves for PURLE: P moved 2")
+    assert found["screen_after_typo"] == "entry"  # nothing was played
+    assert found["street_flagged"] == ["P"]  # shown on the street, framed in red
+    assert found["screen_after_offer"] == "game"
+    assert found["last_word"] == "PURPLE"
+    assert {k: v for k, v in found["positions_after"].items() if v} == {"P": -2, "R": -1, "L": -1}
+    with game_log(data) as log:
+        events = log.events(log.games(1)[0].id)
+    assert [e["word"] for e in events if e["type"] == "word"] == ["PURPLE"]
