@@ -23,13 +23,13 @@ TILE_COLOUR_DISTANCE = 14.0
 def reference_skin(warped: np.ndarray) -> np.ndarray:
     """The skin-coloured pixels of a start picture's board warp, widened by 2 px so the same
     board seen a pixel off does not count as a new hand."""
-    return cv2.dilate(skin_mask(warped).astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    return cv2.dilate(skin_mask(warped, wide=True).astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
 
 
 def new_skin(warped: np.ndarray, appearance: BoardAppearance | None) -> np.ndarray:
     """Skin-coloured pixels of a board warp that are neither the board's own (as calibrated)
     nor the tiles' colour."""
-    skin = skin_mask(warped)
+    skin = skin_mask(warped, wide=appearance is not None)
     if appearance is None or not skin.any():
         return skin
     if appearance.skin is not None and appearance.skin.shape == skin.shape:

@@ -88,19 +88,22 @@ def face_features(warped: np.ndarray, rows: int, cols: int, cell_px: float, face
                         around=around, outside=outside)
 
 
-def skin_mask(image_bgr: np.ndarray) -> np.ndarray:
+def skin_mask(image_bgr: np.ndarray, wide: bool = False) -> np.ndarray:
     """Pixels that look like a hand or arm (boolean), for refusing to read what is under one.
 
     Skin is warm (hue red-orange), moderately saturated and not dark, with a high red
     chroma (Cr); cream and beige tiles are warm too but paler, which the saturation and Cr
     bounds exclude. Wood tables match, so callers look at the mask only over the board.
+    ``wide`` also takes darker skin (lower Cr and brightness), which tan and wooden tiles
+    share: only for callers that rule those out by other means (:mod:`vision.hands`).
     """
     hsv = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV)
     ycrcb = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2YCrCb)
     hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     cr, cb = ycrcb[..., 1], ycrcb[..., 2]
-    warm = ((hue <= 20) | (hue >= 170)) & (sat > 75) & (val > 100)
-    return warm & (cr > 148) & (cr < 180) & (cb > 77) & (cb < 127)
+    lowest_val, lowest_cr = (50, 138) if wide else (100, 148)
+    warm = ((hue <= 20) | (hue >= 170)) & (sat > 75) & (val > lowest_val)
+    return warm & (cr > lowest_cr) & (cr < 180) & (cb > 77) & (cb < 127)
 
 
 @lru_cache(maxsize=32)
