@@ -219,3 +219,4 @@ def test_every_screen_has_large_text_and_finger_sized_buttons(data: Path) -> Non
     assert len(found["audited"]) >= 25
     assert found["small_text"] == []
     assert found["small_buttons"] == []
+    assert found["clipped"] == []

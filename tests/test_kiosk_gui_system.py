@@ -107,7 +107,7 @@ def test_demo_camera_reads_the_street_after_each_word(data: Path) -> None:
     # STRENGTHS moved S, T twice and R, N, G, H once toward the Reds (the bottom, negative side).
     moved = {k: v for k, v in found["read_positions"].items() if v != 0}
     assert moved == {"S": -2, "T": -2, "R": -1, "N": -1, "G": -1, "H": -1}
-    assert found["caption"] == "camera: all 17 letters where the game has them - tap for the photo"
+    assert found["caption"] == "camera: all 17 letters where the game has them (tap: photo)"
     assert found["photo_kind"] == "photo"
 
 

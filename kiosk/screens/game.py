@@ -25,17 +25,20 @@ class GameScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self._tick_event: Any = None
-        top = BoxLayout(size_hint_y=None, height=70, spacing=theme.GAP)
-        self.mover = Text("", size=theme.HUGE, bold=True, color=theme.ACCENT, halign="left")
+        #: The log id of the game the news line speaks of: another game's news is never shown.
+        self._news_game: int | None = None
+        top = BoxLayout(size_hint_y=None, height=88, spacing=theme.GAP)
+        self.mover = Text(
+            "", size=theme.HUGE, bold=True, color=theme.ACCENT, halign="left", size_hint_x=0.42
+        )
         self.mover.tid = "game.mover"
         top.add_widget(self.mover)
-        side = BoxLayout(orientation="vertical", size_hint_x=0.55)
+        side = BoxLayout(orientation="vertical", size_hint_x=0.58)
         self.info = FitText(
             "", size=theme.SMALL, color=theme.MUTED, halign="right", size_hint_y=None, height=24
         )
         self.info.tid = "game.info"
         self.news = Text("", size=theme.SMALL, color=theme.ACCENT, halign="right")
-        self.news.valign = "top"
         self.news.tid = "game.news"
         side.add_widget(self.info)
         side.add_widget(self.news)
@@ -120,6 +123,8 @@ class GameScreen(KioskScreen):
         if game is None:
             return
         guide = playbook.guide(game.name)
+        if self.session.game_id != self._news_game:
+            self.news.text = ""
         if game.is_over():
             Clock.schedule_once(lambda _dt: self.app.go("end"), 0)
         self.mover.text = f"{game.to_move} to play" if game.to_move else "Game over"
@@ -137,8 +142,9 @@ class GameScreen(KioskScreen):
         self.challenge_button.disabled = self.session.challenge_target() is None
 
     def show_news(self, message: str) -> None:
-        """What the last action did, under the game's info (two lines at most)."""
-        self.news.text = message if len(message) <= 84 else message[:81].rstrip() + "..."
+        """What the last action did, under the game's info (whole: the font shrinks to fit)."""
+        self.news.text = message
+        self._news_game = self.session.game_id
 
     def _draw_scores(self, game: Any, guide: playbook.Guide) -> None:
         self.scores.clear_widgets()

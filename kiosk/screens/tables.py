@@ -13,7 +13,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.widgets import theme
-from kiosk.widgets.basics import FitText, Text
+from kiosk.widgets.basics import Text
 from kiosk.widgets.boards import GridView, PhotoView, StreetView, TilesView
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -30,7 +30,8 @@ class TablePanel(BoxLayout):
         #: Showing the camera's photo instead of the board (tap the board to switch).
         self.photo = False
         self._last: tuple[Any, Any] = (None, None)
-        self.caption = FitText("", size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=28)
+        # Two lines at most: the camera's summary plus what a tap does must show whole.
+        self.caption = Text("", size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=48)
 
     def _use(self, kind: str, factory: Any) -> Any:
         if kind != self.kind:
@@ -75,7 +76,7 @@ class TablePanel(BoxLayout):
             (first, cap1), (second, cap2) = game.captured().items()
             captured = f"{first} (bottom): {''.join(cap1) or '-'}    {second} (top): {''.join(cap2) or '-'}"
             self.caption.text = (
-                f"camera: {street.summary} - tap for the photo" if street is not None else captured
+                f"camera: {street.summary} (tap: photo)" if street is not None else captured
             )
         elif name == "upwords":
             read = camera.view_of(game) if camera is not None else None
@@ -89,7 +90,7 @@ class TablePanel(BoxLayout):
             fresh = frozenset(p.cell for p in last.tiles) if last is not None else frozenset()
             self._use("grid", GridView).set((_freeze(tops), _freeze(heights), uncertain, fresh))
             self.caption.text = (
-                f"camera: {read.summary} - tap for the photo"
+                f"camera: {read.summary} (tap: photo)"
                 if read is not None
                 else f"tiles in the bag: {game.bag}"
             )
@@ -140,9 +141,14 @@ def info_line(game: Any) -> str:
         die = game.options.get("die", "d6")
         return f"die {die}{' - steals on' if game.options.get('steal') else ''}"
     if name == "word-on-the-street":
-        counts = " - ".join(str(n) for n in game.scores().values())
-        return f"captured {counts}, first to {game.options.get('tiles_to_win', 8)} wins"
-    return f"{len(game.turns)} turns scored"
+        counts = ", ".join(f"{team} {n}" for team, n in game.scores().items())
+        return f"captured: {counts} (first to {game.options.get('tiles_to_win', 8)} wins)"
+    return plural(len(game.turns), "turn") + " scored"
+
+
+def plural(n: int, noun: str) -> str:
+    """'1 turn', '2 turns': the count and the noun that agrees with it."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def score_extras(game: Any) -> dict[str, str]:

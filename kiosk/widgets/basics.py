@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
+from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle, RoundedRectangle
 from kivy.properties import ListProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -51,8 +52,44 @@ def fill(widget: Widget, rgba: tuple[float, ...]) -> None:
     widget.bind(pos=follow, size=follow)
 
 
+def fit_font(label: Label, largest: float, wrap: bool = True, pad: float = 8) -> bool:
+    """Give ``label`` the largest font (from ``largest`` down to :data:`theme.SMALL`) whose
+    text fits its box whole; True when it fits, False when even the smallest is too big.
+
+    Wrapped text is measured at the box's width with no height limit (Kivy draws only the
+    lines that fit a fixed ``text_size`` height, which is how a verdict's reason lost all
+    but its last line); one-line text is measured unwrapped. A binary search over whole
+    pixel sizes: a handful of renders, only when the text or the box changes.
+    """
+    width, height = label.width - pad, label.height
+    if width <= 1 or height <= 1:
+        return True
+    label.text_size = (width, None) if wrap else (None, None)
+
+    def fits(size: float) -> bool:
+        label.font_size = size
+        label.texture_update()
+        w, h = label.texture_size
+        return h <= height and (wrap or w <= width)
+
+    low, high = int(theme.SMALL), int(max(largest, theme.SMALL))
+    if fits(high):
+        return True
+    if not fits(low):
+        return False
+    while high - low > 1:  # invariant: low fits, high does not
+        middle = (low + high) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle
+    fits(low)
+    return True
+
+
 class Text(Label):
-    """A label that wraps inside its width (Kivy labels do not by default)."""
+    """Wrapped text that always shows whole: the font shrinks (down to :data:`theme.SMALL`)
+    until every line fits the box; the box never shows only some of the lines."""
 
     def __init__(
         self,
@@ -73,26 +110,37 @@ class Text(Label):
             markup=True,
             **kwargs,
         )
-        self.bind(size=self._wrap)
+        self._largest = max(size, theme.SMALL)
+        #: False while even the smallest font cannot show the whole text (a layout to fix).
+        self.whole = True
+        self._refit = Clock.create_trigger(self._fit, -1)
+        self.bind(size=self._refit, text=self._refit)
 
-    def _wrap(self, *_: Any) -> None:
-        self.text_size = (self.width - 8, self.height)
+    def set_largest(self, size: int) -> None:
+        """A new largest font (the text still shrinks to fit)."""
+        self._largest = max(size, theme.SMALL)
+        self._refit()
+
+    def _fit(self, *_: Any) -> None:
+        self.whole = fit_font(self, self._largest)
 
 
 class FitText(Text):
-    """One line that shrinks its font (down to :data:`theme.SMALL`) rather than wrap or clip."""
+    """One line that shrinks its font (down to :data:`theme.SMALL`) rather than wrap; only a
+    line too long even then is cut with "...", and :attr:`whole` says so."""
 
     def __init__(self, text: str = "", size: int = theme.LARGE, **kwargs: Any) -> None:
         super().__init__(text, size=size, **kwargs)
-        self._largest = size
-        self.max_lines, self.shorten, self.shorten_from = 1, True, "right"
-        self.bind(text=self._fit, width=self._fit)
+        self.max_lines = 1
 
     def _fit(self, *_: Any) -> None:
-        # Roboto's average advance is about 0.56 em for capitals and lower case mixed.
-        chars = max(1, len(self.text))
-        fitting = int((self.width - 12) / (0.6 * chars))
-        self.font_size = max(theme.SMALL, min(self._largest, fitting))
+        self.shorten = False
+        self.whole = fit_font(self, self._largest, wrap=False)
+        if self.whole:  # one line that fits: a box-wide text_size lets halign place it
+            self.text_size = (max(1, self.width - 8), None)
+        else:
+            self.shorten, self.shorten_from = True, "right"
+            self.text_size = (max(1, self.width - 8), None)
 
 
 class LongText(Text):
@@ -101,9 +149,11 @@ class LongText(Text):
     def __init__(self, text: str = "", **kwargs: Any) -> None:
         super().__init__(text, size_hint_y=None, **kwargs)
         self.bind(texture_size=lambda *_: setattr(self, "height", max(36, self.texture_size[1] + 8)))
+        self.unbind(size=self._refit)
+        self.bind(width=self._refit)
 
-    def _wrap(self, *_: Any) -> None:
-        self.text_size = (self.width - 8, None)
+    def _fit(self, *_: Any) -> None:
+        self.text_size = (max(1, self.width - 8), None)
 
 
 class BigButton(Button):
@@ -146,7 +196,11 @@ class BigButton(Button):
         self.bind(
             pos=self._redraw, size=self._redraw, face=self._redraw, state=self._redraw, disabled=self._redraw
         )
-        self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 10, None)))
+        self._largest = max(size, theme.SMALL)
+        #: False while even the smallest font cannot show the whole label.
+        self.whole = True
+        self._refit = Clock.create_trigger(lambda *_: self._fit(), -1)
+        self.bind(size=self._refit, text=self._refit)
         if on_tap is not None:
             self.bind(on_release=lambda *_: on_tap())
 
@@ -159,6 +213,9 @@ class BigButton(Button):
         self._color.rgba = (r, g, b, a)
         self._rect.pos = (self.x + 2, self.y + 2)
         self._rect.size = (self.width - 4, self.height - 4)
+
+    def _fit(self) -> None:
+        self.whole = fit_font(self, self._largest, pad=10)
 
     def set_face(self, rgba: tuple[float, ...], dark_text: bool = False) -> None:
         self.face = list(rgba)

@@ -32,7 +32,25 @@ class UI:
     def __init__(self, app: Any, shots: Path) -> None:
         self.app = app
         self.shots = shots
-        self.found: dict[str, Any] = {}
+        self.found: dict[str, Any] = {"clipped": []}
+        self._measured: set[tuple[Any, ...]] = set()
+
+    def audit(self) -> None:
+        """The clipping audit of the screen as it is now (each label measured once per size)."""
+        from clipping import cut, shown
+        from kivy.uix.label import Label
+
+        for widget in self.app.root.walk(restrict=True):
+            if not isinstance(widget, Label):
+                continue
+            key = (widget.text, widget.font_size, tuple(widget.size), tuple(widget.text_size or ()))
+            if key in self._measured or not shown(widget, self.app.root):
+                continue
+            self._measured.add(key)
+            why = cut(widget)
+            if why:
+                name = getattr(widget, "tid", "") or type(widget).__name__
+                self.found["clipped"].append(f"{self.screen}: {name} {widget.text[:60]!r}: {why}")
 
     @property
     def screen(self) -> str:
@@ -55,6 +73,7 @@ class UI:
     def tap(self, tid: str) -> None:
         from kivy.tests.common import UnitTestTouch
 
+        self.audit()
         widget = self.widget(tid)
         if widget.disabled:
             raise AssertionError(f"{tid!r} on the {self.screen} screen is disabled")
@@ -97,6 +116,7 @@ class UI:
     def shot(self, name: str) -> Any:
         """``yield from ui.shot(name)``: let the app lay out and draw, then save the screen."""
         yield 0.12
+        self.audit()
         self.app.screenshot(name)
 
     def note(self, key: str, value: Any) -> None:

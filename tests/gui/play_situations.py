@@ -6,6 +6,7 @@ import errno
 from pathlib import Path
 from typing import Any
 
+from clipping import audit_clipping
 from play_steps import Steps, enter_word, pick_game, place_word
 
 
@@ -142,7 +143,7 @@ def demo(ui: Any) -> Steps:
     """Demo mode: the sheet's Upwords game put on the table play by play and read by the camera;
     where the camera is unsure the play comes up in turn entry and the players confirm it."""
     yield
-    for _ in range(40):
+    for _ in range(90):  # generous: on a loaded machine the camera's reads take longer
         if ui.screen == "start":
             ui.tap("start.go")  # any game; the demo step starts its own
             yield
@@ -227,6 +228,7 @@ def _audit(ui: Any, where: str) -> None:
             small.append(f"{where}: {widget.text[:20]!r} at {widget.font_size}px")
         if isinstance(widget, BigButton) and not widget.disabled and min(widget.size) < 60:
             tight.append(f"{where}: {getattr(widget, 'tid', '?')} {widget.width:.0f}x{widget.height:.0f}")
+    ui.found.setdefault("clipped", []).extend(audit_clipping(ui.app.root, where))
     ui.found.setdefault("audited", []).append(where)
 
 
