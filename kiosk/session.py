@@ -86,20 +86,14 @@ class Session:
     def new_game(self, name: str, players: Sequence[str], options: Mapping[str, Any] | None = None) -> Result:
         """Start a game; the header is in the log before the game exists on screen.
 
-        A finished game still open is recorded; an unfinished one is given up (kept in the
-        log as abandoned), so "Resume" always means the game the table played last.
+        A finished game still open is recorded; an unfinished one stays unfinished in the log,
+        listed on the start screen to resume (starting a game never throws one away).
         """
         try:
             game = new_game(canonical_name(name), [p.strip() for p in players], dict(options or {}))
         except (GameSetupError, KeyError) as exc:
             return Result.refused(str(exc).strip("'\""))
         self.close_game()
-        left = self.in_progress()
-        if left is not None:
-            try:
-                self.log.abandon(left)
-            except Exception as exc:
-                return Result.refused(f"The unfinished game could not be put aside: {_plain(exc)}")
         try:
             game_id = self.log.start_game(game.header())
         except Exception as exc:  # StoreError and friends: say so, keep the old state
@@ -107,10 +101,11 @@ class Session:
         self.game, self.game_id = game, game_id
         return Result(True, f"{game.title}: {game.to_move} to play")
 
-    def resume(self) -> bool:
-        """Rebuild the newest unfinished game from the log; False when there is none."""
+    def resume(self, game_id: int | None = None) -> bool:
+        """Rebuild an unfinished game (default: the newest) from the log; False when there is none."""
         try:
-            game_id = self.log.game_in_progress()
+            if game_id is None:
+                game_id = self.log.game_in_progress()
             if game_id is None:
                 return False
             self.game = self.log.rebuild(game_id)
@@ -143,6 +138,37 @@ class Session:
             except Exception as exc:
                 self.problems.append(f"The result could not be saved: {_plain(exc)}")
         self.game = self.game_id = None
+
+    def leave(self) -> None:
+        """Put the game aside, unfinished: it stays in the log, listed on the start screen."""
+        if self.game is not None and self.game.is_over():
+            self.close_game()
+        self.game = self.game_id = None
+
+    def unfinished(self, limit: int = 20) -> list[tuple[Any, dict[str, int]]]:
+        """The unfinished games, newest first, each with its scores (for the resume list)."""
+        try:
+            games = [g for g in self.log.games(200) if g.status == "playing"][:limit]  # type: ignore[attr-defined]
+        except Exception as exc:
+            self.problems.append(f"The list of unfinished games cannot be read: {_plain(exc)}")
+            return []
+        out = []
+        for summary in games:
+            try:
+                scores = dict(self.log.rebuild(summary.id).scores())
+            except Exception:
+                scores = {}
+            out.append((summary, scores))
+        return out
+
+    def abandon_game(self, game_id: int) -> None:
+        """Give up an unfinished game from the resume list (kept in the log, marked abandoned)."""
+        if game_id == self.game_id:
+            return self.abandon()
+        try:
+            self.log.abandon(game_id)
+        except Exception as exc:
+            self.problems.append(f"Could not mark the game abandoned: {_plain(exc)}")
 
     def abandon(self) -> None:
         """Give up the current game (it stays in the log, marked abandoned)."""

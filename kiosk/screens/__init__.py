@@ -15,6 +15,7 @@ def build_screens(app: Any) -> list[Any]:
     from kiosk.screens.history import HistoryScreen
     from kiosk.screens.names import NamesScreen
     from kiosk.screens.option_form import LettersScreen
+    from kiosk.screens.resume import ResumeScreen
     from kiosk.screens.settings_screen import SettingsScreen
     from kiosk.screens.start import StartScreen
     from kiosk.screens.tally import TallyScreen
@@ -23,6 +24,7 @@ def build_screens(app: Any) -> list[Any]:
         cls(app)
         for cls in (
             StartScreen,
+            ResumeScreen,
             NamesScreen,
             GameScreen,
             EntryScreen,

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
 from kiosk.screens.base import KioskScreen
 from kiosk.widgets import theme
-from kiosk.widgets.basics import BigButton, LongText
+from kiosk.widgets.basics import BigButton, LongText, Text
 
 
 class HistoryScreen(KioskScreen):
@@ -22,10 +23,10 @@ class HistoryScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.stats = False
-        self.give_up = BigButton("Give up game", tid="history.abandon", on_tap=self.abandon, face=theme.BAD)
+        self.leave_button = BigButton("Leave game", tid="history.leave", on_tap=self.leave)
         self.bar = self.title_bar(
             "History",
-            self.give_up,
+            self.leave_button,
             BigButton("Settings", tid="history.settings", on_tap=lambda: self.app.go("settings")),
             BigButton("Back", tid="history.back", on_tap=self.back, accent=True),
         )
@@ -35,14 +36,33 @@ class HistoryScreen(KioskScreen):
         self.lines.bind(minimum_height=self.lines.setter("height"))
         self.scroll.add_widget(self.lines)
         self.body.add_widget(self.scroll)
+        # Giving up is kept apart from the everyday buttons: bottom right, and two taps.
+        self.danger = BoxLayout(size_hint_y=None, height=theme.TOUCH, spacing=theme.GAP)
+        self.danger_hint = Text(
+            "Leave game keeps it to resume later.", size=theme.SMALL, color=theme.MUTED, halign="left"
+        )
+        self.danger.add_widget(self.danger_hint)
+        self.give_up = BigButton(
+            "Give up game",
+            tid="history.abandon",
+            on_tap=self.abandon,
+            face=theme.BAD,
+            size_hint_x=None,
+            width=260,
+        )
+        self.danger.add_widget(self.give_up)
+        self.body.add_widget(self.danger)
         self._armed = False
 
     def prepare(self, stats: bool = False, **_context: Any) -> None:
         self.stats = stats or self.session.game is None
         self._armed = False
         self.give_up.text = "Give up game"
-        self.give_up.disabled = self.stats
-        self.give_up.opacity = 0 if self.stats else 1
+        for part in (self.give_up, self.leave_button):
+            part.disabled = self.stats
+            part.opacity = 0 if self.stats else 1
+        self.danger.height = 0 if self.stats else theme.TOUCH
+        self.danger.opacity = 0 if self.stats else 1
         self.lines.clear_widgets()
         if self.stats:
             self.bar.title.text = "Games played"
@@ -93,6 +113,14 @@ class HistoryScreen(KioskScreen):
 
     def back(self) -> None:
         self.app.go("game" if self.session.game is not None and not self.stats else "start")
+
+    def leave(self) -> None:
+        """Back to the start screen; the game stays unfinished in the log, listed to resume."""
+        game = self.session.game
+        self.session.leave()
+        if game is not None:
+            self.app.warn(f"{game.title} is kept: Resume on the start screen brings it back.", "info")
+        self.app.go("start")
 
     def abandon(self) -> None:
         """Two taps: the first arms it (a mis-tap never throws a game away)."""

@@ -16,6 +16,7 @@ from kiosk import playbook
 from kiosk.screens.base import KioskScreen
 from kiosk.widgets import theme
 from kiosk.widgets.basics import BigButton, Text
+from kiosk.wording import scores_line
 
 TIMER_STEPS = (0, 15, 20, 30, 45, 60, 90, 120, 180)
 
@@ -26,7 +27,7 @@ class StartScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.game_name = playbook.GAME_ORDER[0]
-        self._armed = False
+        self.waiting: list[tuple[Any, dict[str, int]]] = []
         self.names: dict[str, list[str]] = {}
         self.options: dict[str, dict[str, Any]] = {}
         middle = BoxLayout(spacing=theme.GAP * 2)
@@ -91,12 +92,21 @@ class StartScreen(KioskScreen):
 
     # ------------------------------------------------------------------ state
     def prepare(self, **_context: Any) -> None:
-        self._armed = False
         if getattr(self, "_settings_seen", None) is not self.app.settings:
             self._settings_seen = self.app.settings
             self.options = {}  # new settings (timer lengths): start from them again
-        self.resume_button.disabled = self.session.in_progress() is None
+        self.waiting = self.session.unfinished()
+        self.resume_button.disabled = not self.waiting
         self.resume_button.opacity = 0.35 if self.resume_button.disabled else 1
+        if len(self.waiting) == 1:
+            summary, scores = self.waiting[0]
+            title = playbook.guide(summary.game).title
+            self.resume_button.text = f"Resume {title}\n[size={theme.SMALL}]{scores_line(scores)}[/size]"
+        elif self.waiting:
+            waiting = f"{len(self.waiting)} unfinished"
+            self.resume_button.text = f"Resume a game\n[size={theme.SMALL}]{waiting}[/size]"
+        else:
+            self.resume_button.text = "No game to resume"
         self.pick(self.game_name)
 
     def sides(self) -> list[str]:
@@ -224,12 +234,7 @@ class StartScreen(KioskScreen):
         return playbook.guide(self.game_name).side.lower()
 
     def start(self) -> None:
-        """Start; with a game unfinished the first tap only warns (a mis-tap loses no game)."""
-        if self.session.in_progress() is not None and not self._armed:
-            self._armed = True
-            self.app.warn("A game is unfinished: tap Start game again to give it up, or Resume it.")
-            return
-        self._armed = False
+        """Start a new game; an unfinished one stays in the list to resume (nothing is lost)."""
         options = {k: v for k, v in self.game_options().items() if not (k == "timer" and not v)}
         if "timer" not in options:
             options["timer"] = 0
@@ -240,8 +245,12 @@ class StartScreen(KioskScreen):
         self.app.go("game", fresh=True)
 
     def resume(self) -> None:
-        if self.session.resume():
-            self.app.go("game")
+        """One game waiting: straight back into it; several: the list to choose from."""
+        if len(self.waiting) > 1:
+            self.app.go("resume")
+            return
+        if self.waiting and self.session.resume(self.waiting[0][0].id):
+            self.app.go("game", fresh=True)
         else:
             self.app.show_problems()
             self.prepare()

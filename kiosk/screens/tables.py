@@ -15,6 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk.widgets import theme
 from kiosk.widgets.basics import Text
 from kiosk.widgets.boards import GridView, PhotoView, StreetView, TilesView
+from kiosk.wording import plural
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -144,11 +145,6 @@ def info_line(game: Any) -> str:
         counts = ", ".join(f"{team} {n}" for team, n in game.scores().items())
         return f"captured: {counts} (first to {game.options.get('tiles_to_win', 8)} wins)"
     return plural(len(game.turns), "turn") + " scored"
-
-
-def plural(n: int, noun: str) -> str:
-    """'1 turn', '2 turns': the count and the noun that agrees with it."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def score_extras(game: Any) -> dict[str, str]:

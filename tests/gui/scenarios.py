@@ -7,6 +7,7 @@ never the session. The five games are in ``play_games.py``, the other situations
 """
 
 from play_games import option, tosswords, upwords, wordspiel, wots
+from play_keep import demo_asks, keep_games
 from play_settings import (
     demo_calibrate,
     markers_from_photo,
@@ -34,10 +35,12 @@ __all__ = [
     "audit",
     "damaged_settings",
     "demo",
+    "demo_asks",
     "demo_calibrate",
     "demo_street",
     "disk_full",
     "idle",
+    "keep_games",
     "live_camera",
     "markers_from_photo",
     "no_camera_calibrate",

@@ -1,0 +1,69 @@
+"""No game lost to one tap: leaving keeps a game, the start screen lists the unfinished ones,
+demo mode asks before it puts a game aside, Give up takes two taps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from play_steps import Steps, enter_word, pick_game, place_word
+
+
+def keep_games(ui: Any) -> Steps:
+    """Two games left unfinished, both listed, either resumed; one tap on Give up loses nothing."""
+    yield
+    yield from pick_game(ui, "upwords", ["Ann", "Bob"])
+    yield from place_word(ui, "MOOD", "entry.col.less", "entry.col.less")
+    ui.note("upwords_news", ui.text("game.news"))
+    ui.tap("game.menu")
+    yield
+    ui.tap("history.leave")
+    yield
+    ui.note("leave_banner", ui.app.banner.showing)
+    ui.note("screen_after_leave", ui.screen)
+    ui.note("resume_one", ui.text("start.resume"))
+    yield from ui.shot("start-one-unfinished")
+    yield from pick_game(ui, "word-on-the-street", ["Reds", "Blues"])
+    ui.note("fresh_news", ui.text("game.news"))  # nothing said yet in this game
+    yield from enter_word(ui, "STRENGTHS")
+    ui.tap("game.menu")
+    yield
+    ui.tap("history.leave")
+    yield
+    ui.note("resume_two", ui.text("start.resume"))
+    ui.tap("start.resume")
+    yield
+    assert ui.screen == "resume", ui.screen
+    ui.note("listed", [ui.text("resume.game.0"), ui.text("resume.game.1")])
+    yield from ui.shot("resume-list")
+    ui.tap("resume.abandon.0")  # one tap only arms it
+    yield
+    ui.note("armed", ui.text("resume.abandon.0"))
+    ui.tap("resume.go.1")  # the Upwords game
+    yield
+    ui.note("resumed_scores", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.note("resumed_mover", ui.text("game.mover"))
+    ui.tap("game.menu")
+    yield
+    ui.tap("history.abandon")  # one tap: armed, nothing given up
+    yield
+    ui.note("give_up_armed", ui.text("history.abandon"))
+    ui.tap("history.back")
+    yield
+    ui.note("after_one_give_up_tap", ui.screen)
+    ui.note("unfinished", len(ui.app.session.unfinished()))
+
+
+def demo_asks(ui: Any) -> Steps:
+    """Demo mode with a family game on the table: Demo step asks first and keeps that game."""
+    yield
+    yield from pick_game(ui, "word-on-the-street", ["Reds", "Blues"])
+    yield from enter_word(ui, "STRENGTHS")
+    ui.tap("game.demo")
+    yield
+    ui.note("asked", ui.text("game.news"))
+    ui.note("still", ui.app.session.game.name)
+    yield from ui.shot("game-demo-asks")
+    ui.tap("game.demo")
+    yield
+    ui.note("then", ui.app.session.game.name)
+    ui.note("unfinished", sorted(g.game for g, _ in ui.app.session.unfinished()))

@@ -1,0 +1,45 @@
+"""No game is lost to one tap (the real app under Xvfb, see tests/gui/harness.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "gui"))
+
+import harness
+from harness import game_log, run
+
+data = harness.data
+display = harness.display
+
+pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("display")]
+
+
+def test_leaving_keeps_a_game_and_the_start_screen_lists_every_unfinished_one(data: Path) -> None:
+    found = run("keep_games", data)
+    assert found["screen_after_leave"] == "start"
+    assert "kept" in found["leave_banner"]
+    assert found["resume_one"].startswith("Resume Upwords") and "Ann 8, Bob 0" in found["resume_one"]
+    assert found["fresh_news"] == ""  # the Upwords game's news is not shown in the new game
+    assert "2 unfinished" in found["resume_two"]
+    newest, older = found["listed"]
+    assert newest.startswith("[b]Word on the Street[/b]: Reds") and "started today" in newest
+    assert older.startswith("[b]Upwords[/b]: Ann 8, Bob 0") and "1 entry" in older
+    assert found["armed"] == "Tap again to give up"
+    assert found["resumed_scores"] == ["8", "0"] and found["resumed_mover"] == "Bob to play"
+    assert found["give_up_armed"] == "Tap again to give up"
+    assert found["after_one_give_up_tap"] == "game"
+    assert found["unfinished"] == 2
+    with game_log(data) as log:
+        assert sorted(g.status for g in log.games(5)) == ["playing", "playing"]
+
+
+def test_demo_mode_asks_before_it_puts_the_tables_game_aside(data: Path) -> None:
+    found = run("demo_asks", data)
+    assert "tap Demo step again" in found["asked"] and "kept" in found["asked"]
+    assert found["still"] == "word-on-the-street"
+    assert found["then"] == "upwords"
+    assert found["unfinished"] == ["upwords", "word-on-the-street"]
