@@ -93,6 +93,7 @@ def test_tosswords_every_tile_retired_with_a_challenge_undone(data: Path) -> Non
 @pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
 def test_wordspiel_a_round_with_an_exchange_and_a_house_word(data: Path) -> None:
     found = run("wordspiel", data)
+    assert found["after_flip"] == "Pause"  # the flip started the timer
     assert found["no_verdict"] == "LEGAL"
     assert found["oxq_verdict"] == "ILLEGAL"
     assert found["oxq_house_verdict"] == "LEGAL"  # allowed as a house word, ruled again
@@ -180,6 +181,11 @@ def test_the_timer_runs_pauses_resets_and_warns_with_the_ring_lit(data: Path) ->
     assert found["warning"] in ("10", "9")  # New card started it; the last 10 s are amber
     amber = [rgb for rgb in found["frame_warning"] if any(rgb)]
     assert amber and all(rgb == [255, 140, 0] for rgb in amber[:-1])  # the last one may be part-lit
+    assert found["paused_state"].startswith("PAUSED")
+    assert found["time_up"] == "TIME!" and found["time_up_state"].startswith("Time is up!")
+    flashes = found["expired_frames"]
+    assert any(all(rgb == [255, 0, 0] for rgb in f) for f in flashes)  # the whole ring red ...
+    assert any(not any(any(rgb) for rgb in f) for f in flashes)  # ... flashing off and on
 
 
 @pytest.fixture

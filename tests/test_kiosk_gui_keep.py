@@ -43,3 +43,15 @@ def test_demo_mode_asks_before_it_puts_the_tables_game_aside(data: Path) -> None
     assert found["still"] == "word-on-the-street"
     assert found["then"] == "upwords"
     assert found["unfinished"] == ["upwords", "word-on-the-street"]
+
+
+def test_a_running_timer_comes_back_paused_with_its_time_after_a_power_cut(data: Path) -> None:
+    before = run("timer_cut_part1", data, killed=True)
+    assert before["button"] == "Pause"  # the new card started it
+    after = run("timer_cut_part2", data)
+    assert after["screen"] == "game"
+    assert after["digits"] == before["digits"] != "30"
+    assert after["state"].startswith("PAUSED") and after["button"] == "Resume"
+    assert "timer was running" in after["news"] and f"{before['digits']} left" in after["news"]
+    assert after["digits_later"] == after["digits"]
+    assert int(after["running_again"]) == int(after["digits"]) - 1

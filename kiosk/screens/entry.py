@@ -98,6 +98,6 @@ class EntryScreen(KioskScreen):
             self.app.demo.confirmed()
         self.app.news(result.message or "Saved.")
         game_screen = self.app.screens["game"]
-        game_screen.after_turn()
+        game_screen.after_turn(event)
         self.app.go("game")
         return True

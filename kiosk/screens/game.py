@@ -25,6 +25,13 @@ class GameScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self._tick_event: Any = None
+        from kiosk import paths
+        from kiosk.timer_keep import TimerKeep
+
+        #: The time left of a running turn, on disk (see kiosk.timer_keep).
+        self._keep = TimerKeep(paths.data_dir() / "timer.json")
+        self._kept: tuple[Any, ...] = ()
+        self._timer_game: int | None = None
         #: The log id of the game the news line speaks of: another game's news is never shown.
         self._news_game: int | None = None
         top = BoxLayout(size_hint_y=None, height=88, spacing=theme.GAP)
@@ -70,9 +77,9 @@ class GameScreen(KioskScreen):
         self.ring = RingView()
         self.ring.on_tap = self.reset_timer
         timer_box.add_widget(self.ring)
-        self.ring_hint = Text(
-            "tap the ring: reset", size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=28
-        )
+        # The timer's state in words under the ring: PAUSED, TIME!, what a tap on the ring does.
+        self.ring_hint = Text("", size=theme.BODY, bold=True, color=theme.MUTED, size_hint_y=None, height=50)
+        self.ring_hint.tid = "game.timer_state"
         timer_box.add_widget(self.ring_hint)
         middle.add_widget(timer_box)
         self.body.add_widget(middle)
@@ -106,16 +113,35 @@ class GameScreen(KioskScreen):
         if timer is not None and (fresh or timer.seconds != game.timer_seconds):
             # A new game, or one resumed after a restart: the timer takes this game's length.
             timer.reset(game.timer_seconds)
+        self._restore_timer(game)
         self.refresh()
 
     def on_enter(self, *_: Any) -> None:
-        self._tick_event = Clock.schedule_interval(self.tick, 1 / 30)
         self.tick(0)
 
     def on_leave(self, *_: Any) -> None:
         if self._tick_event is not None:
             self._tick_event.cancel()
             self._tick_event = None
+
+    def _restore_timer(self, game: Any) -> None:
+        """A game shown for the first time since start (or since it was left): its timer comes
+        back paused with the time it had, and the news line says so."""
+        if self._timer_game == self.session.game_id:
+            return
+        self._timer_game = self.session.game_id
+        timer = self.app.timer
+        kept = self._keep.load(self.session.game_id)
+        if timer is None or not timer.enabled or kept is None or kept.remaining >= (timer.seconds or 0):
+            return
+        timer.restore(kept.remaining)
+        if kept.running:
+            from kiosk.turn_timer import digits
+
+            self.show_news(
+                f"The timer was running when the kiosk stopped: {digits(kept.remaining)} left, "
+                "paused. Tap Resume to go on."
+            )
 
     def refresh(self) -> None:
         """Redraw everything but the timer from the session's game."""
@@ -184,25 +210,46 @@ class GameScreen(KioskScreen):
             )
         )
 
-    def tick(self, _dt: float) -> None:
+    def tick(self, _dt: float = 0) -> None:
+        """Draw the timer, then sleep until the ring or the digits next change (not 30 times a
+        second: the screen is redrawn only when a pixel changes). Idle or paused, it looks
+        twice a second, for the physical button."""
+        if self._tick_event is not None:
+            self._tick_event.cancel()
+            self._tick_event = None
+        wait = self._draw_timer()
+        if self.manager is not None and self.manager.current == self.name:
+            self._tick_event = Clock.schedule_once(self.tick, 0.5 if wait is None else wait + 0.002)
+
+    def _draw_timer(self) -> float | None:
         timer = self.app.timer
         if timer is None or not timer.enabled:
-            self.ring_hint.opacity = 0
+            self.ring_hint.text = ""
             self.ring.show([(0, 0, 0)] * 12, "--", theme.MUTED)
             self.timer_button.disabled = True
-            return
+            return None
         self.timer_button.disabled = False
         view = timer.view()
-        self.ring_hint.opacity = 1 if view.phase in ("paused", "expired") else 0
-        colour = (
-            theme.BAD if view.phase == "expired" else theme.WARN if view.phase == "warning" else theme.TEXT
-        )
-        self.ring.show(view.frame, view.digits, colour)
-        label = {"running": "Pause", "warning": "Pause", "paused": "Resume"}.get(view.phase, "Start timer")
-        if view.phase == "expired":
+        phase = view.phase
+        colour = theme.BAD if phase == "expired" else theme.WARN if phase == "warning" else theme.TEXT
+        self.ring.show(view.frame, "TIME!" if phase == "expired" else view.digits, colour)
+        hint, hint_colour = {
+            "paused": ("PAUSED\n[size=18]tap the ring: full time[/size]", theme.ACCENT),
+            "expired": ("Time is up!\n[size=18]tap the ring: next turn[/size]", theme.BAD),
+            "idle": ("[size=18]tap Start timer[/size]", theme.MUTED),
+        }.get(phase, ("", theme.MUTED))
+        if self.ring_hint.text != hint:
+            self.ring_hint.text, self.ring_hint.color = hint, hint_colour
+        label = {"running": "Pause", "warning": "Pause", "paused": "Resume"}.get(phase, "Start timer")
+        if phase == "expired":
             label = "Restart timer"
         if self.timer_button.text != label:
             self.timer_button.text = label
+        kept = (self.session.game_id, view.digits, phase)
+        if kept != self._kept:  # once a second while it runs, and at every start, pause and reset
+            self._kept = kept
+            self._keep.save(self.session.game_id, view.remaining, phase in ("running", "warning"))
+        return view.next_change
 
     # ------------------------------------------------------------------ taps
     def toggle_timer(self) -> None:
@@ -247,8 +294,12 @@ class GameScreen(KioskScreen):
             self.show_news(message)
         self.refresh()
 
-    def after_turn(self) -> None:
-        """A turn was scored: the timer resets for the next player."""
+    def after_turn(self, event: dict[str, Any] | None = None) -> None:
+        """A turn was scored: the timer resets for the next player. The WordSpiel flip starts
+        it (rule D: the dealer flips the top card and starts the timer)."""
         game = self.session.game
-        if self.app.timer is not None and game is not None:
-            self.app.timer.reset(game.timer_seconds)
+        timer = self.app.timer
+        if timer is not None and game is not None:
+            timer.reset(game.timer_seconds)
+            if event is not None and event.get("type") == "start_round" and timer.enabled:
+                timer.toggle()

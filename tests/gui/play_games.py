@@ -238,8 +238,9 @@ def wordspiel(ui: Any) -> Steps:
     ui.tap("game.turn")
     yield
     ui.type("F")
-    ui.tap("entry.done")  # the dealer flips F
+    ui.tap("entry.done")  # the dealer flips F: the flip starts the timer (rule D)
     yield
+    ui.note("after_flip", ui.text("game.timer"))
     yield from enter_word(ui, "FUN")
     yield from enter_word(ui, "NO", done=False)
     yield from ui.shot("entry-wordspiel")

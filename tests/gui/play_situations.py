@@ -121,6 +121,8 @@ def timer(ui: Any) -> Steps:
     yield 0.3
     ui.note("paused", ui.text("ring.digits"))
     ui.note("button_paused", ui.text("game.timer"))
+    ui.note("paused_state", ui.text("game.timer_state"))
+    yield from ui.shot("game-timer-paused")
     yield 0.6
     ui.note("paused_later", ui.text("ring.digits"))
     ui.tap("ring")  # tap the ring: a full turn again
@@ -137,6 +139,15 @@ def timer(ui: Any) -> Steps:
     ui.note("warning", ui.text("ring.digits"))
     ui.note("frame_warning", ui.widget("ring").frame)
     yield from ui.shot("game-timer-warning")
+    yield 10.2  # the rest of the turn runs out
+    ui.note("time_up", ui.text("ring.digits"))
+    ui.note("time_up_state", ui.text("game.timer_state"))
+    yield from ui.shot("game-timer-time-up")
+    frames = []
+    for _ in range(8):  # the ring flashes red
+        frames.append(ui.widget("ring").frame)
+        yield 0.15
+    ui.note("expired_frames", frames)
 
 
 def demo(ui: Any) -> Steps:

@@ -30,6 +30,7 @@ from play_situations import (
     settings_and_stats,
     timer,
 )
+from play_timer import timer_cut_part1, timer_cut_part2
 
 __all__ = [
     "audit",
@@ -53,6 +54,8 @@ __all__ = [
     "resume_part2",
     "settings_and_stats",
     "timer",
+    "timer_cut_part1",
+    "timer_cut_part2",
     "tosswords",
     "upwords",
     "wordspiel",
