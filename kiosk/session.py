@@ -180,10 +180,28 @@ class Session:
         self.game = self.game_id = None
 
     def recent_players(self, limit: int = 8) -> list[str]:
+        """Names typed for recent games, newest first ("Team A", "Player 2" are not names)."""
         try:
-            return list(self.log.recent_players(limit))
+            names = list(self.log.recent_players(limit + 12))
         except Exception:
             return []
+        return [n for n in names if not playbook.placeholder_name(n)][:limit]
+
+    def last_players(self, name: str) -> list[str]:
+        """Who played this game last (the start screen offers them again), or []."""
+        try:
+            games = self.log.games(50)  # type: ignore[attr-defined]
+        except Exception:
+            return []
+        return next((list(g.players) for g in games if g.game == name), [])
+
+    def rematch(self) -> Result:
+        """The same game, players and options again; the first player moves to the next seat."""
+        game = self.game
+        if game is None:
+            return Result.refused("There is no game to play again.")
+        players = [*game.players[1:], game.players[0]]
+        return self.new_game(game.name, players, game.options)
 
     # ------------------------------------------------------------------ events
     def submit(self, event: Mapping[str, Any]) -> Result:

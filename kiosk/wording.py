@@ -6,8 +6,10 @@ Pure functions (no Kivy), so the wording is tested directly: "1 turn", "Parents 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 
 def plural(n: int, noun: str) -> str:
@@ -52,3 +54,13 @@ def when(stamp: str | None, now: datetime | None = None) -> str:
 def scores_line(scores: dict[str, int]) -> str:
     """'Ann 18, Bob 8' in seat order."""
     return ", ".join(f"{name} {points}" for name, points in scores.items())
+
+
+def verdict_word(ruling: Any) -> str:
+    """LEGAL / ILLEGAL, or for a vote what the table decided: ACCEPTED, REJECTED, TIED VOTE
+    (a tie takes the word off, but nobody voted it out: "ILLEGAL" would say the wrong thing)."""
+    match = re.search(r"(\d+) accept, (\d+) reject", str(getattr(ruling, "reason", "")))
+    if getattr(ruling, "source", "") == "players" and match:
+        accept, reject = int(match[1]), int(match[2])
+        return "ACCEPTED" if accept > reject else "REJECTED" if reject > accept else "TIED VOTE"
+    return "LEGAL" if ruling.legal else "ILLEGAL"

@@ -48,7 +48,7 @@ def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> N
     assert found["before_sandbox_mover"] == "Blues"
     assert found["compound_verdict"] == "LEGAL"
     assert found["after_compound_mover"] == "Blues"  # the Reds challenged wrongly: they lose their turn
-    assert found["winner"] == "Reds wins!"
+    assert found["winner"] == "Reds win!"  # a team takes the plural
     assert found["history_lines"] > 10
     with game_log(data) as log:
         game_id = log.games(1)[0].id
@@ -73,8 +73,11 @@ def test_upwords_by_word_and_start_cell_with_challenges_to_the_end(data: Path) -
     assert found["dearz_verdict"] == "ILLEGAL"
     assert "draw pile" in found["early_end"]  # refused in plain words, nothing lost
     assert found["winner"] == "Ann wins!"
+    assert "turns" in found["summary"] and "Best turn: " in found["summary"]
+    assert found["rematch_players"] == ["Bob", "Ann"] and found["rematch_mover"] == "Bob to play"
+    assert found["names_remembered"] == ["Bob", "Ann"]  # the start screen offers the last players
     with game_log(data) as log:
-        game = log.rebuild(log.games(1)[0].id)
+        game = log.rebuild(log.games(2)[1].id)
     assert game.board.text() == "8/8/8/1[MW]OOD3/3NET2/4A3/4R3/8"
 
 

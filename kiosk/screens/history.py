@@ -12,9 +12,11 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
+from kiosk import playbook
 from kiosk.screens.base import KioskScreen
 from kiosk.widgets import theme
 from kiosk.widgets.basics import BigButton, LongText, Text
+from kiosk.wording import verdict_word, when
 
 
 class HistoryScreen(KioskScreen):
@@ -87,7 +89,8 @@ class HistoryScreen(KioskScreen):
             )
             if turn.ruling is not None:
                 colour = theme.GOOD if turn.ruling.legal else theme.BAD
-                self._line(f"     {turn.ruling.verdict}: {turn.ruling.reason} - {turn.ruling.rule}", colour)
+                verdict = verdict_word(turn.ruling)
+                self._line(f"     {verdict}: {turn.ruling.reason} - {turn.ruling.rule}", colour)
         self._line("Scores now: " + ", ".join(f"{p} {s}" for p, s in game.scores().items()), theme.ACCENT)
 
     def _games(self) -> None:
@@ -102,8 +105,10 @@ class HistoryScreen(KioskScreen):
             self._line("No game played yet.", theme.MUTED)
         for g in games:
             who = ", ".join(g.players)
-            won = f" - won by {', '.join(g.winners)}" if g.winners else ""
-            self._line(f"#{g.id} {g.game}: {who} ({g.status}{won})")
+            won = f", won by {', '.join(g.winners)}" if g.winners else ""
+            status = {"playing": "unfinished", "abandoned": "given up"}.get(g.status, g.status)
+            title = playbook.guide(g.game).title if g.game in playbook.GAME_ORDER else g.game
+            self._line(f"[b]{title}[/b], {when(g.started)}: {who} ({status}{won})")
         if stats:
             self._line("Players: games / wins / best turn", theme.ACCENT)
             for name, s in sorted(stats.items()):

@@ -16,6 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
+from games.registry import game_class
 from hardware.config import NEOPIXEL_PINS, HardwareConfig, HardwareConfigError
 from kiosk import playbook
 from kiosk import settings as settings_file
@@ -62,15 +63,16 @@ class SettingsScreen(KioskScreen):
         self.rows.clear_widgets()
         timer = self.draft.section("timer")
         durations = dict(timer.get("durations", {}))
-        for name in ("word-on-the-street", "wordspiel", "tosswords"):
+        for name in playbook.GAME_ORDER:  # every game: a timer can be used with any of them
+            default = game_class(name).default_timer or 0
             self._row(
                 f"{playbook.guide(name).title} timer",
                 Stepper(
                     f"settings.timer.{name}",
-                    int(durations.get(name, 60)),
-                    10,
+                    int(durations.get(name, default)),
+                    0,
                     300,
-                    "{} s",
+                    lambda v: f"{v} s" if v else "No timer",
                     step=5,
                     on_change=lambda v, n=name: self._duration(n, v),
                 ),

@@ -110,8 +110,14 @@ class StartScreen(KioskScreen):
         self.pick(self.game_name)
 
     def sides(self) -> list[str]:
-        guide = playbook.guide(self.game_name)
-        return self.names.setdefault(self.game_name, list(guide.default_sides))
+        """This game's sides: as set on this screen, else who played it last, else stand-ins."""
+        if self.game_name not in self.names:
+            guide = playbook.guide(self.game_name)
+            cls = game_class(self.game_name)
+            last = self.session.last_players(self.game_name)
+            fits = cls.min_players <= len(last) <= cls.max_players
+            self.names[self.game_name] = last if fits else list(guide.default_sides)
+        return self.names[self.game_name]
 
     def game_options(self) -> dict[str, Any]:
         if self.game_name not in self.options:
@@ -242,6 +248,7 @@ class StartScreen(KioskScreen):
         if not result.ok:
             self.app.warn(result.message)
             return
+        self.names.pop(self.game_name, None)  # next time: who played last (a rematch may reseat them)
         self.app.go("game", fresh=True)
 
     def resume(self) -> None:

@@ -231,7 +231,7 @@ class Stepper(BoxLayout):
         value: int,
         low: int,
         high: int,
-        fmt: str = "{}",
+        fmt: str | Callable[[int], str] = "{}",
         on_change: Callable[[int], Any] | None = None,
         step: int = 1,
         **kwargs: Any,
@@ -253,19 +253,23 @@ class Stepper(BoxLayout):
         more = BigButton(
             "+", tid=f"{tid}.more", on_tap=lambda: self.change(self.step), size=theme.LARGE, **shape
         )
-        self.label = Text(fmt.format(value), size=theme.BODY, bold=True)
+        self.label = Text(self._show(value), size=theme.BODY, bold=True)
         if vertical:
             self.label.size_hint_y, self.label.height = None, 40
             self.size_hint_y, self.height = None, 2 * theme.TOUCH + 40 + 4
         for part in (more, self.label, less) if vertical else (less, self.label, more):
             self.add_widget(part)
 
+    def _show(self, value: int) -> str:
+        """The value in words: a format string ("{} s") or a function (0 -> "No timer")."""
+        return self.fmt(value) if callable(self.fmt) else self.fmt.format(value)
+
     def change(self, delta: int) -> None:
         self.set(max(self.low, min(self.high, self.value + delta)))
 
     def set(self, value: int) -> None:
         self.value = value
-        self.label.text = self.fmt.format(value)
+        self.label.text = self._show(value)
         if self._on_change is not None:
             self._on_change(value)
 

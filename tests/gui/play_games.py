@@ -170,7 +170,17 @@ def upwords(ui: Any) -> Steps:
     yield
     assert ui.screen == "end", ui.screen
     ui.note("winner", ui.text("end.winner"))
+    ui.note("summary", ui.text("end.summary"))
     yield from ui.shot("end-upwords")
+    ui.tap("end.rematch")  # same players, Ann moves to the next seat
+    yield
+    ui.note("rematch_mover", ui.text("game.mover"))
+    ui.note("rematch_players", list(ui.app.session.game.players))
+    ui.tap("game.menu")
+    yield
+    ui.tap("history.leave")
+    yield
+    ui.note("names_remembered", [ui.text("start.name.0"), ui.text("start.name.1")])
 
 
 TOSS_MOVES = [  # tiles drawn (first two are the keys), die, word: every letter once

@@ -43,6 +43,8 @@ def settings_and_stats(ui: Any) -> Steps:
     yield from ui.shot("settings")
     ui.tap("settings.timer.word-on-the-street.more")
     ui.tap("settings.timer.word-on-the-street.more")
+    ui.scroll_to("settings.mute")
+    yield 0.2
     ui.tap("settings.mute")
     yield
     ui.scroll_to("settings.brightness")
