@@ -126,11 +126,12 @@ class TurnTimer:
             return 0.1
         if at is None:
             return None
-        ahead = at - v.now
         if v.phase.value in ("running", "warning"):
-            second = v.remaining % 1.0 or 1.0  # the digits show whole seconds rounded up
-            ahead = min(ahead, second)
-        return max(0.0, ahead)
+            # Running, the screen is redrawn once a second, when the digits change, with the
+            # ring's frame of that moment: each redraw of the whole window costs more than
+            # the ring's smoother steps are worth on screen (the LEDs still get every step).
+            return v.remaining % 1.0 or 1.0
+        return max(0.0, at - v.now)
 
     def restore(self, remaining: float) -> None:
         """The turn as it was at a power cut: ``remaining`` seconds left, paused."""
