@@ -72,6 +72,8 @@ class TableKeeperApp(App):
         self._camera_status = "ok"
         #: A play the camera saw, waiting for the players to check it in turn entry.
         self.camera_prefill: dict[str, Any] | None = None
+        #: The category card of the turn that just ended (the vote screen shows it).
+        self.played_category = ""
 
     # ------------------------------------------------------------------ building
     def build(self) -> FloatLayout:
@@ -245,6 +247,8 @@ class TableKeeperApp(App):
         """The card goes to the back of the tray when the turn ends."""
         table = self._open_deck(quiet=True)
         if table is not None:
+            if table.current:  # a vote on the word just played is about this card
+                self.played_category = table.current
             table.put_back()
 
     def _open_deck(self, quiet: bool = False) -> Any:

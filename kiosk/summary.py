@@ -27,7 +27,13 @@ class EndSummary:
 
     def lines(self) -> list[str]:
         """The summary as short lines for the screen."""
-        length = f", {plural(self.minutes, 'minute')}" if self.minutes is not None else ""
+        length = (
+            ""
+            if self.minutes is None
+            else ", under a minute"
+            if self.minutes == 0
+            else f", {plural(self.minutes, 'minute')}"
+        )
         out = [f"{plural(self.turns, 'turn')}{length}"]
         if self.best:
             out.append(self.best)

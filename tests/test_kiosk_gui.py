@@ -36,6 +36,9 @@ pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("displa
 def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> None:
     found = run("wots", data)
     assert found["category"] in load_categories("green")  # drawn from the kiosk's own deck
+    assert f"fit the card [b]{found['category']}[/b]?" in found["vote_card"]  # the vote shows the card
+    assert "Reds' kerb: 0 captured" in found["kerb_labels"]
+    assert "Blues' kerb: 0 captured" in found["kerb_labels"]
     deck = json.loads(found["deck_file"])
     assert deck["current"] == found["category"] and deck["green"]["position"] == 1
     after = json.loads((data / "category-deck.json").read_text())

@@ -150,7 +150,7 @@ class ChallengeScreen(KioskScreen):
 
     def _vote(self) -> None:
         self.area.clear_widgets()
-        card = self.app.current_category()
+        card = self.app.current_category() or self.app.played_category
         question = (
             f"Does {self.target_word} fit the card [b]{card}[/b]? Each player taps once."
             if card

@@ -55,6 +55,12 @@ class TablePanel(BoxLayout):
 
     def show(self, game: Any, camera: Any = None) -> None:
         self._last = (game, camera)
+        self._show(game, camera)
+        # No caption, no room taken: the street needs every pixel of height.
+        self.caption.height = 48 if self.caption.text else 0
+        self.caption.opacity = 1 if self.caption.text else 0
+
+    def _show(self, game: Any, camera: Any = None) -> None:
         name = game.name
         if camera is not None:
             camera.sync(game)
@@ -74,8 +80,7 @@ class TablePanel(BoxLayout):
                 }
                 doubtful = street.uncertain
             self._use("street", StreetView).set((tuple(engine.items()), tuple(game.players), doubtful))
-            (first, cap1), (second, cap2) = game.captured().items()
-            captured = f"{first} (bottom): {''.join(cap1) or '-'}    {second} (top): {''.join(cap2) or '-'}"
+            captured = ""  # the kerbs say it: each labelled with its team and captured count
             self.caption.text = (
                 f"camera: {street.summary} (tap: photo)" if street is not None else captured
             )

@@ -15,6 +15,7 @@ def wots(ui: Any) -> Steps:
     ui.tap("game.card")
     yield
     yield from ui.shot("game-wots")
+    ui.note("kerb_labels", ui.app.screens["game"].table.view.painted_text)
     ui.note("category", ui.text("game.category"))
     ui.note("deck_file", (ui.app.screens["game"].app.settings.path.parent / "category-deck.json").read_text())
     # Reds play STRENGTHS; Blues challenge the word selection and the table votes 1-2: tiles back.
@@ -32,6 +33,7 @@ def wots(ui: Any) -> Steps:
     ui.tap("challenge.vote.reject")
     yield
     yield from ui.shot("challenge-vote")
+    ui.note("vote_card", ui.text("challenge.vote.card"))
     ui.tap("challenge.vote.done")
     yield
     yield from ui.shot("challenge-verdict-vote")
