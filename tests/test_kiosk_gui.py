@@ -69,7 +69,7 @@ def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> N
 @pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
 def test_upwords_by_word_and_start_cell_with_challenges_to_the_end(data: Path) -> None:
     found = run("upwords", data)
-    assert found["mood_preview"] == "row 4, col 2, across: places M O O D"
+    assert found["mood_preview"] == "row 4, col 2, across: places M O O D for 8 points"
     assert found["after_net"] == "NET 6 + ON 4 = 10"  # the sheet's figure 2
     assert (found["on_word"], found["on_verdict"]) == ("ON", "LEGAL")  # NET formed two words
     assert found["wood_verdict"] == "LEGAL"

@@ -55,3 +55,17 @@ def test_a_running_timer_comes_back_paused_with_its_time_after_a_power_cut(data:
     assert "timer was running" in after["news"] and f"{before['digits']} left" in after["news"]
     assert after["digits_later"] == after["digits"]
     assert int(after["running_again"]) == int(after["digits"]) - 1
+
+
+@pytest.mark.skipif(not harness.HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+def test_upwords_is_placed_on_a_large_board_and_scored_before_done(data: Path) -> None:
+    found = run("upwords_board", data)
+    assert "MOOD" in found["mood_score"] and "(8 points)" in found["mood_score"]
+    assert found["mood_hint"].startswith("Starts at row 4, column 2")
+    drawn = found["mood_drawn"]
+    assert drawn[:16] == [str(n) for i in range(1, 9) for n in (i, i)]  # row and column numbers
+    assert [ch for ch in drawn[16:] if ch.isalpha()] == ["M", "O", "O", "D"]  # the play, on the board
+    assert found["after_mood"] == ["8", "0"]
+    assert "(8 points)" in found["dear_score"]
+    assert found["entry_preview"] == "row 4, col 5, down: places E A R for 8 points"
+    assert found["after_dear"] == ["8", "8"]

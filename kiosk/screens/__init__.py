@@ -15,6 +15,7 @@ def build_screens(app: Any) -> list[Any]:
     from kiosk.screens.history import HistoryScreen
     from kiosk.screens.names import NamesScreen
     from kiosk.screens.option_form import LettersScreen
+    from kiosk.screens.place import PlaceScreen
     from kiosk.screens.resume import ResumeScreen
     from kiosk.screens.settings_screen import SettingsScreen
     from kiosk.screens.start import StartScreen
@@ -28,6 +29,7 @@ def build_screens(app: Any) -> list[Any]:
             NamesScreen,
             GameScreen,
             EntryScreen,
+            PlaceScreen,
             ChallengeScreen,
             HistoryScreen,
             EndScreen,

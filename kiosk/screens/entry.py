@@ -49,15 +49,29 @@ class EntryScreen(KioskScreen):
         self.keyboard = BigKeyboard(tid="kb", on_change=self.typed, spaces=False)
         self.body.add_widget(self.keyboard)
 
-    def prepare(self, prefill: dict[str, Any] | None = None, **_context: Any) -> None:
-        """``prefill``: a play read by the camera (word, row, col, down) for the players to check."""
+    def prepare(self, prefill: dict[str, Any] | None = None, keep: bool = False, **_context: Any) -> None:
+        """``prefill``: a play read by the camera (word, row, col, down) for the players to check.
+        ``keep``: back from the large board, with the form as it was left there."""
         game = self.session.game
         if game is None:
+            return
+        if keep and self.form is not None:
+            typed = self.keyboard.text
+            self._build_rows()
+            self.keyboard.set(typed)
             return
         self.confirming = prefill is not None
         self.form = forms.form_for(self, game)
         if prefill is not None:
             self.form.prefill(prefill)
+        self._build_rows()
+        self.keyboard.max_length = self.form.max_length
+        self.keyboard.set(self.form.initial_text())
+        if self.confirming:
+            self.bar.title.text = "Check the camera's read, then Done"
+
+    def _build_rows(self) -> None:
+        assert self.form is not None
         self.bar.title.text = self.form.title
         self.controls.clear_widgets()
         self.actions.clear_widgets()
@@ -65,10 +79,6 @@ class EntryScreen(KioskScreen):
         for row in (self.controls, self.actions):
             row.height = theme.TOUCH if row.children else 0
             row.opacity = 1 if row.children else 0
-        self.keyboard.max_length = self.form.max_length
-        self.keyboard.set(self.form.initial_text())
-        if self.confirming:
-            self.bar.title.text = "Check the camera's read, then Done"
 
     def typed(self, text: str) -> None:
         if self.form is None:

@@ -118,14 +118,29 @@ class StreetView(_Canvas):
 
 
 class GridView(_Canvas):
-    """A square board of stacks: ``data`` = (tops, heights, uncertain cells, highlighted cells)."""
+    """A square board of stacks: ``data`` = (tops, heights, uncertain cells, highlighted cells).
+
+    Rows and columns are numbered along the left and top edges (as turn entry names them),
+    and a stack taller than one tile shows its height in a dark badge large enough to read
+    across the table. ``on_cell(row, col)``, when set, is called for a tap on a square.
+    """
+
+    on_cell: Any = None
 
     def paint(self, data: tuple[Any, Any, frozenset[tuple[int, int]], frozenset[tuple[int, int]]]) -> None:
         tops, heights, uncertain, highlight = data
         size = len(tops)
-        cell = min(self.width, self.height) / max(1, size)
-        x0 = self.x + (self.width - cell * size) / 2
-        y0 = self.y + (self.height - cell * size) / 2
+        edge = max(14.0, min(self.width, self.height) * 0.06)  # room for the row/column numbers
+        cell = (min(self.width, self.height) - edge) / max(1, size)
+        x0 = self.x + (self.width - cell * size - edge) / 2 + edge
+        y0 = self.y + (self.height - cell * size - edge) / 2
+        self._geometry = (x0, y0, cell, size)
+        number = max(theme.SMALL, int(min(edge, cell * 0.5) * 0.9))
+        for i in range(size):
+            self.letter(str(i + 1), x0 - edge / 2, y0 + (size - 1 - i) * cell + cell / 2, number, theme.MUTED)
+            self.letter(
+                str(i + 1), x0 + i * cell + cell / 2, y0 + size * cell + edge / 2, number, theme.MUTED
+            )
         for r in range(size):
             for c in range(size):
                 x, y = x0 + c * cell, y0 + (size - 1 - r) * cell
@@ -140,12 +155,36 @@ class GridView(_Canvas):
                     Color(*theme.PANEL_HI)
                 Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
                 if top:
-                    self.letter(str(top), x + cell / 2, y + cell / 2, int(cell * 0.55), theme.ACCENT_TEXT)
-                    if h and h > 1:
-                        self.letter(str(h), x + cell - 8, y + 10, theme.SMALL, theme.BAD)
+                    self.letter(
+                        str(top), x + cell / 2, y + cell / 2 + cell * 0.06, int(cell * 0.5), theme.ACCENT_TEXT
+                    )
+                    if h and h > 1:  # the stack's height: a badge in the corner
+                        badge = max(theme.SMALL, int(cell * 0.34))
+                        Color(0.12, 0.12, 0.14, 1)
+                        Rectangle(pos=(x + cell - badge - 2, y + 2), size=(badge, badge))
+                        self.letter(str(h), x + cell - 2 - badge / 2, y + 2 + badge / 2, badge, theme.WARN)
                 if (r, c) in uncertain:
                     Color(*theme.BAD)
                     Line(rectangle=(x + 2, y + 2, cell - 4, cell - 4), width=2)
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """The (row, col) under a window point, or None off the squares."""
+        geometry = getattr(self, "_geometry", None)
+        if geometry is None:
+            return None
+        x0, y0, cell, size = geometry
+        col, row_up = int((x - x0) // cell), int((y - y0) // cell)
+        if not (0 <= col < size and 0 <= row_up < size) or x < x0 or y < y0:
+            return None
+        return size - 1 - row_up, col
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.on_cell is not None and self.collide_point(*touch.pos):
+            spot = self.cell_at(*touch.pos)
+            if spot is not None:
+                self.on_cell(*spot)
+                return True
+        return bool(super().on_touch_down(touch))
 
 
 class TilesView(_Canvas):

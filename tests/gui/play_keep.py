@@ -67,3 +67,48 @@ def demo_asks(ui: Any) -> Steps:
     yield
     ui.note("then", ui.app.session.game.name)
     ui.note("unfinished", sorted(g.game for g, _ in ui.app.session.unfinished()))
+
+
+def _square(ui: Any, row: int, col: int) -> tuple[float, float]:
+    board = ui.widget("place.board")
+    x0, y0, cell, size = board._geometry
+    return board.to_window(x0 + (col + 0.5) * cell, y0 + (size - 1 - row + 0.5) * cell)
+
+
+def upwords_board(ui: Any) -> Steps:
+    """Upwords on the large board: type MOOD, tap its first square, see it placed and scored
+    before Done; then DEAR down from the D, chosen the same way."""
+    yield
+    yield from pick_game(ui, "upwords", ["Ann", "Bob"])
+    ui.tap("game.turn")
+    yield
+    ui.type("MOOD")
+    ui.tap("entry.board")
+    yield
+    ui.tap_at(*_square(ui, 3, 1))  # row 4, column 2
+    yield
+    ui.note("mood_score", ui.text("place.score"))
+    ui.note("mood_hint", ui.text("place.hint"))
+    ui.note("mood_drawn", list(ui.widget("place.board").painted_text))
+    yield from ui.shot("place-mood")
+    ui.tap("place.done")
+    yield
+    ui.note("after_mood", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.tap("game.turn")
+    yield
+    ui.type("DEAR")
+    ui.tap("entry.board")
+    yield
+    ui.tap_at(*_square(ui, 3, 4))
+    ui.tap("place.direction")
+    yield
+    ui.note("dear_score", ui.text("place.score"))
+    yield from ui.shot("place-dear")
+    ui.tap("place.type")  # back to the keyboard: the word and its place are kept
+    yield
+    ui.note("entry_preview", ui.text("entry.preview"))
+    yield from ui.shot("entry-upwords-placed")
+    ui.tap("entry.done")
+    yield
+    ui.note("after_dear", [ui.text("game.score.0"), ui.text("game.score.1")])
+    yield from ui.shot("game-upwords-board")

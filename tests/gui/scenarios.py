@@ -7,7 +7,7 @@ never the session. The five games are in ``play_games.py``, the other situations
 """
 
 from play_games import option, tosswords, upwords, wordspiel, wots
-from play_keep import demo_asks, keep_games
+from play_keep import demo_asks, keep_games, upwords_board
 from play_settings import (
     demo_calibrate,
     markers_from_photo,
@@ -58,6 +58,7 @@ __all__ = [
     "timer_cut_part2",
     "tosswords",
     "upwords",
+    "upwords_board",
     "wordspiel",
     "wots",
 ]
