@@ -118,6 +118,8 @@ def test_wordspiel_a_round_with_an_exchange_and_a_house_word(data: Path) -> None
 def test_option_letter_points_a_wrong_challenge_and_the_rack_count(data: Path) -> None:
     found = run("option", data)
     assert found["after_tool"] == "10"
+    assert found["TOOL_came_with"] == ["1 pts"] * 4
+    assert found["LOOT_came_with"] == ["3 pts", "2 pts", "2 pts", "3 pts"]  # taught once by TOOL
     assert found["loot_verdict"] == "LEGAL"
     assert found["tolqz_verdict"] == "ILLEGAL"
     assert found["winner"] == "Bob wins!"

@@ -296,9 +296,9 @@ def option_word(ui: Any, word: str, points: list[int], shot: str = "") -> Steps:
     ui.tap("entry.done")
     yield
     assert ui.screen == "letters", ui.screen
-    for i, value in enumerate(points):
-        for _ in range(value - 1):
-            ui.tap(f"letters.points.{i}.more")
+    ui.note(f"{word}_came_with", [ui.text(f"letters.points.{i}") for i in range(len(word))])
+    for value in points:  # one tap a letter on the number pad; the next letter is selected
+        ui.tap(f"letters.pad.{value}")
     yield
     if shot:
         yield from ui.shot(shot)
