@@ -305,6 +305,15 @@ class Session:
         where = "all games" if game is None else playbook.guide(game).title
         return Result(True, f"{getattr(entry, 'word', word.upper())} is now a house word in {where}.")
 
+    def house_words(self) -> Any:
+        """The table's house words (``games.house_words.HouseWords``: list, strike, remove)."""
+        authority = self._authority()
+        if authority is not None and hasattr(authority, "house"):
+            return authority.house
+        from kiosk.house_file import open_house_words
+
+        return open_house_words()
+
     def authority_problem(self) -> str:
         return self._authority_error
 

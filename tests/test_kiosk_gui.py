@@ -146,6 +146,8 @@ def test_settings_are_saved_and_used_by_the_next_game(data: Path) -> None:
     found = run("settings_and_stats", data)
     assert found["house_banner"] == "ZORBLE is now a house word in all games."
     assert found["mute_kept"] == "On"  # typing the house word kept the unsaved changes
+    assert found["house_listed"] == ["[b]QI[/b]: struck in all games", "[b]ZORBLE[/b]: allowed in all games"]
+    assert found["house_after_remove"] is False
     house = json.loads((data / "house-words.json").read_text())
     assert house["entries"] == [{"word": "ZORBLE", "action": "allow", "game": None}]
     assert found["wots_timer"] == "Timer 40 s"

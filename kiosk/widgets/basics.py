@@ -222,6 +222,41 @@ class BigButton(Button):
         self.color = theme.ACCENT_TEXT if dark_text else theme.TEXT
 
 
+class LongPressButton(BigButton):
+    """A button that acts only when held down for ``hold`` seconds (a door for technicians:
+    a passing tap does nothing, so the family never lands among the GPIO pins by mistake)."""
+
+    def __init__(
+        self, text: str = "", on_long_press: Callable[[], Any] | None = None, hold: float = 1.5, **kwargs: Any
+    ):
+        super().__init__(text, **kwargs)
+        self.hold = hold
+        self._on_long_press = on_long_press
+        self._pending: Any = None
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.collide_point(*touch.pos) and not self.disabled:
+            from kivy.clock import Clock
+
+            self._cancel()
+            self._pending = Clock.schedule_once(lambda _dt: self._fire(), self.hold)
+        return bool(super().on_touch_down(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        self._cancel()
+        return bool(super().on_touch_up(touch))
+
+    def _cancel(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+
+    def _fire(self) -> None:
+        self._pending = None
+        if self._on_long_press is not None:
+            self._on_long_press()
+
+
 class Stepper(BoxLayout):
     """``[-] label [+]`` for a whole number in a range; ``on_change`` gets the new value."""
 

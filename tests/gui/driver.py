@@ -86,6 +86,23 @@ class UI:
         touch.touch_down()
         touch.touch_up()
 
+    def hold(self, tid: str, seconds: float = 2.2) -> Any:
+        """``yield from ui.hold(tid)``: a finger held on a widget, then lifted (a long press)."""
+        from kivy.tests.common import UnitTestTouch
+
+        self.audit()
+        widget = self.widget(tid)
+        x, y = widget.to_window(*widget.center)
+        banner = self.app.banner
+        while banner.messages and banner.collide_point(x, y):
+            banner.hide()  # as a person would: tap the message away first
+            self.app.root.do_layout()
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        yield seconds
+        touch.touch_up()
+        yield
+
     def tap_at(self, x: float, y: float) -> None:
         """A finger on a point of the window (a board corner in a picture, say), not on a button."""
         from kivy.tests.common import UnitTestTouch

@@ -47,6 +47,9 @@ def settings_and_stats(ui: Any) -> Steps:
     yield 0.2
     ui.tap("settings.mute")
     yield
+    from play_settings import open_technician
+
+    yield from open_technician(ui)
     ui.scroll_to("settings.brightness")
     yield 0.2
     ui.tap("settings.brightness.more")  # 40 % -> 45 %
@@ -61,6 +64,20 @@ def settings_and_stats(ui: Any) -> Steps:
     yield
     ui.note("house_banner", ui.app.banner.showing)
     ui.note("mute_kept", ui.text("settings.mute"))
+    ui.scroll_to("settings.house_strike")
+    yield 0.2
+    ui.tap("settings.house_strike")  # strike a word, see it listed, then remove the rule
+    yield
+    ui.type("QI", keyboard="names.kb")
+    ui.tap("names.ok")
+    yield
+    ui.scroll_to("settings.house.1")
+    yield 0.2
+    ui.note("house_listed", [ui.text("settings.house.0"), ui.text("settings.house.1")])
+    yield from ui.shot("settings-house-words")
+    ui.tap("settings.house.0.remove")  # QI: the list is in alphabetical order
+    yield
+    ui.note("house_after_remove", ui.has("settings.house.1"))
     ui.tap("settings.save")
     yield
     assert ui.screen == "start", ui.screen
@@ -307,6 +324,10 @@ def audit(ui: Any) -> Steps:
     ui.tap("history.settings")
     yield
     _audit(ui, "settings")
+    from play_settings import open_technician
+
+    yield from open_technician(ui)
+    _audit(ui, "settings, technician")
 
 
 def demo_street(ui: Any) -> Steps:
