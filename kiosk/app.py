@@ -52,6 +52,7 @@ class TableKeeperApp(App):
         *,
         camera: Any = None,
         demo: Any = None,
+        speaker: Any = None,
         screenshots: Path | None = None,
         on_started: Callable[[TableKeeperApp], Any] | None = None,
         **kwargs: Any,
@@ -62,6 +63,8 @@ class TableKeeperApp(App):
         self.timer = timer
         self.camera = camera
         self.demo = demo
+        #: The audio output (kiosk.speaker.Speaker): cues without a buzzer, the optional voice.
+        self.speaker = speaker
         self.screenshots = screenshots
         self._on_started = on_started
         self.banner: Banner | None = None
@@ -224,6 +227,27 @@ class TableKeeperApp(App):
         """New settings from the settings screen: the timer's warning, ticks and sound."""
         if self.timer is not None and hasattr(self.timer, "configure"):
             self.timer.configure(self.settings.section("timer"))
+        if self.speaker is not None:
+            self.speaker.muted = bool(self.settings.section("timer").get("mute", False))
+            self.speaker.voice = bool(self.settings.section("sound").get("voice", False))
+
+    def say(self, text: str) -> None:
+        """Speak a ruling when the voice is on (Settings; off by default)."""
+        if self.speaker is not None:
+            self.speaker.say(text)
+
+    def toggle_mute(self) -> bool:
+        """Sound off or on with one tap (kept in the settings file); returns True when muted."""
+        from kiosk import settings as settings_file
+
+        muted = not bool(self.settings.section("timer").get("mute", False))
+        self.settings.set("timer", "mute", muted)
+        self.apply_settings()
+        try:
+            settings_file.save(self.settings)
+        except OSError as exc:
+            self.warn(f"Sound {'off' if muted else 'on'} until the kiosk restarts: {exc.strerror or exc}.")
+        return muted
 
     # ------------------------------------------------------------------ the category deck
     def current_category(self) -> str:

@@ -196,6 +196,9 @@ def test_the_timer_runs_pauses_resets_and_warns_with_the_ring_lit(data: Path) ->
     flashes = found["expired_frames"]
     assert any(all(rgb == [255, 0, 0] for rgb in f) for f in flashes)  # the whole ring red ...
     assert any(not any(any(rgb) for rgb in f) for f in flashes)  # ... flashing off and on
+    assert found["sound_before"] == "Sound on" and found["sound_after"].startswith("Muted")
+    assert found["speaker_muted"] is True
+    assert tomllib.loads((data / "tablekeeper.toml").read_text())["timer"]["mute"] is True
 
 
 @pytest.fixture

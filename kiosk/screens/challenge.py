@@ -253,6 +253,7 @@ class ChallengeScreen(KioskScreen):
         row.add_widget(BigButton("Back to game", tid="challenge.ok", accent=True, on_tap=self.back))
         self.area.add_widget(row)
         self.word.text = self.session.game.events[-1].get("word") or self.word.text
+        self.app.say(f"{verdict}. {reason}")
 
     def house_word(self) -> None:
         """The table knows the word: keep it as a house word for this game and rule again."""

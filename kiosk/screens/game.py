@@ -81,6 +81,11 @@ class GameScreen(KioskScreen):
         self.ring_hint = Text("", size=theme.BODY, bold=True, color=theme.MUTED, size_hint_y=None, height=50)
         self.ring_hint.tid = "game.timer_state"
         timer_box.add_widget(self.ring_hint)
+        self.mute_button = BigButton(
+            "Sound on", tid="game.mute", face=theme.PANEL, size=theme.SMALL, on_tap=self.toggle_mute
+        )
+        self.mute_button.size_hint_y, self.mute_button.height = None, theme.TOUCH
+        timer_box.add_widget(self.mute_button)
         middle.add_widget(timer_box)
         self.body.add_widget(middle)
         self.buttons = BoxLayout(size_hint_y=None, height=theme.TOUCH + 6, spacing=theme.GAP)
@@ -158,6 +163,7 @@ class GameScreen(KioskScreen):
         if not self.news.text and game.turns:
             self.show_news(f"last: {game.turns[-1].player} {game.turns[-1].summary}")
         self._draw_scores(game, guide)
+        self._show_mute(bool(self.app.settings.section("timer").get("mute", False)))
         self.table.show(game, self.app.camera)
         show_card = game.name == "word-on-the-street"
         self.card_row.height = theme.TOUCH if show_card else 0
@@ -256,6 +262,15 @@ class GameScreen(KioskScreen):
         if self.app.timer is not None:
             self.app.timer.toggle()
             self.tick(0)
+
+    def toggle_mute(self) -> None:
+        """Sound off (or on again) with one tap: the buzzer, the speaker and the voice."""
+        muted = self.app.toggle_mute()
+        self._show_mute(muted)
+
+    def _show_mute(self, muted: bool) -> None:
+        self.mute_button.text = "Muted: tap for sound" if muted else "Sound on"
+        self.mute_button.set_face(theme.WARN if muted else theme.PANEL, dark_text=muted)
 
     def reset_timer(self) -> None:
         """Back to a full turn (the physical button does the same when held)."""

@@ -96,6 +96,13 @@ class SettingsScreen(KioskScreen):
             "Tick the last seconds", "settings.ticks", "timer", "ticks", bool(timer.get("ticks", True))
         )
         self._toggle("Mute the sound", "settings.mute", "timer", "mute", bool(timer.get("mute", False)))
+        self._toggle(
+            "Speak rulings aloud",
+            "settings.voice",
+            "sound",
+            "voice",
+            bool(self.draft.section("sound").get("voice", False)),
+        )
         self._cycle(
             "Category cards",
             "settings.categories",

@@ -167,6 +167,11 @@ def timer(ui: Any) -> Steps:
         frames.append(ui.widget("ring").frame)
         yield 0.15
     ui.note("expired_frames", frames)
+    ui.note("sound_before", ui.text("game.mute"))
+    ui.tap("game.mute")  # one tap: silence
+    yield
+    ui.note("sound_after", ui.text("game.mute"))
+    ui.note("speaker_muted", ui.app.speaker.muted)
 
 
 def demo(ui: Any) -> Steps:
