@@ -244,6 +244,23 @@ class Session:
         event = self.game.undo()
         return Result(True, f"Took back: {playbook.describe_event(event)}", event=event)
 
+    def correct(self, index: int, event: Mapping[str, Any]) -> Result:
+        """Replace the ``index``-th event and replay the rest (``kiosk.correction``); the log
+        is rewritten in one transaction before the corrected game is shown."""
+        from kiosk import correction
+
+        if self.game is None or self.game_id is None:
+            return Result.refused("No game is being played.")
+        fixed, why = correction.replay(self.game, index, event)
+        if fixed is None:
+            return Result.refused(f"Not corrected: {why}.")
+        try:
+            self.log.replace_from(self.game_id, index, fixed.events[index:])  # type: ignore[attr-defined]
+        except Exception as exc:
+            return Result.refused(_plain(exc))
+        self.game = fixed
+        return Result(True, f"Corrected entry {index + 1}: {playbook.describe_event(fixed.events[index])}")
+
     # ------------------------------------------------------------------ challenges
     def challenge_target(self) -> playbook.Target | None:
         """The word a challenge would be about (the last one played), or None."""

@@ -69,3 +69,16 @@ def test_upwords_is_placed_on_a_large_board_and_scored_before_done(data: Path) -
     assert "(8 points)" in found["dear_score"]
     assert found["entry_preview"] == "row 4, col 5, down: places E A R for 8 points"
     assert found["after_dear"] == ["8", "8"]
+
+
+@pytest.mark.skipif(not harness.HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+def test_history_corrects_an_earlier_turn_and_the_engine_replays_from_there(data: Path) -> None:
+    found = run("correct_turn", data)
+    assert found["before"] == ["16", "0"]
+    assert found["title"] == "Correct entry 2 (Bob)"
+    assert found["screen_after"] == "history"
+    assert found["after"][0] == "16" and int(found["after"][1]) > 0  # Bob's MA scored, DEAR still Ann's
+    assert "Corrected entry 2" in found["news"]
+    with game_log(data) as log:
+        events = log.events(log.games(1)[0].id)
+    assert [e.get("word") for e in events] == ["MOOD", "MA", "DEAR"]

@@ -9,6 +9,7 @@ from typing import Any
 def build_screens(app: Any) -> list[Any]:
     from kiosk.screens.calibrate_screen import CalibrateScreen
     from kiosk.screens.challenge import ChallengeScreen
+    from kiosk.screens.correct import CorrectScreen
     from kiosk.screens.end import EndScreen
     from kiosk.screens.entry import EntryScreen
     from kiosk.screens.game import GameScreen
@@ -32,6 +33,7 @@ def build_screens(app: Any) -> list[Any]:
             PlaceScreen,
             ChallengeScreen,
             HistoryScreen,
+            CorrectScreen,
             EndScreen,
             SettingsScreen,
             LettersScreen,

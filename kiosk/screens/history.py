@@ -43,6 +43,15 @@ class HistoryScreen(KioskScreen):
         self.danger_hint = Text(
             "Leave game keeps it to resume later.", size=theme.SMALL, color=theme.MUTED, halign="left"
         )
+        self.fix_button = BigButton(
+            "Correct a turn",
+            tid="history.correct",
+            face=theme.INFO,
+            size_hint_x=None,
+            width=220,
+            on_tap=lambda: self.app.go("correct"),
+        )
+        self.danger.add_widget(self.fix_button)
         self.danger.add_widget(self.danger_hint)
         self.give_up = BigButton(
             "Give up game",

@@ -112,3 +112,39 @@ def upwords_board(ui: Any) -> Steps:
     yield
     ui.note("after_dear", [ui.text("game.score.0"), ui.text("game.score.1")])
     yield from ui.shot("game-upwords-board")
+
+
+def correct_turn(ui: Any) -> Steps:
+    """Upwords: Bob's turn was entered as a pass, but he played MA; corrected two turns later
+    from History, and Ann's DEAR after it is scored again."""
+    yield
+    yield from pick_game(ui, "upwords", ["Ann", "Bob"])
+    yield from place_word(ui, "MOOD", "entry.col.less", "entry.col.less")
+    ui.tap("game.turn")
+    yield
+    ui.tap("entry.pass")
+    yield
+    yield from place_word(ui, "DEAR", "entry.col.more", "entry.direction")
+    ui.note("before", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.tap("game.menu")
+    yield
+    ui.tap("history.correct")
+    yield
+    yield from ui.shot("correct-list")
+    ui.tap("correct.entry.1")  # "2. Bob: pass"
+    yield
+    ui.note("title", ui.app.screens["entry"].bar.title.text)
+    ui.tap("entry.col.less")
+    ui.tap("entry.col.less")
+    ui.tap("entry.direction")
+    ui.type("MA")
+    yield
+    ui.note("preview", ui.text("entry.preview"))
+    ui.tap("entry.done")
+    yield
+    ui.note("screen_after", ui.screen)
+    yield from ui.shot("history-corrected")
+    ui.tap("history.back")
+    yield
+    ui.note("after", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.note("news", ui.text("game.news"))

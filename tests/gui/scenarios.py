@@ -7,7 +7,7 @@ never the session. The five games are in ``play_games.py``, the other situations
 """
 
 from play_games import option, tosswords, upwords, wordspiel, wots
-from play_keep import demo_asks, keep_games, upwords_board
+from play_keep import correct_turn, demo_asks, keep_games, upwords_board
 from play_settings import (
     demo_calibrate,
     markers_from_photo,
@@ -34,6 +34,7 @@ from play_timer import timer_cut_part1, timer_cut_part2
 
 __all__ = [
     "audit",
+    "correct_turn",
     "damaged_settings",
     "demo",
     "demo_asks",
