@@ -19,9 +19,15 @@ from games.transcript import new_from_header
 CORRECTABLE = frozenset({"word", "play", "move", "no_word", "pass", "timeout", "draw", "exchange"})
 
 
-def correctable(game: Any) -> list[tuple[int, dict[str, Any]]]:
-    """(index, event) of every entered turn of the game, oldest first."""
-    return [(i, e) for i, e in enumerate(game.events) if e.get("type") in CORRECTABLE]
+def correctable(game: Any) -> list[tuple[int, dict[str, Any], str]]:
+    """(index, event, who was to move) of every entered turn of the game, oldest first."""
+    out = []
+    past = new_from_header(game.header())
+    for i, event in enumerate(game.events):
+        if event.get("type") in CORRECTABLE:
+            out.append((i, event, str(event.get("player") or past.to_move or "")))
+        past.apply(event)
+    return out
 
 
 def before(game: Any, index: int) -> Any:

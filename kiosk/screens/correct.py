@@ -44,8 +44,7 @@ class CorrectScreen(KioskScreen):
         game = self.session.game
         if game is None:
             return
-        for index, event in correctable_entries(game):
-            who = event.get("player") or event.get("team") or ""
+        for index, event, who in correctable_entries(game):
             label = f"{index + 1}. {who + ': ' if who else ''}{playbook.describe_event(event)}"
             button = BigButton(
                 label,
@@ -58,6 +57,6 @@ class CorrectScreen(KioskScreen):
             self.rows.add_widget(button)
 
 
-def correctable_entries(game: Any) -> list[tuple[int, dict[str, Any]]]:
+def correctable_entries(game: Any) -> list[tuple[int, dict[str, Any], str]]:
     """The entries a person can correct, newest first (the wrong one is usually recent)."""
     return list(reversed(correction.correctable(game)))
