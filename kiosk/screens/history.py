@@ -114,7 +114,13 @@ class HistoryScreen(KioskScreen):
             self._line("No game played yet.", theme.MUTED)
         for g in games:
             who = ", ".join(g.players)
-            won = f", won by {', '.join(g.winners)}" if g.winners else ""
+            won = (
+                f", won by {g.winners[0]}"
+                if len(g.winners) == 1
+                else f", a tie: {' & '.join(g.winners)}"
+                if g.winners
+                else ""
+            )
             status = {"playing": "unfinished", "abandoned": "given up"}.get(g.status, g.status)
             title = playbook.guide(g.game).title if g.game in playbook.GAME_ORDER else g.game
             self._line(f"[b]{title}[/b], {when(g.started)}: {who} ({status}{won})")

@@ -105,8 +105,7 @@ class TablePanel(BoxLayout):
             self._use("tiles", TilesView).set(rows)
             self.caption.text = "lit tiles are retired"
         elif name == "wordspiel":
-            spiral = game.spiral or ""
-            self._use("text", _big_text).text = _spiral_text(spiral)
+            self._use("text", _big_text).text = _spiral_text(game)
             self.caption.text = f"round {max(1, game.round)} of {game.options.get('rounds', 5)}"
         else:
             self._use("text", _big_text).text = _option_text(game)
@@ -121,11 +120,45 @@ def _freeze(grid: Any) -> tuple[tuple[Any, ...], ...]:
     return tuple(tuple(row) for row in grid)
 
 
-def _spiral_text(spiral: str) -> str:
-    if not spiral:
+def spiral_pieces(game: Any) -> list[str]:
+    """The spiral as the words (and lone cards) that made it this round, oldest first —
+    ["F", "FUN", "NO"] for the spiral FUNO — so the screen can show where words break.
+
+    Read from the round's events and checked against the engine's own spiral: when the
+    pieces do not rebuild it exactly (a word taken off by a challenge, say), the spiral is
+    one piece, as the engine has it."""
+    spiral = game.spiral or ""
+    events = game.events
+    starts = [i for i, e in enumerate(events) if e.get("type") == "start_round"]
+    if not spiral or not starts:
+        return [spiral] if spiral else []
+    pieces: list[str] = []
+    built = ""
+    for event in events[starts[-1] :]:
+        kind = event.get("type")
+        if kind == "start_round":
+            piece = str(event.get("flipped", "")).strip().upper()
+        elif kind == "word":
+            piece = str(event.get("word", "")).upper()
+        elif kind == "draw" and event.get("keep") is False:
+            piece = str(event.get("letter", "")).strip().upper()
+        else:
+            continue
+        overlap = next((k for k in range(min(len(piece), len(built)), 0, -1) if built.endswith(piece[:k])), 0)
+        if kind == "word" and not overlap:
+            continue  # refused by the engine or taken off: not on the spiral
+        built += piece[overlap:]
+        pieces.append(piece)
+    return pieces if built == spiral else [spiral]
+
+
+def _spiral_text(game: Any) -> str:
+    pieces = spiral_pieces(game)
+    if not pieces:
         return "Flip the first card to start the round"
-    tail = spiral[-14:]
-    return f"[size=22]spiral ends[/size]\n[size=44]{'...' if len(spiral) > 14 else ''}{tail}[/size]"
+    shown = pieces[-3:]  # the last words: the one to build on comes last
+    more = "... " if len(pieces) > 3 else ""
+    return f"[size=22]spiral ends[/size]\n[size=40]{more}{'  '.join(shown)}[/size]"
 
 
 def _option_text(game: Any) -> str:

@@ -6,6 +6,18 @@ never the session. The five games are in ``play_games.py``, the other situations
 ``play_situations.py``, the shared steps in ``play_steps.py``.
 """
 
+from play_evening import (
+    evening_option_a,
+    evening_option_b,
+    evening_tosswords_a,
+    evening_tosswords_b,
+    evening_upwords_a,
+    evening_upwords_b,
+    evening_wordspiel_a,
+    evening_wordspiel_b,
+    evening_wots_a,
+    evening_wots_b,
+)
 from play_games import option, tosswords, upwords, wordspiel, wots
 from play_keep import correct_turn, demo_asks, keep_games, upwords_board
 from play_settings import (
@@ -41,6 +53,16 @@ __all__ = [
     "demo_calibrate",
     "demo_street",
     "disk_full",
+    "evening_option_a",
+    "evening_option_b",
+    "evening_tosswords_a",
+    "evening_tosswords_b",
+    "evening_upwords_a",
+    "evening_upwords_b",
+    "evening_wordspiel_a",
+    "evening_wordspiel_b",
+    "evening_wots_a",
+    "evening_wots_b",
     "idle",
     "keep_games",
     "live_camera",
