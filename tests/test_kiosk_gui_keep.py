@@ -52,7 +52,7 @@ def test_a_running_timer_comes_back_paused_with_its_time_after_a_power_cut(data:
     assert after["screen"] == "game"
     assert after["digits"] == before["digits"] != "30"
     assert after["state"].startswith("PAUSED") and after["button"] == "Resume"
-    assert "timer was running" in after["news"] and f"{before['digits']} left" in after["news"]
+    assert "timer was running" in after["news"] and f"{before['digits']} s left" in after["news"]
     assert after["digits_later"] == after["digits"]
     assert int(after["running_again"]) == int(after["digits"]) - 1
 

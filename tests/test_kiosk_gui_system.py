@@ -140,6 +140,6 @@ def test_a_play_the_camera_sees_is_offered_and_confirmed_then_the_camera_is_lost
     assert "camera" not in found["before"]  # the empty board: nothing to offer
     assert found["news"] == "The camera sees MOOD: tap Turn to check it, Done to score it."
     assert found["entry_title"] == "Check the camera's read, then Done"
-    assert found["entry_preview"] == "row 4, col 2, across: places M O O D"
+    assert found["entry_preview"] == "row 4, col 2, across: places M O O D for 8 points"
     assert found["scores"] == ["8", "0"]
     assert found["lost_banner"].startswith("The camera is lost (")

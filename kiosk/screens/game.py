@@ -143,8 +143,9 @@ class GameScreen(KioskScreen):
         if kept.running:
             from kiosk.turn_timer import digits
 
+            left = digits(kept.remaining)
             self.show_news(
-                f"The timer was running when the kiosk stopped: {digits(kept.remaining)} left, "
+                f"The timer was running when the kiosk stopped: {left}{'' if ':' in left else ' s'} left, "
                 "paused. Tap Resume to go on."
             )
 

@@ -30,5 +30,12 @@ def timer_cut_part2(ui: Any) -> Steps:
     yield 1.2
     ui.note("digits_later", ui.text("ring.digits"))  # paused: it does not run on by itself
     ui.tap("game.timer")
-    yield 1.3
+    yield 0.1
+    ui.note("button_after_tap", ui.text("game.timer"))
+    ui.note("phase_after_tap", ui.app.timer.view().phase)
+    for _ in range(40):  # a second or so; longer on a loaded machine
+        yield 0.1
+        if ui.text("ring.digits") != ui.found["digits"]:
+            break
     ui.note("running_again", ui.text("ring.digits"))
+    ui.note("remaining_again", ui.app.timer.view().remaining)
