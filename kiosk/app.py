@@ -202,6 +202,10 @@ class TableKeeperApp(App):
             screen.prepare(**context)
         assert self.manager is not None
         self.manager.current = name
+        if self.banner is not None:
+            # On the game screen a banner sits at the bottom, over the buttons, so it never
+            # covers whose turn it is; tapping it away uncovers them (elsewhere: at the top).
+            self.banner.pos_hint = {"x": 0, "y": 0} if name == "game" else {"x": 0, "top": 1}
         self.show_problems()
         if self.screenshots is not None and name not in self._shot:
             self._shot.add(name)  # once laid out and drawn: the first screen needs the window up too
