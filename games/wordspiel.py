@@ -318,7 +318,8 @@ class WordSpiel(Game[SpielState]):
             return None
         low = min(state.totals)
         winners = tuple(n for n, t in zip(self.players, state.totals, strict=True) if t == low)
-        return Outcome(winners, f"lowest total after {state.round} rounds ({RULE_ROUND})")
+        rounds = f"{state.round} round{'s' if state.round != 1 else ''}"
+        return Outcome(winners, f"lowest total after {rounds} ({RULE_ROUND})")
 
     @property
     def spiral(self) -> str:

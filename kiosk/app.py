@@ -52,6 +52,7 @@ class TableKeeperApp(App):
         *,
         camera: Any = None,
         demo: Any = None,
+        speaker: Any = None,
         screenshots: Path | None = None,
         on_started: Callable[[TableKeeperApp], Any] | None = None,
         **kwargs: Any,
@@ -62,6 +63,8 @@ class TableKeeperApp(App):
         self.timer = timer
         self.camera = camera
         self.demo = demo
+        #: The audio output (kiosk.speaker.Speaker): cues without a buzzer, the optional voice.
+        self.speaker = speaker
         self.screenshots = screenshots
         self._on_started = on_started
         self.banner: Banner | None = None
@@ -74,6 +77,8 @@ class TableKeeperApp(App):
         self.camera_prefill: dict[str, Any] | None = None
         #: Club night's publisher (``kiosk.club.publisher``), or None when it is off.
         self.club: Any = None
+        #: The category card of the turn that just ended (the vote screen shows it).
+        self.played_category = ""
 
     # ------------------------------------------------------------------ building
     def build(self) -> FloatLayout:
@@ -199,6 +204,10 @@ class TableKeeperApp(App):
             screen.prepare(**context)
         assert self.manager is not None
         self.manager.current = name
+        if self.banner is not None:
+            # On the game screen a banner sits at the bottom, over the buttons, so it never
+            # covers whose turn it is; tapping it away uncovers them (elsewhere: at the top).
+            self.banner.pos_hint = {"x": 0, "y": 0} if name == "game" else {"x": 0, "top": 1}
         self.show_problems()
         if self.screenshots is not None and name not in self._shot:
             self._shot.add(name)  # once laid out and drawn: the first screen needs the window up too
@@ -224,6 +233,27 @@ class TableKeeperApp(App):
         """New settings from the settings screen: the timer's warning, ticks and sound."""
         if self.timer is not None and hasattr(self.timer, "configure"):
             self.timer.configure(self.settings.section("timer"))
+        if self.speaker is not None:
+            self.speaker.muted = bool(self.settings.section("timer").get("mute", False))
+            self.speaker.voice = bool(self.settings.section("sound").get("voice", False))
+
+    def say(self, text: str) -> None:
+        """Speak a ruling when the voice is on (Settings; off by default)."""
+        if self.speaker is not None:
+            self.speaker.say(text)
+
+    def toggle_mute(self) -> bool:
+        """Sound off or on with one tap (kept in the settings file); returns True when muted."""
+        from kiosk import settings as settings_file
+
+        muted = not bool(self.settings.section("timer").get("mute", False))
+        self.settings.set("timer", "mute", muted)
+        self.apply_settings()
+        try:
+            settings_file.save(self.settings)
+        except OSError as exc:
+            self.warn(f"Sound {'off' if muted else 'on'} until the kiosk restarts: {exc.strerror or exc}.")
+        return muted
 
     # ------------------------------------------------------------------ the category deck
     def current_category(self) -> str:
@@ -247,6 +277,8 @@ class TableKeeperApp(App):
         """The card goes to the back of the tray when the turn ends."""
         table = self._open_deck(quiet=True)
         if table is not None:
+            if table.current:  # a vote on the word just played is about this card
+                self.played_category = table.current
             table.put_back()
 
     def _open_deck(self, quiet: bool = False) -> Any:

@@ -92,6 +92,8 @@ class Demo:
     busy: bool = False
     read_by_camera: int = 0
     confirmed_by_players: int = 0
+    #: The game (log id) the players were asked about putting aside for the demo.
+    _asked: int | None = None
 
     @classmethod
     def create(cls, session: Any) -> Demo:
@@ -112,6 +114,14 @@ class Demo:
             return "Demo: the camera is still reading the last play."
         game = session.game
         if game is None or game.name != "upwords" or tuple(game.players) != PLAYERS:
+            if game is not None and not game.is_over() and self._asked != session.game_id:
+                # Never replace the table's game without asking; the answer is one more tap.
+                self._asked = session.game_id
+                return (
+                    f"Demo: tap Demo step again to start the demo; this {game.title} game is kept "
+                    "on the start screen to resume."
+                )
+            self._asked = None
             result = session.new_game("upwords", list(PLAYERS), {"timer": 60})
             if not result.ok:
                 return result.message

@@ -278,3 +278,10 @@ def upwords_prefill(after: Game[Any]) -> dict[str, Any] | None:
     )
     (row, col), down = main.cells[0], len(main.cells) > 1 and main.cells[1][0] > main.cells[0][0]
     return {"word": main.word, "row": row, "col": col, "down": down}
+
+
+def placeholder_name(name: str) -> bool:
+    """'Team A', 'Player 2', 'Side B': the start screen's stand-ins, not names people typed."""
+    import re
+
+    return re.fullmatch(r"(Team|Player|Side) ([A-Z]|\d{1,2})", name.strip()) is not None

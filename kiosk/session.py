@@ -86,20 +86,14 @@ class Session:
     def new_game(self, name: str, players: Sequence[str], options: Mapping[str, Any] | None = None) -> Result:
         """Start a game; the header is in the log before the game exists on screen.
 
-        A finished game still open is recorded; an unfinished one is given up (kept in the
-        log as abandoned), so "Resume" always means the game the table played last.
+        A finished game still open is recorded; an unfinished one stays unfinished in the log,
+        listed on the start screen to resume (starting a game never throws one away).
         """
         try:
             game = new_game(canonical_name(name), [p.strip() for p in players], dict(options or {}))
         except (GameSetupError, KeyError) as exc:
             return Result.refused(str(exc).strip("'\""))
         self.close_game()
-        left = self.in_progress()
-        if left is not None:
-            try:
-                self.log.abandon(left)
-            except Exception as exc:
-                return Result.refused(f"The unfinished game could not be put aside: {_plain(exc)}")
         try:
             game_id = self.log.start_game(game.header())
         except Exception as exc:  # StoreError and friends: say so, keep the old state
@@ -107,10 +101,11 @@ class Session:
         self.game, self.game_id = game, game_id
         return Result(True, f"{game.title}: {game.to_move} to play")
 
-    def resume(self) -> bool:
-        """Rebuild the newest unfinished game from the log; False when there is none."""
+    def resume(self, game_id: int | None = None) -> bool:
+        """Rebuild an unfinished game (default: the newest) from the log; False when there is none."""
         try:
-            game_id = self.log.game_in_progress()
+            if game_id is None:
+                game_id = self.log.game_in_progress()
             if game_id is None:
                 return False
             self.game = self.log.rebuild(game_id)
@@ -144,6 +139,37 @@ class Session:
                 self.problems.append(f"The result could not be saved: {_plain(exc)}")
         self.game = self.game_id = None
 
+    def leave(self) -> None:
+        """Put the game aside, unfinished: it stays in the log, listed on the start screen."""
+        if self.game is not None and self.game.is_over():
+            self.close_game()
+        self.game = self.game_id = None
+
+    def unfinished(self, limit: int = 20) -> list[tuple[Any, dict[str, int]]]:
+        """The unfinished games, newest first, each with its scores (for the resume list)."""
+        try:
+            games = [g for g in self.log.games(200) if g.status == "playing"][:limit]  # type: ignore[attr-defined]
+        except Exception as exc:
+            self.problems.append(f"The list of unfinished games cannot be read: {_plain(exc)}")
+            return []
+        out = []
+        for summary in games:
+            try:
+                scores = dict(self.log.rebuild(summary.id).scores())
+            except Exception:
+                scores = {}
+            out.append((summary, scores))
+        return out
+
+    def abandon_game(self, game_id: int) -> None:
+        """Give up an unfinished game from the resume list (kept in the log, marked abandoned)."""
+        if game_id == self.game_id:
+            return self.abandon()
+        try:
+            self.log.abandon(game_id)
+        except Exception as exc:
+            self.problems.append(f"Could not mark the game abandoned: {_plain(exc)}")
+
     def abandon(self) -> None:
         """Give up the current game (it stays in the log, marked abandoned)."""
         if self.game_id is not None:
@@ -154,10 +180,28 @@ class Session:
         self.game = self.game_id = None
 
     def recent_players(self, limit: int = 8) -> list[str]:
+        """Names typed for recent games, newest first ("Team A", "Player 2" are not names)."""
         try:
-            return list(self.log.recent_players(limit))
+            names = list(self.log.recent_players(limit + 12))
         except Exception:
             return []
+        return [n for n in names if not playbook.placeholder_name(n)][:limit]
+
+    def last_players(self, name: str) -> list[str]:
+        """Who played this game last (the start screen offers them again), or []."""
+        try:
+            games = self.log.games(50)  # type: ignore[attr-defined]
+        except Exception:
+            return []
+        return next((list(g.players) for g in games if g.game == name), [])
+
+    def rematch(self) -> Result:
+        """The same game, players and options again; the first player moves to the next seat."""
+        game = self.game
+        if game is None:
+            return Result.refused("There is no game to play again.")
+        players = [*game.players[1:], game.players[0]]
+        return self.new_game(game.name, players, game.options)
 
     # ------------------------------------------------------------------ events
     def submit(self, event: Mapping[str, Any]) -> Result:
@@ -199,6 +243,23 @@ class Session:
             return Result.refused(_plain(exc))
         event = self.game.undo()
         return Result(True, f"Took back: {playbook.describe_event(event)}", event=event)
+
+    def correct(self, index: int, event: Mapping[str, Any]) -> Result:
+        """Replace the ``index``-th event and replay the rest (``kiosk.correction``); the log
+        is rewritten in one transaction before the corrected game is shown."""
+        from kiosk import correction
+
+        if self.game is None or self.game_id is None:
+            return Result.refused("No game is being played.")
+        fixed, why = correction.replay(self.game, index, event)
+        if fixed is None:
+            return Result.refused(f"Not corrected: {why}.")
+        try:
+            self.log.replace_from(self.game_id, index, fixed.events[index:])  # type: ignore[attr-defined]
+        except Exception as exc:
+            return Result.refused(_plain(exc))
+        self.game = fixed
+        return Result(True, f"Corrected entry {index + 1}: {playbook.describe_event(fixed.events[index])}")
 
     # ------------------------------------------------------------------ challenges
     def challenge_target(self) -> playbook.Target | None:
@@ -260,6 +321,15 @@ class Session:
             return Result.refused(f"{word.upper()} was not added: {_plain(exc)}")
         where = "all games" if game is None else playbook.guide(game).title
         return Result(True, f"{getattr(entry, 'word', word.upper())} is now a house word in {where}.")
+
+    def house_words(self) -> Any:
+        """The table's house words (``games.house_words.HouseWords``: list, strike, remove)."""
+        authority = self._authority()
+        if authority is not None and hasattr(authority, "house"):
+            return authority.house
+        from kiosk.house_file import open_house_words
+
+        return open_house_words()
 
     def authority_problem(self) -> str:
         return self._authority_error

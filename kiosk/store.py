@@ -258,6 +258,25 @@ class GameLog:
             )
         return json.loads(row[1])
 
+    def replace_from(self, game_id: int, index: int, events: list[dict[str, Any]]) -> None:
+        """A correction: the game's events from number ``index + 1`` on are replaced by ``events``,
+        in one transaction (a power cut leaves the old events or the new ones, never a mix)."""
+        self._game_row(game_id)
+        bodies = [_to_json(dict(e), "the corrected event") for e in events]
+        with self._writing("the correction") as conn:
+            rows = conn.execute(
+                "SELECT seq FROM events WHERE game_id = ? ORDER BY seq", (int(game_id),)
+            ).fetchall()
+            if not 0 <= index <= len(rows):
+                raise StoreError(f"game {game_id} has no event {index + 1}", BAD_INPUT)
+            first = rows[index][0] if index < len(rows) else (rows[-1][0] + 1 if rows else 1)
+            conn.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (int(game_id), first))
+            for n, body in enumerate(bodies):
+                conn.execute(
+                    "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
+                    (int(game_id), first + n, body),
+                )
+
     def finish(self, game_id: int, outcome: Any) -> None:
         """Mark the game over. ``outcome``: ``{"winners": [...], "termination": "..."}`` or an Outcome.
 

@@ -22,12 +22,14 @@ RGB = tuple[int, int, int]
 
 @dataclass(frozen=True)
 class TimerView:
-    """What the screen draws this frame."""
+    """What the screen draws this frame. ``next_change``: seconds until the ring's frame or
+    the digits next change (None: nothing changes by itself, idle or paused)."""
 
     phase: str
     digits: str
     frame: tuple[RGB, ...]
     remaining: float
+    next_change: float | None = None
 
 
 class _Keep:
@@ -110,7 +112,36 @@ class TurnTimer:
         if not self.enabled:
             return TimerView("off", "--", (), 0.0)
         v = self.table.view()
-        return TimerView(v.phase.value, digits(v.remaining), v.frame.pixels(1.0), v.remaining)
+        return TimerView(
+            v.phase.value, digits(v.remaining), v.frame.pixels(1.0), v.remaining, self._next_change(v)
+        )
+
+    def _next_change(self, v: Any) -> float | None:
+        """When the screen must look again: the ring's next frame or the next whole second."""
+        from games.ring_frames import next_frame_change
+
+        try:
+            at = next_frame_change(v.countdown, v.now, self.table.style)
+        except Exception:  # a timer double without a style: look again soon
+            return 0.1
+        if at is None:
+            return None
+        if v.phase.value in ("running", "warning"):
+            # Running, the screen is redrawn once a second, when the digits change, with the
+            # ring's frame of that moment: each redraw of the whole window costs more than
+            # the ring's smoother steps are worth on screen (the LEDs still get every step).
+            return v.remaining % 1.0 or 1.0
+        return max(0.0, at - v.now)
+
+    def restore(self, remaining: float) -> None:
+        """The turn as it was at a power cut: ``remaining`` seconds left, paused."""
+        if not self.enabled:
+            return
+        from dataclasses import replace
+
+        countdown = self.table.countdown
+        used = min(max(0.0, countdown.duration - float(remaining)), countdown.duration)
+        self._safely("set_countdown", replace(countdown.reset(), used=used, started=True))
 
     def close(self) -> None:
         try:

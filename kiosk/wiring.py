@@ -102,6 +102,31 @@ def open_timer(settings: settings_file.Settings, demo: bool) -> Any:
     return timer
 
 
+def open_speaker(settings: settings_file.Settings, timer: Any) -> Any:
+    """The audio output (``kiosk.speaker``): the timer's cues when no buzzer is wired, the
+    optional voice. The cue WAVs are made now, in the data folder."""
+    from kiosk import paths
+    from kiosk.speaker import Speaker
+
+    speaker = Speaker(
+        paths.data_dir() / "sounds",
+        voice=bool(settings.section("sound").get("voice", False)),
+        muted=bool(settings.section("timer").get("mute", False)),
+    )
+    table = getattr(timer, "table", None)
+    sounder = getattr(table, "sounder", None)
+    if table is not None and getattr(sounder, "device", "none fitted") is None:
+
+        def play(view: Any) -> None:  # on the timer's thread; aplay runs on its own
+            for cue in view.cues:
+                speaker.cue(cue.kind.value)
+                if cue.kind.value == "warning":
+                    speaker.say(f"{round(cue.remaining)} seconds")
+
+        table.add_listener(play)
+    return speaker
+
+
 def _timer_problem(notes: list[str]) -> str:
     """One sentence for the players: nothing on a working Pi, a plain note on mock pins."""
     if all(n.startswith("pins: GPIO of this") for n in notes):
@@ -141,6 +166,7 @@ def build_app(
     session.problems.extend(problems)
     demo_mode = is_demo(demo)
     timer = open_timer(settings, demo_mode)
+    speaker = open_speaker(settings, timer)
     demo_script = Demo.create(session) if demo_mode else None
     camera = demo_script.camera if demo_script is not None else None
     if not demo_mode:
@@ -155,6 +181,7 @@ def build_app(
         timer,
         camera=camera,
         demo=demo_script,
+        speaker=speaker,
         screenshots=screenshots,
         on_started=on_started,
     )

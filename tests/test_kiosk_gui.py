@@ -36,6 +36,9 @@ pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("displa
 def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> None:
     found = run("wots", data)
     assert found["category"] in load_categories("green")  # drawn from the kiosk's own deck
+    assert f"fit the card [b]{found['category']}[/b]?" in found["vote_card"]  # the vote shows the card
+    assert "Reds' kerb: 0 captured" in found["kerb_labels"]
+    assert "Blues' kerb: 0 captured" in found["kerb_labels"]
     deck = json.loads(found["deck_file"])
     assert deck["current"] == found["category"] and deck["green"]["position"] == 1
     after = json.loads((data / "category-deck.json").read_text())
@@ -48,7 +51,7 @@ def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> N
     assert found["before_sandbox_mover"] == "Blues"
     assert found["compound_verdict"] == "LEGAL"
     assert found["after_compound_mover"] == "Blues"  # the Reds challenged wrongly: they lose their turn
-    assert found["winner"] == "Reds wins!"
+    assert found["winner"] == "Reds win!"  # a team takes the plural
     assert found["history_lines"] > 10
     with game_log(data) as log:
         game_id = log.games(1)[0].id
@@ -66,15 +69,18 @@ def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> N
 @pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
 def test_upwords_by_word_and_start_cell_with_challenges_to_the_end(data: Path) -> None:
     found = run("upwords", data)
-    assert found["mood_preview"] == "row 4, col 2, across: places M O O D"
+    assert found["mood_preview"] == "row 4, col 2, across: places M O O D for 8 points"
     assert found["after_net"] == "NET 6 + ON 4 = 10"  # the sheet's figure 2
     assert (found["on_word"], found["on_verdict"]) == ("ON", "LEGAL")  # NET formed two words
     assert found["wood_verdict"] == "LEGAL"
     assert found["dearz_verdict"] == "ILLEGAL"
     assert "draw pile" in found["early_end"]  # refused in plain words, nothing lost
     assert found["winner"] == "Ann wins!"
+    assert "turns" in found["summary"] and "Best turn: " in found["summary"]
+    assert found["rematch_players"] == ["Bob", "Ann"] and found["rematch_mover"] == "Bob to play"
+    assert found["names_remembered"] == ["Bob", "Ann"]  # the start screen offers the last players
     with game_log(data) as log:
-        game = log.rebuild(log.games(1)[0].id)
+        game = log.rebuild(log.games(2)[1].id)
     assert game.board.text() == "8/8/8/1[MW]OOD3/3NET2/4A3/4R3/8"
 
 
@@ -93,6 +99,7 @@ def test_tosswords_every_tile_retired_with_a_challenge_undone(data: Path) -> Non
 @pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
 def test_wordspiel_a_round_with_an_exchange_and_a_house_word(data: Path) -> None:
     found = run("wordspiel", data)
+    assert found["after_flip"] == "Pause"  # the flip started the timer
     assert found["no_verdict"] == "LEGAL"
     assert found["oxq_verdict"] == "ILLEGAL"
     assert found["oxq_house_verdict"] == "LEGAL"  # allowed as a house word, ruled again
@@ -111,6 +118,8 @@ def test_wordspiel_a_round_with_an_exchange_and_a_house_word(data: Path) -> None
 def test_option_letter_points_a_wrong_challenge_and_the_rack_count(data: Path) -> None:
     found = run("option", data)
     assert found["after_tool"] == "10"
+    assert found["TOOL_came_with"] == ["1 pts"] * 4
+    assert found["LOOT_came_with"] == ["3 pts", "2 pts", "2 pts", "3 pts"]  # taught once by TOOL
     assert found["loot_verdict"] == "LEGAL"
     assert found["tolqz_verdict"] == "ILLEGAL"
     assert found["winner"] == "Bob wins!"
@@ -137,6 +146,8 @@ def test_settings_are_saved_and_used_by_the_next_game(data: Path) -> None:
     found = run("settings_and_stats", data)
     assert found["house_banner"] == "ZORBLE is now a house word in all games."
     assert found["mute_kept"] == "On"  # typing the house word kept the unsaved changes
+    assert found["house_listed"] == ["[b]QI[/b]: struck in all games", "[b]ZORBLE[/b]: allowed in all games"]
+    assert found["house_after_remove"] is False
     house = json.loads((data / "house-words.json").read_text())
     assert house["entries"] == [{"word": "ZORBLE", "action": "allow", "game": None}]
     assert found["wots_timer"] == "Timer 40 s"
@@ -180,6 +191,14 @@ def test_the_timer_runs_pauses_resets_and_warns_with_the_ring_lit(data: Path) ->
     assert found["warning"] in ("10", "9")  # New card started it; the last 10 s are amber
     amber = [rgb for rgb in found["frame_warning"] if any(rgb)]
     assert amber and all(rgb == [255, 140, 0] for rgb in amber[:-1])  # the last one may be part-lit
+    assert found["paused_state"].startswith("PAUSED")
+    assert found["time_up"] == "TIME!" and found["time_up_state"].startswith("Time is up!")
+    flashes = found["expired_frames"]
+    assert any(all(rgb == [255, 0, 0] for rgb in f) for f in flashes)  # the whole ring red ...
+    assert any(not any(any(rgb) for rgb in f) for f in flashes)  # ... flashing off and on
+    assert found["sound_before"] == "Sound on" and found["sound_after"].startswith("Muted")
+    assert found["speaker_muted"] is True
+    assert tomllib.loads((data / "tablekeeper.toml").read_text())["timer"]["mute"] is True
 
 
 @pytest.fixture
@@ -219,3 +238,4 @@ def test_every_screen_has_large_text_and_finger_sized_buttons(data: Path) -> Non
     assert len(found["audited"]) >= 25
     assert found["small_text"] == []
     assert found["small_buttons"] == []
+    assert found["clipped"] == []

@@ -107,7 +107,7 @@ def test_demo_camera_reads_the_street_after_each_word(data: Path) -> None:
     # STRENGTHS moved S, T twice and R, N, G, H once toward the Reds (the bottom, negative side).
     moved = {k: v for k, v in found["read_positions"].items() if v != 0}
     assert moved == {"S": -2, "T": -2, "R": -1, "N": -1, "G": -1, "H": -1}
-    assert found["caption"] == "camera: all 17 letters where the game has them - tap for the photo"
+    assert found["caption"] == "camera: all 17 letters where the game has them (tap: photo)"
     assert found["photo_kind"] == "photo"
 
 
@@ -140,6 +140,6 @@ def test_a_play_the_camera_sees_is_offered_and_confirmed_then_the_camera_is_lost
     assert "camera" not in found["before"]  # the empty board: nothing to offer
     assert found["news"] == "The camera sees MOOD: tap Turn to check it, Done to score it."
     assert found["entry_title"] == "Check the camera's read, then Done"
-    assert found["entry_preview"] == "row 4, col 2, across: places M O O D"
+    assert found["entry_preview"] == "row 4, col 2, across: places M O O D for 8 points"
     assert found["scores"] == ["8", "0"]
     assert found["lost_banner"].startswith("The camera is lost (")

@@ -198,11 +198,20 @@ def test_a_bad_game_setup_is_refused_in_plain_words(session: Session) -> None:
     assert not session.new_game("chess", ["A", "B"]).ok
 
 
-def test_a_new_game_puts_an_unfinished_one_aside(session: Session) -> None:
+def test_a_new_game_keeps_an_unfinished_one_to_resume(session: Session) -> None:
     session.new_game("upwords", ["Ann", "Bob"])
     session.submit(MOOD)
     first = session.game_id
     assert session.new_game("wordspiel", ["Ann", "Bob"]).ok
+    second = session.game_id
     summaries = {g.id: g.status for g in session.log.games(5)}
-    assert summaries[first] == "abandoned"  # kept in the log, no longer "in progress"
-    assert session.in_progress() == session.game_id
+    assert summaries[first] == "playing"  # still unfinished: nothing is lost to a new game
+    assert session.in_progress() == second
+    listed = session.unfinished()
+    assert [(g.id, g.game) for g, _ in listed] == [(second, "wordspiel"), (first, "upwords")]
+    assert listed[1][1] == {"Ann": 8, "Bob": 0}
+    session.leave()
+    assert session.game is None
+    assert session.resume(first) and session.game.scores() == {"Ann": 8, "Bob": 0}
+    session.abandon_game(second)
+    assert [g.id for g, _ in session.unfinished()] == [first]

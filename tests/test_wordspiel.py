@@ -233,7 +233,7 @@ def test_a_single_winner() -> None:
     g = game(rounds=1, hand=2)
     _play_round(g, "F", word("FUN"))
     assert g.outcome().winner == ANN  # type: ignore[union-attr]
-    assert "lowest total after 1 rounds" in g.outcome().termination  # type: ignore[union-attr]
+    assert "lowest total after 1 round" in g.outcome().termination  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(

@@ -51,6 +51,9 @@ def prepare_environment(data: Path, fullscreen: bool = False) -> None:
     os.environ.setdefault("KCFG_GRAPHICS_HEIGHT", "480")
     os.environ.setdefault("KCFG_GRAPHICS_RESIZABLE", "0")
     os.environ.setdefault("KCFG_KIVY_EXIT_ON_ESCAPE", "0")
+    # 30 frames a second at most: nothing on the kiosk moves faster, and the idle main loop
+    # costs half the CPU of Kivy's default 60 (bench/bench_kiosk.py measures it).
+    os.environ.setdefault("KCFG_GRAPHICS_MAXFPS", "30")
     os.environ.setdefault("KCFG_INPUT_MOUSE", "mouse,disable_multitouch")
     if fullscreen:
         os.environ.setdefault("KCFG_GRAPHICS_FULLSCREEN", "auto")

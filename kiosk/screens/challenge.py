@@ -150,14 +150,15 @@ class ChallengeScreen(KioskScreen):
 
     def _vote(self) -> None:
         self.area.clear_widgets()
-        self.area.add_widget(
-            Text(
-                "Each player taps once: does the word fit the category?",
-                size=theme.BODY,
-                size_hint_y=None,
-                height=44,
-            )
+        card = self.app.current_category() or self.app.played_category
+        question = (
+            f"Does {self.target_word} fit the card [b]{card}[/b]? Each player taps once."
+            if card
+            else f"Does {self.target_word} fit the category card? Each player taps once."
         )
+        asked = Text(question, size=theme.LARGE, size_hint_y=None, height=76)
+        asked.tid = "challenge.vote.card"
+        self.area.add_widget(asked)
         row = BoxLayout(spacing=theme.GAP)
         self.accept = BigButton(
             "Accept\n0",
@@ -226,7 +227,7 @@ class ChallengeScreen(KioskScreen):
                 if accepted
                 else "REJECTED"
                 if self.votes["reject"] > self.votes["accept"]
-                else "TIE"
+                else "TIED VOTE"
             )
             colour = theme.GOOD if accepted else theme.BAD
             reason = f"{self.votes['accept']} accept, {self.votes['reject']} reject"
@@ -252,6 +253,7 @@ class ChallengeScreen(KioskScreen):
         row.add_widget(BigButton("Back to game", tid="challenge.ok", accent=True, on_tap=self.back))
         self.area.add_widget(row)
         self.word.text = self.session.game.events[-1].get("word") or self.word.text
+        self.app.say(f"{verdict}. {reason}")
 
     def house_word(self) -> None:
         """The table knows the word: keep it as a house word for this game and rule again."""

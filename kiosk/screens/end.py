@@ -12,8 +12,10 @@ from kivy.uix.boxlayout import BoxLayout
 
 from kiosk import playbook
 from kiosk.screens.base import KioskScreen
+from kiosk.summary import summarise
 from kiosk.widgets import theme
 from kiosk.widgets.basics import BigButton, Text
+from kiosk.wording import winner_line
 
 
 class EndScreen(KioskScreen):
@@ -29,8 +31,13 @@ class EndScreen(KioskScreen):
         self.body.add_widget(self.winner)
         self.how = Text("", size=theme.BODY, color=theme.MUTED, size_hint_y=None, height=40)
         self.body.add_widget(self.how)
+        middle = BoxLayout(spacing=theme.GAP)
         self.table = BoxLayout(orientation="vertical", spacing=2)
-        self.body.add_widget(self.table)
+        middle.add_widget(self.table)
+        self.summary = Text("", size=theme.BODY, color=theme.TEXT, halign="left", size_hint_x=1.3)
+        self.summary.tid = "end.summary"
+        middle.add_widget(self.summary)
+        self.body.add_widget(middle)
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH + 6)
         self.challenge = BigButton(
             "Challenge last word",
@@ -41,6 +48,7 @@ class EndScreen(KioskScreen):
         row.add_widget(self.challenge)
         row.add_widget(BigButton("Undo", tid="end.undo", on_tap=self.undo))
         row.add_widget(BigButton("History", tid="end.history", on_tap=lambda: self.app.go("history")))
+        row.add_widget(BigButton("Rematch", tid="end.rematch", face=theme.GOOD, on_tap=self.rematch))
         row.add_widget(BigButton("New game", tid="end.new", accent=True, on_tap=self.new_game))
         self.body.add_widget(row)
 
@@ -50,9 +58,8 @@ class EndScreen(KioskScreen):
             return
         outcome = game.outcome()
         names = outcome.winners
-        self.winner.text = (
-            f"{names[0]} wins!" if len(names) == 1 else f"Tie: {' & '.join(names)}" if names else "No winner"
-        )
+        guide = playbook.guide(game.name)
+        self.winner.text = winner_line(names, guide.side)
         self.how.text = outcome.termination
         self.table.clear_widgets()
         scores = game.scores()
@@ -63,6 +70,20 @@ class EndScreen(KioskScreen):
                 Text(f"{name}:  {score}", size=theme.LARGE, bold=name in names, color=colour)
             )
         self.challenge.disabled = self.session.challenge_target() is None
+        try:
+            past = self.session.log.games(200)
+        except Exception:
+            past = []
+        self.summary.text = "\n".join(summarise(game, past, lower).lines())
+
+    def rematch(self) -> None:
+        """Same players and options; the first player moves to the next seat."""
+        result = self.session.rematch()
+        if not result.ok:
+            self.app.warn(result.message)
+            return
+        self.app.go("game", fresh=True)
+        self.app.news(f"Rematch: {result.message}")
 
     def new_game(self) -> None:
         self.session.close_game()

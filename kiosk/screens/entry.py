@@ -28,6 +28,7 @@ class EntryScreen(KioskScreen):
         self.body.padding = (theme.GAP, 4)
         self.form: forms.Form | None = None
         self.confirming = False
+        self.correcting: int | None = None
         self.bar = self.title_bar(
             "Turn",
             BigButton("Cancel", tid="entry.cancel", on_tap=lambda: self.app.go("game")),
@@ -49,15 +50,56 @@ class EntryScreen(KioskScreen):
         self.keyboard = BigKeyboard(tid="kb", on_change=self.typed, spaces=False)
         self.body.add_widget(self.keyboard)
 
-    def prepare(self, prefill: dict[str, Any] | None = None, **_context: Any) -> None:
-        """``prefill``: a play read by the camera (word, row, col, down) for the players to check."""
+    def prepare(
+        self,
+        prefill: dict[str, Any] | None = None,
+        keep: bool = False,
+        correct: int | None = None,
+        **_context: Any,
+    ) -> None:
+        """``prefill``: a play read by the camera (word, row, col, down) for the players to check.
+        ``keep``: back from the large board, with the form as it was left there."""
         game = self.session.game
         if game is None:
             return
+        if keep and self.form is not None:
+            typed = self.keyboard.text
+            self._build_rows()
+            self.keyboard.set(typed)
+            return
         self.confirming = prefill is not None
+        #: Correcting entry ``correcting`` of the game (the form works on the game before it).
+        self.correcting = correct
+        if correct is not None:
+            from kiosk.correction import before
+
+            game = before(game, correct)
         self.form = forms.form_for(self, game)
         if prefill is not None:
             self.form.prefill(prefill)
+        self._build_rows()
+        self.keyboard.max_length = self.form.max_length
+        self.keyboard.set(self.form.initial_text())
+        if self.confirming:
+            self.bar.title.text = "Check the camera's read, then Done"
+        if correct is not None:
+            self.bar.title.text = f"Correct entry {correct + 1} ({game.to_move})"
+            self.keyboard.set(str(self.session.game.events[correct].get("word") or ""))
+
+    def _correct(self, event: dict[str, Any]) -> bool:
+        """A past entry entered again: the session replays everything after it."""
+        index, self.correcting = self.correcting, None
+        result = self.session.correct(index, event)
+        if not result.ok:
+            self.correcting = index  # keep what was typed; the banner says which entry broke
+            self.app.warn(result.message)
+            return False
+        self.app.news(result.message)
+        self.app.go("history")
+        return True
+
+    def _build_rows(self) -> None:
+        assert self.form is not None
         self.bar.title.text = self.form.title
         self.controls.clear_widgets()
         self.actions.clear_widgets()
@@ -65,10 +107,6 @@ class EntryScreen(KioskScreen):
         for row in (self.controls, self.actions):
             row.height = theme.TOUCH if row.children else 0
             row.opacity = 1 if row.children else 0
-        self.keyboard.max_length = self.form.max_length
-        self.keyboard.set(self.form.initial_text())
-        if self.confirming:
-            self.bar.title.text = "Check the camera's read, then Done"
 
     def typed(self, text: str) -> None:
         if self.form is None:
@@ -88,6 +126,8 @@ class EntryScreen(KioskScreen):
 
     def submit(self, event: dict[str, Any]) -> bool:
         """Send a move to the session; on success back to the game with the timer reset."""
+        if getattr(self, "correcting", None) is not None:
+            return self._correct(event)
         result = self.session.submit(event)
         if not result.ok:
             self.app.warn(result.message)
@@ -98,6 +138,6 @@ class EntryScreen(KioskScreen):
             self.app.demo.confirmed()
         self.app.news(result.message or "Saved.")
         game_screen = self.app.screens["game"]
-        game_screen.after_turn()
+        game_screen.after_turn(event)
         self.app.go("game")
         return True

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
 
 from kiosk.widgets import theme
 from kiosk.widgets.basics import BigButton, Stepper, Text
@@ -161,8 +162,15 @@ class UpwordsForm(Form):
             "Down" if self.down else "Across", tid="entry.direction", on_tap=self._turn, size_hint_x=0.5
         )
         controls.add_widget(self.direction)
+        controls.add_widget(
+            BigButton(
+                "Board", tid="entry.board", face=theme.INFO, size_hint_x=0.5, on_tap=self._board
+            )
+        )
         self.action(actions, "Pass", "entry.pass", {"type": "pass"})
         self.action(actions, "Exchange a tile", "entry.exchange", {"type": "exchange"})
+        # Ending the game is kept apart from the everyday moves, at the far end of the row.
+        actions.add_widget(Widget(size_hint_x=0.4))
         self.action(actions, "End: no one can play", "entry.end", self._end, face=theme.WARN)
 
     def prefill(self, values: dict[str, Any]) -> None:
@@ -179,6 +187,40 @@ class UpwordsForm(Form):
         self.down = not self.down
         self.direction.text = "Down" if self.down else "Across"
         self.screen.refresh_preview()
+
+    def _board(self) -> None:
+        """The large board: tap the first square, choose across or down, see the play."""
+        self.screen.app.go("place")
+
+    def place(self, row: int, col: int) -> None:
+        """The first square, tapped on the large board."""
+        self.row, self.col = row, col
+        self.screen.refresh_preview()
+
+    def turn(self) -> None:
+        self._turn()
+
+    def planned(self, text: str) -> tuple[Any, frozenset[tuple[int, int]], str]:
+        """The board as it would be after the typed play, the squares it covers, and what it
+        scores in the engine's words (or why it does not fit): for the large board view."""
+        word = letters(text)
+        if not word:
+            return self.game, frozenset(), "type the word"
+        tiles, problem = self._tiles(text)
+        if problem:
+            return self.game, frozenset(), problem
+        after, why = self.screen.session.try_event({"type": "play", "word": word, "tiles": tiles})
+        if after is None:
+            return self.game, frozenset(), why
+        covered = frozenset((t["row"], t["col"]) for t in tiles)
+        return after, covered, self._scored(after)
+
+    def _scored(self, after: Any) -> str:
+        before = self.game.scores()
+        mover = self.game.to_move
+        points = after.scores().get(mover, 0) - before.get(mover, 0)
+        summary = after.turns[-1].summary if after.turns else ""
+        return f"{summary} ({points} points)" if summary else f"{points} points"
 
     def _cells(self, word: str) -> list[tuple[int, int]]:
         return [(self.row + i, self.col) if self.down else (self.row, self.col + i) for i in range(len(word))]
@@ -207,7 +249,12 @@ class UpwordsForm(Form):
         tiles, problem = self._tiles(text)
         if problem:
             return f"{where}: {problem}"
-        return f"{where}: places {' '.join(t['letter'] for t in tiles)}"
+        placed = " ".join(t["letter"] for t in tiles)
+        after, why = self.screen.session.try_event({"type": "play", "word": letters(text), "tiles": tiles})
+        if after is None:  # the engine refuses it: say why before Done is tapped
+            return f"{where}: places {placed}; {why}"
+        points = after.scores().get(self.game.to_move, 0) - self.game.scores().get(self.game.to_move, 0)
+        return f"{where}: places {placed} for {points} points"
 
     def event(self, text: str) -> dict[str, Any] | None:
         if not letters(text):

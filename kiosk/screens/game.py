@@ -25,17 +25,27 @@ class GameScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self._tick_event: Any = None
-        top = BoxLayout(size_hint_y=None, height=70, spacing=theme.GAP)
-        self.mover = Text("", size=theme.HUGE, bold=True, color=theme.ACCENT, halign="left")
+        from kiosk import paths
+        from kiosk.timer_keep import TimerKeep
+
+        #: The time left of a running turn, on disk (see kiosk.timer_keep).
+        self._keep = TimerKeep(paths.data_dir() / "timer.json")
+        self._kept: tuple[Any, ...] = ()
+        self._timer_game: int | None = None
+        #: The log id of the game the news line speaks of: another game's news is never shown.
+        self._news_game: int | None = None
+        top = BoxLayout(size_hint_y=None, height=88, spacing=theme.GAP)
+        self.mover = Text(
+            "", size=theme.HUGE, bold=True, color=theme.ACCENT, halign="left", size_hint_x=0.42
+        )
         self.mover.tid = "game.mover"
         top.add_widget(self.mover)
-        side = BoxLayout(orientation="vertical", size_hint_x=0.55)
+        side = BoxLayout(orientation="vertical", size_hint_x=0.58)
         self.info = FitText(
             "", size=theme.SMALL, color=theme.MUTED, halign="right", size_hint_y=None, height=24
         )
         self.info.tid = "game.info"
         self.news = Text("", size=theme.SMALL, color=theme.ACCENT, halign="right")
-        self.news.valign = "top"
         self.news.tid = "game.news"
         side.add_widget(self.info)
         side.add_widget(self.news)
@@ -67,10 +77,15 @@ class GameScreen(KioskScreen):
         self.ring = RingView()
         self.ring.on_tap = self.reset_timer
         timer_box.add_widget(self.ring)
-        self.ring_hint = Text(
-            "tap the ring: reset", size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=28
-        )
+        # The timer's state in words under the ring: PAUSED, TIME!, what a tap on the ring does.
+        self.ring_hint = Text("", size=theme.BODY, bold=True, color=theme.MUTED, size_hint_y=None, height=50)
+        self.ring_hint.tid = "game.timer_state"
         timer_box.add_widget(self.ring_hint)
+        self.mute_button = BigButton(
+            "Sound on", tid="game.mute", face=theme.PANEL, size=theme.SMALL, on_tap=self.toggle_mute
+        )
+        self.mute_button.size_hint_y, self.mute_button.height = None, theme.TOUCH
+        timer_box.add_widget(self.mute_button)
         middle.add_widget(timer_box)
         self.body.add_widget(middle)
         self.buttons = BoxLayout(size_hint_y=None, height=theme.TOUCH + 6, spacing=theme.GAP)
@@ -103,10 +118,10 @@ class GameScreen(KioskScreen):
         if timer is not None and (fresh or timer.seconds != game.timer_seconds):
             # A new game, or one resumed after a restart: the timer takes this game's length.
             timer.reset(game.timer_seconds)
+        self._restore_timer(game)
         self.refresh()
 
     def on_enter(self, *_: Any) -> None:
-        self._tick_event = Clock.schedule_interval(self.tick, 1 / 30)
         self.tick(0)
 
     def on_leave(self, *_: Any) -> None:
@@ -114,12 +129,34 @@ class GameScreen(KioskScreen):
             self._tick_event.cancel()
             self._tick_event = None
 
+    def _restore_timer(self, game: Any) -> None:
+        """A game shown for the first time since start (or since it was left): its timer comes
+        back paused with the time it had, and the news line says so."""
+        if self._timer_game == self.session.game_id:
+            return
+        self._timer_game = self.session.game_id
+        timer = self.app.timer
+        kept = self._keep.load(self.session.game_id)
+        if timer is None or not timer.enabled or kept is None or kept.remaining >= (timer.seconds or 0):
+            return
+        timer.restore(kept.remaining)
+        if kept.running:
+            from kiosk.turn_timer import digits
+
+            left = digits(kept.remaining)
+            self.show_news(
+                f"The timer was running when the kiosk stopped: {left}{'' if ':' in left else ' s'} left, "
+                "paused. Tap Resume to go on."
+            )
+
     def refresh(self) -> None:
         """Redraw everything but the timer from the session's game."""
         game = self.session.game
         if game is None:
             return
         guide = playbook.guide(game.name)
+        if self.session.game_id != self._news_game:
+            self.news.text = ""
         if game.is_over():
             Clock.schedule_once(lambda _dt: self.app.go("end"), 0)
         self.mover.text = f"{game.to_move} to play" if game.to_move else "Game over"
@@ -127,6 +164,7 @@ class GameScreen(KioskScreen):
         if not self.news.text and game.turns:
             self.show_news(f"last: {game.turns[-1].player} {game.turns[-1].summary}")
         self._draw_scores(game, guide)
+        self._show_mute(bool(self.app.settings.section("timer").get("mute", False)))
         self.table.show(game, self.app.camera)
         show_card = game.name == "word-on-the-street"
         self.card_row.height = theme.TOUCH if show_card else 0
@@ -137,8 +175,9 @@ class GameScreen(KioskScreen):
         self.challenge_button.disabled = self.session.challenge_target() is None
 
     def show_news(self, message: str) -> None:
-        """What the last action did, under the game's info (two lines at most)."""
-        self.news.text = message if len(message) <= 84 else message[:81].rstrip() + "..."
+        """What the last action did, under the game's info (whole: the font shrinks to fit)."""
+        self.news.text = message
+        self._news_game = self.session.game_id
 
     def _draw_scores(self, game: Any, guide: playbook.Guide) -> None:
         self.scores.clear_widgets()
@@ -178,31 +217,61 @@ class GameScreen(KioskScreen):
             )
         )
 
-    def tick(self, _dt: float) -> None:
+    def tick(self, _dt: float = 0) -> None:
+        """Draw the timer, then sleep until the ring or the digits next change (not 30 times a
+        second: the screen is redrawn only when a pixel changes). Idle or paused, it looks
+        twice a second, for the physical button."""
+        if self._tick_event is not None:
+            self._tick_event.cancel()
+            self._tick_event = None
+        wait = self._draw_timer()
+        if self.manager is not None and self.manager.current == self.name:
+            self._tick_event = Clock.schedule_once(self.tick, 0.5 if wait is None else wait + 0.002)
+
+    def _draw_timer(self) -> float | None:
         timer = self.app.timer
         if timer is None or not timer.enabled:
-            self.ring_hint.opacity = 0
+            self.ring_hint.text = ""
             self.ring.show([(0, 0, 0)] * 12, "--", theme.MUTED)
             self.timer_button.disabled = True
-            return
+            return None
         self.timer_button.disabled = False
         view = timer.view()
-        self.ring_hint.opacity = 1 if view.phase in ("paused", "expired") else 0
-        colour = (
-            theme.BAD if view.phase == "expired" else theme.WARN if view.phase == "warning" else theme.TEXT
-        )
-        self.ring.show(view.frame, view.digits, colour)
-        label = {"running": "Pause", "warning": "Pause", "paused": "Resume"}.get(view.phase, "Start timer")
-        if view.phase == "expired":
+        phase = view.phase
+        colour = theme.BAD if phase == "expired" else theme.WARN if phase == "warning" else theme.TEXT
+        self.ring.show(view.frame, "TIME!" if phase == "expired" else view.digits, colour)
+        hint, hint_colour = {
+            "paused": ("PAUSED\n[size=18]tap the ring: full time[/size]", theme.ACCENT),
+            "expired": ("Time is up!\n[size=18]tap the ring: next turn[/size]", theme.BAD),
+            "idle": ("[size=18]tap Start timer[/size]", theme.MUTED),
+        }.get(phase, ("", theme.MUTED))
+        if self.ring_hint.text != hint:
+            self.ring_hint.text, self.ring_hint.color = hint, hint_colour
+        label = {"running": "Pause", "warning": "Pause", "paused": "Resume"}.get(phase, "Start timer")
+        if phase == "expired":
             label = "Restart timer"
         if self.timer_button.text != label:
             self.timer_button.text = label
+        kept = (self.session.game_id, view.digits, phase)
+        if kept != self._kept:  # once a second while it runs, and at every start, pause and reset
+            self._kept = kept
+            self._keep.save(self.session.game_id, view.remaining, phase in ("running", "warning"))
+        return view.next_change
 
     # ------------------------------------------------------------------ taps
     def toggle_timer(self) -> None:
         if self.app.timer is not None:
             self.app.timer.toggle()
             self.tick(0)
+
+    def toggle_mute(self) -> None:
+        """Sound off (or on again) with one tap: the buzzer, the speaker and the voice."""
+        muted = self.app.toggle_mute()
+        self._show_mute(muted)
+
+    def _show_mute(self, muted: bool) -> None:
+        self.mute_button.text = "Muted: tap for sound" if muted else "Sound on"
+        self.mute_button.set_face(theme.WARN if muted else theme.PANEL, dark_text=muted)
 
     def reset_timer(self) -> None:
         """Back to a full turn (the physical button does the same when held)."""
@@ -241,8 +310,12 @@ class GameScreen(KioskScreen):
             self.show_news(message)
         self.refresh()
 
-    def after_turn(self) -> None:
-        """A turn was scored: the timer resets for the next player."""
+    def after_turn(self, event: dict[str, Any] | None = None) -> None:
+        """A turn was scored: the timer resets for the next player. The WordSpiel flip starts
+        it (rule D: the dealer flips the top card and starts the timer)."""
         game = self.session.game
-        if self.app.timer is not None and game is not None:
-            self.app.timer.reset(game.timer_seconds)
+        timer = self.app.timer
+        if timer is not None and game is not None:
+            timer.reset(game.timer_seconds)
+            if event is not None and event.get("type") == "start_round" and timer.enabled:
+                timer.toggle()

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
+from kiosk import playbook
 from kiosk.screens.base import KioskScreen
 from kiosk.widgets import theme
-from kiosk.widgets.basics import BigButton, LongText
+from kiosk.widgets.basics import BigButton, LongText, Text
+from kiosk.wording import verdict_word, when
 
 
 class HistoryScreen(KioskScreen):
@@ -22,7 +25,7 @@ class HistoryScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.stats = False
-        self.give_up = BigButton("Give up game", tid="history.abandon", on_tap=self.abandon, face=theme.BAD)
+        self.leave_button = BigButton("Leave game", tid="history.leave", on_tap=self.leave)
         club = (  # club night on: the table's QR code and how far the publishing is
             [BigButton("Club", tid="history.club", on_tap=lambda: self.app.go("club"))]
             if getattr(app, "club", None) is not None
@@ -30,7 +33,7 @@ class HistoryScreen(KioskScreen):
         )
         self.bar = self.title_bar(
             "History",
-            self.give_up,
+            self.leave_button,
             *club,
             BigButton("Settings", tid="history.settings", on_tap=lambda: self.app.go("settings")),
             BigButton("Back", tid="history.back", on_tap=self.back, accent=True),
@@ -41,14 +44,42 @@ class HistoryScreen(KioskScreen):
         self.lines.bind(minimum_height=self.lines.setter("height"))
         self.scroll.add_widget(self.lines)
         self.body.add_widget(self.scroll)
+        # Giving up is kept apart from the everyday buttons: bottom right, and two taps.
+        self.danger = BoxLayout(size_hint_y=None, height=theme.TOUCH, spacing=theme.GAP)
+        self.danger_hint = Text(
+            "Leave game keeps it to resume later.", size=theme.SMALL, color=theme.MUTED, halign="left"
+        )
+        self.fix_button = BigButton(
+            "Correct a turn",
+            tid="history.correct",
+            face=theme.INFO,
+            size_hint_x=None,
+            width=220,
+            on_tap=lambda: self.app.go("correct"),
+        )
+        self.danger.add_widget(self.fix_button)
+        self.danger.add_widget(self.danger_hint)
+        self.give_up = BigButton(
+            "Give up game",
+            tid="history.abandon",
+            on_tap=self.abandon,
+            face=theme.BAD,
+            size_hint_x=None,
+            width=260,
+        )
+        self.danger.add_widget(self.give_up)
+        self.body.add_widget(self.danger)
         self._armed = False
 
     def prepare(self, stats: bool = False, **_context: Any) -> None:
         self.stats = stats or self.session.game is None
         self._armed = False
         self.give_up.text = "Give up game"
-        self.give_up.disabled = self.stats
-        self.give_up.opacity = 0 if self.stats else 1
+        for part in (self.give_up, self.leave_button):
+            part.disabled = self.stats
+            part.opacity = 0 if self.stats else 1
+        self.danger.height = 0 if self.stats else theme.TOUCH
+        self.danger.opacity = 0 if self.stats else 1
         self.lines.clear_widgets()
         if self.stats:
             self.bar.title.text = "Games played"
@@ -73,7 +104,8 @@ class HistoryScreen(KioskScreen):
             )
             if turn.ruling is not None:
                 colour = theme.GOOD if turn.ruling.legal else theme.BAD
-                self._line(f"     {turn.ruling.verdict}: {turn.ruling.reason} - {turn.ruling.rule}", colour)
+                verdict = verdict_word(turn.ruling)
+                self._line(f"     {verdict}: {turn.ruling.reason} - {turn.ruling.rule}", colour)
         self._line("Scores now: " + ", ".join(f"{p} {s}" for p, s in game.scores().items()), theme.ACCENT)
 
     def _games(self) -> None:
@@ -88,8 +120,16 @@ class HistoryScreen(KioskScreen):
             self._line("No game played yet.", theme.MUTED)
         for g in games:
             who = ", ".join(g.players)
-            won = f" - won by {', '.join(g.winners)}" if g.winners else ""
-            self._line(f"#{g.id} {g.game}: {who} ({g.status}{won})")
+            won = (
+                f", won by {g.winners[0]}"
+                if len(g.winners) == 1
+                else f", a tie: {' & '.join(g.winners)}"
+                if g.winners
+                else ""
+            )
+            status = {"playing": "unfinished", "abandoned": "given up"}.get(g.status, g.status)
+            title = playbook.guide(g.game).title if g.game in playbook.GAME_ORDER else g.game
+            self._line(f"[b]{title}[/b], {when(g.started)}: {who} ({status}{won})")
         if stats:
             self._line("Players: games / wins / best turn", theme.ACCENT)
             for name, s in sorted(stats.items()):
@@ -99,6 +139,14 @@ class HistoryScreen(KioskScreen):
 
     def back(self) -> None:
         self.app.go("game" if self.session.game is not None and not self.stats else "start")
+
+    def leave(self) -> None:
+        """Back to the start screen; the game stays unfinished in the log, listed to resume."""
+        game = self.session.game
+        self.session.leave()
+        if game is not None:
+            self.app.warn(f"{game.title} is kept: Resume on the start screen brings it back.", "info")
+        self.app.go("start")
 
     def abandon(self) -> None:
         """Two taps: the first arms it (a mis-tap never throws a game away)."""

@@ -1,8 +1,10 @@
 """Option turn entry: the word on the keyboard, then each letter's printed points and colour.
 
 The prism set is not in the rule sheet, so the kiosk cannot know a letter's value: the
-player taps it in (1 by default), and the colour of the side showing, for the one-colour
-double. Further words formed by the same turn are added one after another.
+player taps it in on a number pad — one tap a letter, the next letter is selected by
+itself — and the colour of the side showing, for the one-colour double. A letter's points
+are remembered once taught (until the kiosk restarts), so later words come filled in.
+Further words formed by the same turn are added one after another.
 """
 
 from __future__ import annotations
@@ -66,14 +68,24 @@ class LettersScreen(KioskScreen):
         self.body.add_widget(self.bar)
         self.columns = BoxLayout(spacing=4)
         self.body.add_widget(self.columns)
+        pad = BoxLayout(spacing=3, size_hint_y=None, height=theme.TOUCH)
+        for n in range(12):  # one tap sets the selected letter's points (12 keys fit 800 px)
+            pad.add_widget(
+                BigButton(str(n), tid=f"letters.pad.{n}", face=theme.INFO, on_tap=lambda n=n: self.key(n))
+            )
+        self.body.add_widget(pad)
         bottom = BoxLayout(spacing=8, size_hint_y=None, height=theme.TOUCH)
         self.prisms = Stepper("letters.prisms", 1, 1, 7, "{} from rack")
         self.turned = Stepper("letters.turned", 0, 0, 20, "{} turned")
         bottom.add_widget(self.prisms)
         bottom.add_widget(self.turned)
         self.body.add_widget(bottom)
-        self.points: list[Stepper] = []
+        self.points: list[BigButton] = []
         self.colours: list[BigButton] = []
+        self.values: list[int] = []
+        self.selected = 0
+        #: Each letter's points as last entered: the set's table, taught once.
+        self.taught: dict[str, int] = {}
 
     def prepare(self, word: str = "", **_context: Any) -> None:
         if word:
@@ -86,12 +98,20 @@ class LettersScreen(KioskScreen):
         )
         self.columns.clear_widgets()
         self.points, self.colours = [], []
+        self.values = [self.taught.get(ch, 1) for ch in self.word]
+        self.selected = 0
         for i, ch in enumerate(self.word):
             column = BoxLayout(orientation="vertical", spacing=2)
             column.add_widget(Text(ch, size=theme.HUGE, bold=True, color=theme.ACCENT))
-            stepper = Stepper(f"letters.points.{i}", 1, 0, 20, "{} pts", orientation="vertical")
-            self.points.append(stepper)
-            column.add_widget(stepper)
+            points = BigButton(
+                "",
+                tid=f"letters.points.{i}",
+                size_hint_y=None,
+                height=theme.TOUCH,
+                on_tap=lambda i=i: self.select(i),
+            )
+            self.points.append(points)
+            column.add_widget(points)
             colour = BigButton(
                 "dark",
                 tid=f"letters.colour.{i}",
@@ -105,6 +125,28 @@ class LettersScreen(KioskScreen):
             column.add_widget(colour)
             self.columns.add_widget(column)
 
+        self._show_points()
+
+    def _show_points(self) -> None:
+        for i, button in enumerate(self.points):
+            button.text = f"{self.values[i]} pts"
+            chosen = i == self.selected
+            button.set_face(theme.ACCENT if chosen else theme.PANEL_HI, dark_text=chosen)
+
+    def select(self, index: int) -> None:
+        """The letter the number pad sets next."""
+        self.selected = index
+        self._show_points()
+
+    def key(self, value: int) -> None:
+        """A number tapped: the selected letter's points; then the next letter is selected."""
+        if not self.values:
+            return
+        self.values[self.selected] = value
+        self.taught[self.word[self.selected]] = value
+        self.selected = min(len(self.values) - 1, self.selected + 1)
+        self._show_points()
+
     @staticmethod
     def _flip(button: BigButton) -> None:
         button.text = "light" if button.text == "dark" else "dark"
@@ -117,7 +159,7 @@ class LettersScreen(KioskScreen):
         return {
             "word": self.word,
             "letters": [
-                {"letter": ch, "points": self.points[i].value, "color": self.colours[i].text}
+                {"letter": ch, "points": self.values[i], "color": self.colours[i].text}
                 for i, ch in enumerate(self.word)
             ],
         }

@@ -1,4 +1,5 @@
-"""Settings: timers, warning, ticks, mute, LED brightness, word list, camera, GPIO pins, calibration.
+"""Settings: the family's (timers, sound, category cards, house words) and, behind a long press,
+the technician's (LED brightness, word list, camera, GPIO pins, calibration).
 
 Edits a copy of the settings and writes them through ``kiosk.settings.save`` (atomic) on
 Save; a failed save (disk full, read-only card) says so and keeps the old file. The GPIO
@@ -16,14 +17,16 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
+from games.registry import game_class
 from hardware.config import NEOPIXEL_PINS, HardwareConfig, HardwareConfigError
 from kiosk import playbook
 from kiosk import settings as settings_file
 from kiosk.screens.base import KioskScreen
 from kiosk.screens.calibrate_screen import calibration_status
+from kiosk.screens.house_rows import house_rows
 from kiosk.screens.pin_rows import PinStepper, grown, hardware_values, led_count, other_pins
 from kiosk.widgets import theme
-from kiosk.widgets.basics import BigButton, LongText, Stepper, Text
+from kiosk.widgets.basics import BigButton, LongPressButton, LongText, Stepper, Text
 
 WORD_LIST_SIZES = (35, 50, 60, 70, 80, 95)
 CAMERA_SOURCES = ("auto", "none", "replay")
@@ -39,6 +42,7 @@ class SettingsScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.back_to = "start"
+        self.technician = False
         self.body.add_widget(
             self.title_bar(
                 "Settings",
@@ -56,21 +60,23 @@ class SettingsScreen(KioskScreen):
     def prepare(self, keep: bool = False, **_context: Any) -> None:
         """``keep``: back from typing a house word, with the unsaved changes still in the draft."""
         if not keep:
+            self.technician = False
             current = self.app.manager.current if self.app.manager else "start"
             self.back_to = "game" if self.session.game is not None and current != "start" else "start"
             self.draft = copy.deepcopy(self.app.settings)
         self.rows.clear_widgets()
         timer = self.draft.section("timer")
         durations = dict(timer.get("durations", {}))
-        for name in ("word-on-the-street", "wordspiel", "tosswords"):
+        for name in playbook.GAME_ORDER:  # every game: a timer can be used with any of them
+            default = game_class(name).default_timer or 0
             self._row(
                 f"{playbook.guide(name).title} timer",
                 Stepper(
                     f"settings.timer.{name}",
-                    int(durations.get(name, 60)),
-                    10,
+                    int(durations.get(name, default)),
+                    0,
                     300,
-                    "{} s",
+                    lambda v: f"{v} s" if v else "No timer",
                     step=5,
                     on_change=lambda v, n=name: self._duration(n, v),
                 ),
@@ -89,7 +95,42 @@ class SettingsScreen(KioskScreen):
         self._toggle(
             "Tick the last seconds", "settings.ticks", "timer", "ticks", bool(timer.get("ticks", True))
         )
-        self._toggle("Mute the buzzer", "settings.mute", "timer", "mute", bool(timer.get("mute", False)))
+        self._toggle("Mute the sound", "settings.mute", "timer", "mute", bool(timer.get("mute", False)))
+        self._toggle(
+            "Speak rulings aloud",
+            "settings.voice",
+            "sound",
+            "voice",
+            bool(self.draft.section("sound").get("voice", False)),
+        )
+        self._cycle(
+            "Category cards",
+            "settings.categories",
+            "kiosk",
+            "category_level",
+            str(self.draft.section("kiosk").get("category_level", "green")),
+            ("green", "blue"),
+        )
+        house_rows(self)
+        door = LongPressButton(
+            "Technician settings: press and hold" if not self.technician else "Technician settings",
+            tid="settings.technician",
+            face=theme.PANEL,
+            size=theme.SMALL,
+            on_long_press=self.open_technician,
+        )
+        door.size_hint_y, door.height = None, theme.TOUCH
+        self.rows.add_widget(door)
+        if self.technician:
+            self._technician()
+
+    def open_technician(self) -> None:
+        """Held down: the pins, the word list, the camera and calibration (not for the family)."""
+        self.technician = True
+        self.prepare(keep=True)
+
+    def _technician(self) -> None:
+        """GPIO pins, LED brightness, word list size, camera and board calibration."""
         hardware = self.draft.section("hardware")
         self._row(
             "LED ring brightness",
@@ -108,24 +149,11 @@ class SettingsScreen(KioskScreen):
         self._cycle(
             "Word list size", "settings.words", "words", "size", int(words.get("size", 60)), WORD_LIST_SIZES
         )
-        self._cycle(
-            "Category cards",
-            "settings.categories",
-            "kiosk",
-            "category_level",
-            str(self.draft.section("kiosk").get("category_level", "green")),
-            ("green", "blue"),
-        )
         camera = self.draft.section("camera")
         self._cycle(
             "Camera", "settings.camera", "camera", "source", str(camera.get("source", "auto")), CAMERA_SOURCES
         )
         self._pin_rows(hardware)
-        self._row(
-            "House words (all games)",
-            BigButton("Add a word", tid="settings.house", on_tap=self.add_house_word),
-        )
-        self._note("Strike or list house words: tablekeeper house.")
         status = LongText(
             f"Board calibration: {calibration_status()}", size=theme.SMALL, color=theme.MUTED, halign="left"
         )
@@ -232,17 +260,6 @@ class SettingsScreen(KioskScreen):
     def find_board(self) -> None:
         """Where the board is in the camera's picture: markers or four taps (unsaved changes kept)."""
         self.app.go("calibrate", back="settings")
-
-    def add_house_word(self) -> None:
-        """Type a word the word list lacks; it is allowed in every game from now on."""
-
-        def done(word: str) -> None:
-            if word:
-                result = self.session.add_house_word(word)
-                self.app.warn(result.message, "info" if result.ok else "error")
-            self.app.go("settings", keep=True)
-
-        self.app.go("names", title="A house word for every game", on_done=done, recent=False, back="settings")
 
     def _row(self, label: str, control: Any) -> None:
         row = BoxLayout(spacing=8, size_hint_y=None, height=theme.TOUCH)

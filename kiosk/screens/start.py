@@ -16,6 +16,7 @@ from kiosk import playbook
 from kiosk.screens.base import KioskScreen
 from kiosk.widgets import theme
 from kiosk.widgets.basics import BigButton, Text
+from kiosk.wording import scores_line
 
 TIMER_STEPS = (0, 15, 20, 30, 45, 60, 90, 120, 180)
 
@@ -26,7 +27,7 @@ class StartScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.game_name = playbook.GAME_ORDER[0]
-        self._armed = False
+        self.waiting: list[tuple[Any, dict[str, int]]] = []
         self.names: dict[str, list[str]] = {}
         self.options: dict[str, dict[str, Any]] = {}
         middle = BoxLayout(spacing=theme.GAP * 2)
@@ -91,17 +92,32 @@ class StartScreen(KioskScreen):
 
     # ------------------------------------------------------------------ state
     def prepare(self, **_context: Any) -> None:
-        self._armed = False
         if getattr(self, "_settings_seen", None) is not self.app.settings:
             self._settings_seen = self.app.settings
             self.options = {}  # new settings (timer lengths): start from them again
-        self.resume_button.disabled = self.session.in_progress() is None
+        self.waiting = self.session.unfinished()
+        self.resume_button.disabled = not self.waiting
         self.resume_button.opacity = 0.35 if self.resume_button.disabled else 1
+        if len(self.waiting) == 1:
+            summary, scores = self.waiting[0]
+            title = playbook.guide(summary.game).title
+            self.resume_button.text = f"Resume {title}\n[size={theme.SMALL}]{scores_line(scores)}[/size]"
+        elif self.waiting:
+            waiting = f"{len(self.waiting)} unfinished"
+            self.resume_button.text = f"Resume a game\n[size={theme.SMALL}]{waiting}[/size]"
+        else:
+            self.resume_button.text = "No game to resume"
         self.pick(self.game_name)
 
     def sides(self) -> list[str]:
-        guide = playbook.guide(self.game_name)
-        return self.names.setdefault(self.game_name, list(guide.default_sides))
+        """This game's sides: as set on this screen, else who played it last, else stand-ins."""
+        if self.game_name not in self.names:
+            guide = playbook.guide(self.game_name)
+            cls = game_class(self.game_name)
+            last = self.session.last_players(self.game_name)
+            fits = cls.min_players <= len(last) <= cls.max_players
+            self.names[self.game_name] = last if fits else list(guide.default_sides)
+        return self.names[self.game_name]
 
     def game_options(self) -> dict[str, Any]:
         if self.game_name not in self.options:
@@ -224,12 +240,7 @@ class StartScreen(KioskScreen):
         return playbook.guide(self.game_name).side.lower()
 
     def start(self) -> None:
-        """Start; with a game unfinished the first tap only warns (a mis-tap loses no game)."""
-        if self.session.in_progress() is not None and not self._armed:
-            self._armed = True
-            self.app.warn("A game is unfinished: tap Start game again to give it up, or Resume it.")
-            return
-        self._armed = False
+        """Start a new game; an unfinished one stays in the list to resume (nothing is lost)."""
         options = {k: v for k, v in self.game_options().items() if not (k == "timer" and not v)}
         if "timer" not in options:
             options["timer"] = 0
@@ -237,11 +248,16 @@ class StartScreen(KioskScreen):
         if not result.ok:
             self.app.warn(result.message)
             return
+        self.names.pop(self.game_name, None)  # next time: who played last (a rematch may reseat them)
         self.app.go("game", fresh=True)
 
     def resume(self) -> None:
-        if self.session.resume():
-            self.app.go("game")
+        """One game waiting: straight back into it; several: the list to choose from."""
+        if len(self.waiting) > 1:
+            self.app.go("resume")
+            return
+        if self.waiting and self.session.resume(self.waiting[0][0].id):
+            self.app.go("game", fresh=True)
         else:
             self.app.show_problems()
             self.prepare()

@@ -13,8 +13,9 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.widgets import theme
-from kiosk.widgets.basics import FitText, Text
+from kiosk.widgets.basics import Text
 from kiosk.widgets.boards import GridView, PhotoView, StreetView, TilesView
+from kiosk.wording import plural
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -32,7 +33,8 @@ class TablePanel(BoxLayout):
         #: Street letters the turn entry flagged (the typed word and the camera disagree on them).
         self.flagged: frozenset[str] = frozenset()
         self._last: tuple[Any, Any] = (None, None)
-        self.caption = FitText("", size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=28)
+        # Two lines at most: the camera's summary plus what a tap does must show whole.
+        self.caption = Text("", size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=48)
 
     def _use(self, kind: str, factory: Any) -> Any:
         if kind != self.kind:
@@ -55,6 +57,12 @@ class TablePanel(BoxLayout):
 
     def show(self, game: Any, camera: Any = None) -> None:
         self._last = (game, camera)
+        self._show(game, camera)
+        # No caption, no room taken: the street needs every pixel of height.
+        self.caption.height = 48 if self.caption.text else 0
+        self.caption.opacity = 1 if self.caption.text else 0
+
+    def _show(self, game: Any, camera: Any = None) -> None:
         name = game.name
         if camera is not None:
             camera.sync(game)
@@ -74,10 +82,9 @@ class TablePanel(BoxLayout):
                 }
                 doubtful = street.uncertain | self.flagged
             self._use("street", StreetView).set((tuple(engine.items()), tuple(game.players), doubtful))
-            (first, cap1), (second, cap2) = game.captured().items()
-            captured = f"{first} (bottom): {''.join(cap1) or '-'}    {second} (top): {''.join(cap2) or '-'}"
+            captured = ""  # the kerbs say it: each labelled with its team and captured count
             self.caption.text = (
-                f"camera: {street.summary} - tap for the photo" if street is not None else captured
+                f"camera: {street.summary} (tap: photo)" if street is not None else captured
             )
         elif name == "upwords":
             read = camera.view_of(game) if camera is not None else None
@@ -91,7 +98,7 @@ class TablePanel(BoxLayout):
             fresh = frozenset(p.cell for p in last.tiles) if last is not None else frozenset()
             self._use("grid", GridView).set((_freeze(tops), _freeze(heights), uncertain, fresh))
             self.caption.text = (
-                f"camera: {read.summary} - tap for the photo"
+                f"camera: {read.summary} (tap: photo)"
                 if read is not None
                 else f"tiles in the bag: {game.bag}"
             )
@@ -100,8 +107,7 @@ class TablePanel(BoxLayout):
             self._use("tiles", TilesView).set(rows)
             self.caption.text = "lit tiles are retired"
         elif name == "wordspiel":
-            spiral = game.spiral or ""
-            self._use("text", _big_text).text = _spiral_text(spiral)
+            self._use("text", _big_text).text = _spiral_text(game)
             self.caption.text = f"round {max(1, game.round)} of {game.options.get('rounds', 5)}"
         else:
             self._use("text", _big_text).text = _option_text(game)
@@ -116,11 +122,45 @@ def _freeze(grid: Any) -> tuple[tuple[Any, ...], ...]:
     return tuple(tuple(row) for row in grid)
 
 
-def _spiral_text(spiral: str) -> str:
-    if not spiral:
+def spiral_pieces(game: Any) -> list[str]:
+    """The spiral as the words (and lone cards) that made it this round, oldest first —
+    ["F", "FUN", "NO"] for the spiral FUNO — so the screen can show where words break.
+
+    Read from the round's events and checked against the engine's own spiral: when the
+    pieces do not rebuild it exactly (a word taken off by a challenge, say), the spiral is
+    one piece, as the engine has it."""
+    spiral = game.spiral or ""
+    events = game.events
+    starts = [i for i, e in enumerate(events) if e.get("type") == "start_round"]
+    if not spiral or not starts:
+        return [spiral] if spiral else []
+    pieces: list[str] = []
+    built = ""
+    for event in events[starts[-1] :]:
+        kind = event.get("type")
+        if kind == "start_round":
+            piece = str(event.get("flipped", "")).strip().upper()
+        elif kind == "word":
+            piece = str(event.get("word", "")).upper()
+        elif kind == "draw" and event.get("keep") is False:
+            piece = str(event.get("letter", "")).strip().upper()
+        else:
+            continue
+        overlap = next((k for k in range(min(len(piece), len(built)), 0, -1) if built.endswith(piece[:k])), 0)
+        if kind == "word" and not overlap:
+            continue  # refused by the engine or taken off: not on the spiral
+        built += piece[overlap:]
+        pieces.append(piece)
+    return pieces if built == spiral else [spiral]
+
+
+def _spiral_text(game: Any) -> str:
+    pieces = spiral_pieces(game)
+    if not pieces:
         return "Flip the first card to start the round"
-    tail = spiral[-14:]
-    return f"[size=22]spiral ends[/size]\n[size=44]{'...' if len(spiral) > 14 else ''}{tail}[/size]"
+    shown = pieces[-3:]  # the last words: the one to build on comes last
+    more = "... " if len(pieces) > 3 else ""
+    return f"[size=22]spiral ends[/size]\n[size=40]{more}{'  '.join(shown)}[/size]"
 
 
 def _option_text(game: Any) -> str:
@@ -142,9 +182,9 @@ def info_line(game: Any) -> str:
         die = game.options.get("die", "d6")
         return f"die {die}{' - steals on' if game.options.get('steal') else ''}"
     if name == "word-on-the-street":
-        counts = " - ".join(str(n) for n in game.scores().values())
-        return f"captured {counts}, first to {game.options.get('tiles_to_win', 8)} wins"
-    return f"{len(game.turns)} turns scored"
+        counts = ", ".join(f"{team} {n}" for team, n in game.scores().items())
+        return f"captured: {counts} (first to {game.options.get('tiles_to_win', 8)} wins)"
+    return plural(len(game.turns), "turn") + " scored"
 
 
 def score_extras(game: Any) -> dict[str, str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
+from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle, RoundedRectangle
 from kivy.properties import ListProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -51,8 +52,44 @@ def fill(widget: Widget, rgba: tuple[float, ...]) -> None:
     widget.bind(pos=follow, size=follow)
 
 
+def fit_font(label: Label, largest: float, wrap: bool = True, pad: float = 8) -> bool:
+    """Give ``label`` the largest font (from ``largest`` down to :data:`theme.SMALL`) whose
+    text fits its box whole; True when it fits, False when even the smallest is too big.
+
+    Wrapped text is measured at the box's width with no height limit (Kivy draws only the
+    lines that fit a fixed ``text_size`` height, which is how a verdict's reason lost all
+    but its last line); one-line text is measured unwrapped. A binary search over whole
+    pixel sizes: a handful of renders, only when the text or the box changes.
+    """
+    width, height = label.width - pad, label.height
+    if width <= 1 or height <= 1:
+        return True
+    label.text_size = (width, None) if wrap else (None, None)
+
+    def fits(size: float) -> bool:
+        label.font_size = size
+        label.texture_update()
+        w, h = label.texture_size
+        return h <= height and (wrap or w <= width)
+
+    low, high = int(theme.SMALL), int(max(largest, theme.SMALL))
+    if fits(high):
+        return True
+    if not fits(low):
+        return False
+    while high - low > 1:  # invariant: low fits, high does not
+        middle = (low + high) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle
+    fits(low)
+    return True
+
+
 class Text(Label):
-    """A label that wraps inside its width (Kivy labels do not by default)."""
+    """Wrapped text that always shows whole: the font shrinks (down to :data:`theme.SMALL`)
+    until every line fits the box; the box never shows only some of the lines."""
 
     def __init__(
         self,
@@ -73,26 +110,37 @@ class Text(Label):
             markup=True,
             **kwargs,
         )
-        self.bind(size=self._wrap)
+        self._largest = max(size, theme.SMALL)
+        #: False while even the smallest font cannot show the whole text (a layout to fix).
+        self.whole = True
+        self._refit = Clock.create_trigger(self._fit, -1)
+        self.bind(size=self._refit, text=self._refit)
 
-    def _wrap(self, *_: Any) -> None:
-        self.text_size = (self.width - 8, self.height)
+    def set_largest(self, size: int) -> None:
+        """A new largest font (the text still shrinks to fit)."""
+        self._largest = max(size, theme.SMALL)
+        self._refit()
+
+    def _fit(self, *_: Any) -> None:
+        self.whole = fit_font(self, self._largest)
 
 
 class FitText(Text):
-    """One line that shrinks its font (down to :data:`theme.SMALL`) rather than wrap or clip."""
+    """One line that shrinks its font (down to :data:`theme.SMALL`) rather than wrap; only a
+    line too long even then is cut with "...", and :attr:`whole` says so."""
 
     def __init__(self, text: str = "", size: int = theme.LARGE, **kwargs: Any) -> None:
         super().__init__(text, size=size, **kwargs)
-        self._largest = size
-        self.max_lines, self.shorten, self.shorten_from = 1, True, "right"
-        self.bind(text=self._fit, width=self._fit)
+        self.max_lines = 1
 
     def _fit(self, *_: Any) -> None:
-        # Roboto's average advance is about 0.56 em for capitals and lower case mixed.
-        chars = max(1, len(self.text))
-        fitting = int((self.width - 12) / (0.6 * chars))
-        self.font_size = max(theme.SMALL, min(self._largest, fitting))
+        self.shorten = False
+        self.whole = fit_font(self, self._largest, wrap=False)
+        if self.whole:  # one line that fits: a box-wide text_size lets halign place it
+            self.text_size = (max(1, self.width - 8), None)
+        else:
+            self.shorten, self.shorten_from = True, "right"
+            self.text_size = (max(1, self.width - 8), None)
 
 
 class LongText(Text):
@@ -101,9 +149,11 @@ class LongText(Text):
     def __init__(self, text: str = "", **kwargs: Any) -> None:
         super().__init__(text, size_hint_y=None, **kwargs)
         self.bind(texture_size=lambda *_: setattr(self, "height", max(36, self.texture_size[1] + 8)))
+        self.unbind(size=self._refit)
+        self.bind(width=self._refit)
 
-    def _wrap(self, *_: Any) -> None:
-        self.text_size = (self.width - 8, None)
+    def _fit(self, *_: Any) -> None:
+        self.text_size = (max(1, self.width - 8), None)
 
 
 class BigButton(Button):
@@ -146,7 +196,11 @@ class BigButton(Button):
         self.bind(
             pos=self._redraw, size=self._redraw, face=self._redraw, state=self._redraw, disabled=self._redraw
         )
-        self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 10, None)))
+        self._largest = max(size, theme.SMALL)
+        #: False while even the smallest font cannot show the whole label.
+        self.whole = True
+        self._refit = Clock.create_trigger(lambda *_: self._fit(), -1)
+        self.bind(size=self._refit, text=self._refit)
         if on_tap is not None:
             self.bind(on_release=lambda *_: on_tap())
 
@@ -160,9 +214,47 @@ class BigButton(Button):
         self._rect.pos = (self.x + 2, self.y + 2)
         self._rect.size = (self.width - 4, self.height - 4)
 
+    def _fit(self) -> None:
+        self.whole = fit_font(self, self._largest, pad=10)
+
     def set_face(self, rgba: tuple[float, ...], dark_text: bool = False) -> None:
         self.face = list(rgba)
         self.color = theme.ACCENT_TEXT if dark_text else theme.TEXT
+
+
+class LongPressButton(BigButton):
+    """A button that acts only when held down for ``hold`` seconds (a door for technicians:
+    a passing tap does nothing, so the family never lands among the GPIO pins by mistake)."""
+
+    def __init__(
+        self, text: str = "", on_long_press: Callable[[], Any] | None = None, hold: float = 1.5, **kwargs: Any
+    ):
+        super().__init__(text, **kwargs)
+        self.hold = hold
+        self._on_long_press = on_long_press
+        self._pending: Any = None
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.collide_point(*touch.pos) and not self.disabled:
+            from kivy.clock import Clock
+
+            self._cancel()
+            self._pending = Clock.schedule_once(lambda _dt: self._fire(), self.hold)
+        return bool(super().on_touch_down(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        self._cancel()
+        return bool(super().on_touch_up(touch))
+
+    def _cancel(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+
+    def _fire(self) -> None:
+        self._pending = None
+        if self._on_long_press is not None:
+            self._on_long_press()
 
 
 class Stepper(BoxLayout):
@@ -174,7 +266,7 @@ class Stepper(BoxLayout):
         value: int,
         low: int,
         high: int,
-        fmt: str = "{}",
+        fmt: str | Callable[[int], str] = "{}",
         on_change: Callable[[int], Any] | None = None,
         step: int = 1,
         **kwargs: Any,
@@ -196,19 +288,23 @@ class Stepper(BoxLayout):
         more = BigButton(
             "+", tid=f"{tid}.more", on_tap=lambda: self.change(self.step), size=theme.LARGE, **shape
         )
-        self.label = Text(fmt.format(value), size=theme.BODY, bold=True)
+        self.label = Text(self._show(value), size=theme.BODY, bold=True)
         if vertical:
             self.label.size_hint_y, self.label.height = None, 40
             self.size_hint_y, self.height = None, 2 * theme.TOUCH + 40 + 4
         for part in (more, self.label, less) if vertical else (less, self.label, more):
             self.add_widget(part)
 
+    def _show(self, value: int) -> str:
+        """The value in words: a format string ("{} s") or a function (0 -> "No timer")."""
+        return self.fmt(value) if callable(self.fmt) else self.fmt.format(value)
+
     def change(self, delta: int) -> None:
         self.set(max(self.low, min(self.high, self.value + delta)))
 
     def set(self, value: int) -> None:
         self.value = value
-        self.label.text = self.fmt.format(value)
+        self.label.text = self._show(value)
         if self._on_change is not None:
             self._on_change(value)
 

@@ -34,6 +34,8 @@ class _Canvas(Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.data: Any = None
+        #: Every text drawn in the last redraw, in order (what a test reads off the board).
+        self.painted_text: list[str] = []
         self.bind(size=lambda *_: self.redraw(), pos=lambda *_: self.redraw())
 
     def set(self, data: Any) -> None:
@@ -43,6 +45,7 @@ class _Canvas(Widget):
 
     def redraw(self) -> None:
         self.canvas.clear()
+        self.painted_text = []
         if self.data is not None:
             with self.canvas:
                 self.paint(self.data)
@@ -51,51 +54,93 @@ class _Canvas(Widget):
         raise NotImplementedError
 
     def letter(self, text: str, cx: float, cy: float, size: int, rgba: Sequence[float] = theme.TEXT) -> None:
+        self.painted_text.append(text)
         tex = _text_texture(text, max(theme.SMALL, size))
         Color(*rgba)
         Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size)
 
 
 class StreetView(_Canvas):
-    """Word on the Street: 17 letter lanes of 5 spaces; the first team's kerb is at the bottom.
+    """Word on the Street: 17 letter lanes of 5 spaces between two kerbs.
 
     ``data`` = (positions: ((letter, -3..3), ...), team names, letters the camera doubts —
-    their lanes get a red frame). A captured tile (±3) is drawn
-    in amber on its captor's kerb, so the street itself gets all the height.
+    their lanes get a red frame). The first team's kerb is at the bottom, the second's at
+    the top; each kerb is labelled with its team's name and captured count, and a captured
+    tile (±3) is drawn on its captor's kerb, outside the street, in amber.
     """
 
+    LABEL = 24  # the kerb's name line
+    KERB_GAP = 6
+
     def paint(self, data: tuple[tuple[tuple[str, int], ...], tuple[str, str], frozenset[str]]) -> None:
-        positions, _teams, doubtful = data
+        positions, teams, doubtful = data
         n = len(positions)
         col_w = self.width / max(1, n)
-        row_h = self.height / 5
+        row_h = (self.height - 2 * (self.LABEL + self.KERB_GAP)) / 7
+        street_y = self.y + self.LABEL + row_h + self.KERB_GAP
         Color(*theme.PANEL)
-        RoundedRectangle(pos=self.pos, size=self.size, radius=[8])
-        Color(0.3, 0.32, 0.38, 1)
-        Rectangle(pos=(self.x, self.y + row_h * 2), size=(self.width, row_h))
+        RoundedRectangle(pos=(self.x, street_y), size=(self.width, 5 * row_h), radius=[8])
+        Color(0.3, 0.32, 0.38, 1)  # the median strip
+        Rectangle(pos=(self.x, street_y + row_h * 2), size=(self.width, row_h))
+        Color(0.55, 0.57, 0.62, 1)  # the kerbs: a line each side of the street
+        Rectangle(pos=(self.x, street_y - 3), size=(self.width, 3))
+        Rectangle(pos=(self.x, street_y + 5 * row_h), size=(self.width, 3))
+        names = [*teams, "", ""]
+        counts = (sum(1 for _, p in positions if p <= -3), sum(1 for _, p in positions if p >= 3))
+        bottom_label_y = self.y + self.LABEL / 2
+        top_label_y = self.y + self.height - self.LABEL / 2
+        for name, count, cy in ((names[0], counts[0], bottom_label_y), (names[1], counts[1], top_label_y)):
+            if name:
+                owner = f"{name}'" if name.endswith("s") else f"{name}'s"
+                self.label_left(f"{owner} kerb: {count} captured", self.x + 4, cy, theme.SMALL, theme.MUTED)
         side = min(col_w, row_h) - 4
         for i, (letter, pos) in enumerate(positions):
             cx = self.x + col_w * (i + 0.5)
-            lane = max(-2, min(2, pos))
-            cy = self.y + row_h * (lane + 2.5)
-            captured = abs(pos) == 3
+            if pos <= -3:  # on the first team's kerb, below the street
+                cy = street_y - self.KERB_GAP - row_h / 2
+            elif pos >= 3:
+                cy = street_y + 5 * row_h + self.KERB_GAP + row_h / 2
+            else:
+                cy = street_y + row_h * (pos + 2.5)
+            captured = abs(pos) >= 3
             Color(*(theme.ACCENT if captured else (0.93, 0.9, 0.8, 1)))
             RoundedRectangle(pos=(cx - side / 2, cy - side / 2), size=(side, side), radius=[4])
             self.letter(letter, cx, cy, int(side * 0.68), theme.ACCENT_TEXT)
             if letter in doubtful:  # the camera is not sure of this column: the players look
                 Color(*theme.BAD)
-                Line(rectangle=(cx - col_w / 2 + 1, self.y + 2, col_w - 2, self.height - 4), width=2)
+                Line(rectangle=(cx - col_w / 2 + 1, street_y + 2, col_w - 2, 5 * row_h - 4), width=2)
+
+    def label_left(self, text: str, x: float, cy: float, size: int, rgba: Sequence[float]) -> None:
+        self.painted_text.append(text)
+        tex = _text_texture(text, max(theme.SMALL, size))
+        Color(*rgba)
+        Rectangle(texture=tex, pos=(x, cy - tex.height / 2), size=tex.size)
 
 
 class GridView(_Canvas):
-    """A square board of stacks: ``data`` = (tops, heights, uncertain cells, highlighted cells)."""
+    """A square board of stacks: ``data`` = (tops, heights, uncertain cells, highlighted cells).
+
+    Rows and columns are numbered along the left and top edges (as turn entry names them),
+    and a stack taller than one tile shows its height in a dark badge large enough to read
+    across the table. ``on_cell(row, col)``, when set, is called for a tap on a square.
+    """
+
+    on_cell: Any = None
 
     def paint(self, data: tuple[Any, Any, frozenset[tuple[int, int]], frozenset[tuple[int, int]]]) -> None:
         tops, heights, uncertain, highlight = data
         size = len(tops)
-        cell = min(self.width, self.height) / max(1, size)
-        x0 = self.x + (self.width - cell * size) / 2
-        y0 = self.y + (self.height - cell * size) / 2
+        edge = max(14.0, min(self.width, self.height) * 0.06)  # room for the row/column numbers
+        cell = (min(self.width, self.height) - edge) / max(1, size)
+        x0 = self.x + (self.width - cell * size - edge) / 2 + edge
+        y0 = self.y + (self.height - cell * size - edge) / 2
+        self._geometry = (x0, y0, cell, size)
+        number = max(theme.SMALL, int(min(edge, cell * 0.5) * 0.9))
+        for i in range(size):
+            self.letter(str(i + 1), x0 - edge / 2, y0 + (size - 1 - i) * cell + cell / 2, number, theme.MUTED)
+            self.letter(
+                str(i + 1), x0 + i * cell + cell / 2, y0 + size * cell + edge / 2, number, theme.MUTED
+            )
         for r in range(size):
             for c in range(size):
                 x, y = x0 + c * cell, y0 + (size - 1 - r) * cell
@@ -110,12 +155,36 @@ class GridView(_Canvas):
                     Color(*theme.PANEL_HI)
                 Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
                 if top:
-                    self.letter(str(top), x + cell / 2, y + cell / 2, int(cell * 0.55), theme.ACCENT_TEXT)
-                    if h and h > 1:
-                        self.letter(str(h), x + cell - 8, y + 10, theme.SMALL, theme.BAD)
+                    self.letter(
+                        str(top), x + cell / 2, y + cell / 2 + cell * 0.06, int(cell * 0.5), theme.ACCENT_TEXT
+                    )
+                    if h and h > 1:  # the stack's height: a badge in the corner
+                        badge = max(theme.SMALL, int(cell * 0.34))
+                        Color(0.12, 0.12, 0.14, 1)
+                        Rectangle(pos=(x + cell - badge - 2, y + 2), size=(badge, badge))
+                        self.letter(str(h), x + cell - 2 - badge / 2, y + 2 + badge / 2, badge, theme.WARN)
                 if (r, c) in uncertain:
                     Color(*theme.BAD)
                     Line(rectangle=(x + 2, y + 2, cell - 4, cell - 4), width=2)
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """The (row, col) under a window point, or None off the squares."""
+        geometry = getattr(self, "_geometry", None)
+        if geometry is None:
+            return None
+        x0, y0, cell, size = geometry
+        col, row_up = int((x - x0) // cell), int((y - y0) // cell)
+        if not (0 <= col < size and 0 <= row_up < size) or x < x0 or y < y0:
+            return None
+        return size - 1 - row_up, col
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.on_cell is not None and self.collide_point(*touch.pos):
+            spot = self.cell_at(*touch.pos)
+            if spot is not None:
+                self.on_cell(*spot)
+                return True
+        return bool(super().on_touch_down(touch))
 
 
 class TilesView(_Canvas):

@@ -57,8 +57,16 @@ class RingView(FloatLayout):
             self._draw()
         if self.digits.text != text:
             self.digits.text = text
+            self._size_digits()
         if list(self.digits.color) != list(color):
             self.digits.color = color
+
+    def _size_digits(self) -> None:
+        """As large as the ring allows, and smaller for a longer text ("TIME!", "1:30")."""
+        radius = min(self.width, self.height) / 2 - 10
+        across = 2 * radius * 0.78  # the width inside the dots
+        chars = max(1, len(self.digits.text))
+        self.digits.font_size = max(theme.SMALL, int(min(radius * 0.62, across / (0.62 * chars))))
 
     @property
     def frame(self) -> list[RGB]:
@@ -70,7 +78,7 @@ class RingView(FloatLayout):
         cx, cy = self.center_x, self.center_y
         radius = min(self.width, self.height) / 2 - 10
         dot = max(6.0, min(16.0, 2 * math.pi * radius / n * 0.7))
-        self.digits.font_size = max(theme.LARGE, int(radius * 0.62))
+        self._size_digits()
         add = self._dots.add
         add(Color(0.18, 0.2, 0.25, 1))
         add(Line(circle=(cx, cy, radius), width=1.2))

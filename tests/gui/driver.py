@@ -32,7 +32,25 @@ class UI:
     def __init__(self, app: Any, shots: Path) -> None:
         self.app = app
         self.shots = shots
-        self.found: dict[str, Any] = {}
+        self.found: dict[str, Any] = {"clipped": []}
+        self._measured: set[tuple[Any, ...]] = set()
+
+    def audit(self) -> None:
+        """The clipping audit of the screen as it is now (each label measured once per size)."""
+        from clipping import cut, shown
+        from kivy.uix.label import Label
+
+        for widget in self.app.root.walk(restrict=True):
+            if not isinstance(widget, Label):
+                continue
+            key = (widget.text, widget.font_size, tuple(widget.size), tuple(widget.text_size or ()))
+            if key in self._measured or not shown(widget, self.app.root):
+                continue
+            self._measured.add(key)
+            why = cut(widget)
+            if why:
+                name = getattr(widget, "tid", "") or type(widget).__name__
+                self.found["clipped"].append(f"{self.screen}: {name} {widget.text[:60]!r}: {why}")
 
     @property
     def screen(self) -> str:
@@ -55,6 +73,7 @@ class UI:
     def tap(self, tid: str) -> None:
         from kivy.tests.common import UnitTestTouch
 
+        self.audit()
         widget = self.widget(tid)
         if widget.disabled:
             raise AssertionError(f"{tid!r} on the {self.screen} screen is disabled")
@@ -66,6 +85,23 @@ class UI:
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         touch.touch_up()
+
+    def hold(self, tid: str, seconds: float = 2.2) -> Any:
+        """``yield from ui.hold(tid)``: a finger held on a widget, then lifted (a long press)."""
+        from kivy.tests.common import UnitTestTouch
+
+        self.audit()
+        widget = self.widget(tid)
+        x, y = widget.to_window(*widget.center)
+        banner = self.app.banner
+        while banner.messages and banner.collide_point(x, y):
+            banner.hide()  # as a person would: tap the message away first
+            self.app.root.do_layout()
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        yield seconds
+        touch.touch_up()
+        yield
 
     def tap_at(self, x: float, y: float) -> None:
         """A finger on a point of the window (a board corner in a picture, say), not on a button."""
@@ -97,6 +133,7 @@ class UI:
     def shot(self, name: str) -> Any:
         """``yield from ui.shot(name)``: let the app lay out and draw, then save the screen."""
         yield 0.12
+        self.audit()
         self.app.screenshot(name)
 
     def note(self, key: str, value: Any) -> None:

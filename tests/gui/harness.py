@@ -51,7 +51,10 @@ def run(
         assert proc.returncode in (-signal.SIGKILL, 128 + signal.SIGKILL, 137), proc.stderr[-3000:]
     else:
         assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(result.read_text())
+    found = json.loads(result.read_text())
+    # Every scenario is also a clipping audit: no label anywhere showed only part of its text.
+    assert found.get("clipped", []) == [], "text cut on screen:\n" + "\n".join(found["clipped"])
+    return found
 
 
 def game_log(data: Path) -> GameLog:

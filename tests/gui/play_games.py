@@ -15,6 +15,7 @@ def wots(ui: Any) -> Steps:
     ui.tap("game.card")
     yield
     yield from ui.shot("game-wots")
+    ui.note("kerb_labels", ui.app.screens["game"].table.view.painted_text)
     ui.note("category", ui.text("game.category"))
     ui.note("deck_file", (ui.app.screens["game"].app.settings.path.parent / "category-deck.json").read_text())
     # Reds play STRENGTHS; Blues challenge the word selection and the table votes 1-2: tiles back.
@@ -32,6 +33,7 @@ def wots(ui: Any) -> Steps:
     ui.tap("challenge.vote.reject")
     yield
     yield from ui.shot("challenge-vote")
+    ui.note("vote_card", ui.text("challenge.vote.card"))
     ui.tap("challenge.vote.done")
     yield
     yield from ui.shot("challenge-verdict-vote")
@@ -170,7 +172,17 @@ def upwords(ui: Any) -> Steps:
     yield
     assert ui.screen == "end", ui.screen
     ui.note("winner", ui.text("end.winner"))
+    ui.note("summary", ui.text("end.summary"))
     yield from ui.shot("end-upwords")
+    ui.tap("end.rematch")  # same players, Ann moves to the next seat
+    yield
+    ui.note("rematch_mover", ui.text("game.mover"))
+    ui.note("rematch_players", list(ui.app.session.game.players))
+    ui.tap("game.menu")
+    yield
+    ui.tap("history.leave")
+    yield
+    ui.note("names_remembered", [ui.text("start.name.0"), ui.text("start.name.1")])
 
 
 TOSS_MOVES = [  # tiles drawn (first two are the keys), die, word: every letter once
@@ -238,8 +250,9 @@ def wordspiel(ui: Any) -> Steps:
     ui.tap("game.turn")
     yield
     ui.type("F")
-    ui.tap("entry.done")  # the dealer flips F
+    ui.tap("entry.done")  # the dealer flips F: the flip starts the timer (rule D)
     yield
+    ui.note("after_flip", ui.text("game.timer"))
     yield from enter_word(ui, "FUN")
     yield from enter_word(ui, "NO", done=False)
     yield from ui.shot("entry-wordspiel")
@@ -283,9 +296,9 @@ def option_word(ui: Any, word: str, points: list[int], shot: str = "") -> Steps:
     ui.tap("entry.done")
     yield
     assert ui.screen == "letters", ui.screen
-    for i, value in enumerate(points):
-        for _ in range(value - 1):
-            ui.tap(f"letters.points.{i}.more")
+    ui.note(f"{word}_came_with", [ui.text(f"letters.points.{i}") for i in range(len(word))])
+    for value in points:  # one tap a letter on the number pad; the next letter is selected
+        ui.tap(f"letters.pad.{value}")
     yield
     if shot:
         yield from ui.shot(shot)

@@ -20,6 +20,18 @@ def _open_settings(ui: Any) -> Steps:
     ui.tap("start.settings")
     yield
     assert ui.screen == "settings", ui.screen
+    yield from open_technician(ui)
+
+
+def open_technician(ui: Any) -> Steps:
+    """The technician's settings open only to a finger held on their button."""
+    ui.scroll_to("settings.technician")
+    yield 0.2
+    ui.tap("settings.technician")  # a passing tap does nothing
+    yield
+    assert not ui.has("settings.buzzer_pin")
+    yield from ui.hold("settings.technician")
+    assert ui.has("settings.buzzer_pin")
 
 
 def _step(ui: Any, tid: str, direction: str, times: int) -> Steps:
@@ -215,6 +227,8 @@ def pins_bad_file(ui: Any) -> Steps:
     """The file's own pins are wrong (typed by hand): other settings still save; a pin tap fixes it."""
     yield from _open_settings(ui)
     ui.note("buzzer_pin_shown", ui.widget("settings.buzzer_pin").label.text)
+    ui.scroll_to("settings.mute")
+    yield 0.2
     ui.tap("settings.mute")
     ui.tap("settings.save")
     yield
@@ -224,6 +238,7 @@ def pins_bad_file(ui: Any) -> Steps:
         ui.app.banner.hide()
     ui.tap("start.settings")
     yield
+    yield from open_technician(ui)
     yield from _step(ui, "settings.buzzer_pin", "more", 1)  # shown as the default 17 -> 18
     ui.tap("settings.save")
     yield 0.3

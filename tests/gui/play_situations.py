@@ -6,6 +6,7 @@ import errno
 from pathlib import Path
 from typing import Any
 
+from clipping import audit_clipping
 from play_steps import Steps, enter_word, pick_game, place_word
 
 
@@ -42,8 +43,13 @@ def settings_and_stats(ui: Any) -> Steps:
     yield from ui.shot("settings")
     ui.tap("settings.timer.word-on-the-street.more")
     ui.tap("settings.timer.word-on-the-street.more")
+    ui.scroll_to("settings.mute")
+    yield 0.2
     ui.tap("settings.mute")
     yield
+    from play_settings import open_technician
+
+    yield from open_technician(ui)
     ui.scroll_to("settings.brightness")
     yield 0.2
     ui.tap("settings.brightness.more")  # 40 % -> 45 %
@@ -58,6 +64,20 @@ def settings_and_stats(ui: Any) -> Steps:
     yield
     ui.note("house_banner", ui.app.banner.showing)
     ui.note("mute_kept", ui.text("settings.mute"))
+    ui.scroll_to("settings.house_strike")
+    yield 0.2
+    ui.tap("settings.house_strike")  # strike a word, see it listed, then remove the rule
+    yield
+    ui.type("QI", keyboard="names.kb")
+    ui.tap("names.ok")
+    yield
+    ui.scroll_to("settings.house.1")
+    yield 0.2
+    ui.note("house_listed", [ui.text("settings.house.0"), ui.text("settings.house.1")])
+    yield from ui.shot("settings-house-words")
+    ui.tap("settings.house.0.remove")  # QI: the list is in alphabetical order
+    yield
+    ui.note("house_after_remove", ui.has("settings.house.1"))
     ui.tap("settings.save")
     yield
     assert ui.screen == "start", ui.screen
@@ -120,6 +140,8 @@ def timer(ui: Any) -> Steps:
     yield 0.3
     ui.note("paused", ui.text("ring.digits"))
     ui.note("button_paused", ui.text("game.timer"))
+    ui.note("paused_state", ui.text("game.timer_state"))
+    yield from ui.shot("game-timer-paused")
     yield 0.6
     ui.note("paused_later", ui.text("ring.digits"))
     ui.tap("ring")  # tap the ring: a full turn again
@@ -136,13 +158,27 @@ def timer(ui: Any) -> Steps:
     ui.note("warning", ui.text("ring.digits"))
     ui.note("frame_warning", ui.widget("ring").frame)
     yield from ui.shot("game-timer-warning")
+    yield 10.2  # the rest of the turn runs out
+    ui.note("time_up", ui.text("ring.digits"))
+    ui.note("time_up_state", ui.text("game.timer_state"))
+    yield from ui.shot("game-timer-time-up")
+    frames = []
+    for _ in range(8):  # the ring flashes red
+        frames.append(ui.widget("ring").frame)
+        yield 0.15
+    ui.note("expired_frames", frames)
+    ui.note("sound_before", ui.text("game.mute"))
+    ui.tap("game.mute")  # one tap: silence
+    yield
+    ui.note("sound_after", ui.text("game.mute"))
+    ui.note("speaker_muted", ui.app.speaker.muted)
 
 
 def demo(ui: Any) -> Steps:
     """Demo mode: the sheet's Upwords game put on the table play by play and read by the camera;
     where the camera is unsure the play comes up in turn entry and the players confirm it."""
     yield
-    for _ in range(40):
+    for _ in range(90):  # generous: on a loaded machine the camera's reads take longer
         if ui.screen == "start":
             ui.tap("start.go")  # any game; the demo step starts its own
             yield
@@ -227,6 +263,7 @@ def _audit(ui: Any, where: str) -> None:
             small.append(f"{where}: {widget.text[:20]!r} at {widget.font_size}px")
         if isinstance(widget, BigButton) and not widget.disabled and min(widget.size) < 60:
             tight.append(f"{where}: {getattr(widget, 'tid', '?')} {widget.width:.0f}x{widget.height:.0f}")
+    ui.found.setdefault("clipped", []).extend(audit_clipping(ui.app.root, where))
     ui.found.setdefault("audited", []).append(where)
 
 
@@ -292,6 +329,10 @@ def audit(ui: Any) -> Steps:
     ui.tap("history.settings")
     yield
     _audit(ui, "settings")
+    from play_settings import open_technician
+
+    yield from open_technician(ui)
+    _audit(ui, "settings, technician")
 
 
 def demo_street(ui: Any) -> Steps:

@@ -7,7 +7,20 @@ never the session. The five games are in ``play_games.py``, the other situations
 """
 
 from play_club import club_qr
+from play_evening import (
+    evening_option_a,
+    evening_option_b,
+    evening_tosswords_a,
+    evening_tosswords_b,
+    evening_upwords_a,
+    evening_upwords_b,
+    evening_wordspiel_a,
+    evening_wordspiel_b,
+    evening_wots_a,
+    evening_wots_b,
+)
 from play_games import option, tosswords, upwords, wordspiel, wots
+from play_keep import correct_turn, demo_asks, keep_games, upwords_board
 from play_settings import (
     demo_calibrate,
     markers_from_photo,
@@ -31,17 +44,31 @@ from play_situations import (
     timer,
 )
 from play_street import demo_street_turn
+from play_timer import timer_cut_part1, timer_cut_part2
 
 __all__ = [
     "audit",
     "club_qr",
+    "correct_turn",
     "damaged_settings",
     "demo",
+    "demo_asks",
     "demo_calibrate",
     "demo_street",
     "demo_street_turn",
     "disk_full",
+    "evening_option_a",
+    "evening_option_b",
+    "evening_tosswords_a",
+    "evening_tosswords_b",
+    "evening_upwords_a",
+    "evening_upwords_b",
+    "evening_wordspiel_a",
+    "evening_wordspiel_b",
+    "evening_wots_a",
+    "evening_wots_b",
     "idle",
+    "keep_games",
     "live_camera",
     "markers_from_photo",
     "no_camera_calibrate",
@@ -54,8 +81,11 @@ __all__ = [
     "resume_part2",
     "settings_and_stats",
     "timer",
+    "timer_cut_part1",
+    "timer_cut_part2",
     "tosswords",
     "upwords",
+    "upwords_board",
     "wordspiel",
     "wots",
 ]

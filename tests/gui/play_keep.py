@@ -1,0 +1,150 @@
+"""No game lost to one tap: leaving keeps a game, the start screen lists the unfinished ones,
+demo mode asks before it puts a game aside, Give up takes two taps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from play_steps import Steps, enter_word, pick_game, place_word
+
+
+def keep_games(ui: Any) -> Steps:
+    """Two games left unfinished, both listed, either resumed; one tap on Give up loses nothing."""
+    yield
+    yield from pick_game(ui, "upwords", ["Ann", "Bob"])
+    yield from place_word(ui, "MOOD", "entry.col.less", "entry.col.less")
+    ui.note("upwords_news", ui.text("game.news"))
+    ui.tap("game.menu")
+    yield
+    ui.tap("history.leave")
+    yield
+    ui.note("leave_banner", ui.app.banner.showing)
+    ui.note("screen_after_leave", ui.screen)
+    ui.note("resume_one", ui.text("start.resume"))
+    yield from ui.shot("start-one-unfinished")
+    yield from pick_game(ui, "word-on-the-street", ["Reds", "Blues"])
+    ui.note("fresh_news", ui.text("game.news"))  # nothing said yet in this game
+    yield from enter_word(ui, "STRENGTHS")
+    ui.tap("game.menu")
+    yield
+    ui.tap("history.leave")
+    yield
+    ui.note("resume_two", ui.text("start.resume"))
+    ui.tap("start.resume")
+    yield
+    assert ui.screen == "resume", ui.screen
+    ui.note("listed", [ui.text("resume.game.0"), ui.text("resume.game.1")])
+    yield from ui.shot("resume-list")
+    ui.tap("resume.abandon.0")  # one tap only arms it
+    yield
+    ui.note("armed", ui.text("resume.abandon.0"))
+    ui.tap("resume.go.1")  # the Upwords game
+    yield
+    ui.note("resumed_scores", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.note("resumed_mover", ui.text("game.mover"))
+    ui.tap("game.menu")
+    yield
+    ui.tap("history.abandon")  # one tap: armed, nothing given up
+    yield
+    ui.note("give_up_armed", ui.text("history.abandon"))
+    ui.tap("history.back")
+    yield
+    ui.note("after_one_give_up_tap", ui.screen)
+    ui.note("unfinished", len(ui.app.session.unfinished()))
+
+
+def demo_asks(ui: Any) -> Steps:
+    """Demo mode with a family game on the table: Demo step asks first and keeps that game."""
+    yield
+    yield from pick_game(ui, "word-on-the-street", ["Reds", "Blues"])
+    yield from enter_word(ui, "STRENGTHS")
+    ui.tap("game.demo")
+    yield
+    ui.note("asked", ui.text("game.news"))
+    ui.note("still", ui.app.session.game.name)
+    yield from ui.shot("game-demo-asks")
+    ui.tap("game.demo")
+    yield
+    ui.note("then", ui.app.session.game.name)
+    ui.note("unfinished", sorted(g.game for g, _ in ui.app.session.unfinished()))
+
+
+def _square(ui: Any, row: int, col: int) -> tuple[float, float]:
+    board = ui.widget("place.board")
+    x0, y0, cell, size = board._geometry
+    return board.to_window(x0 + (col + 0.5) * cell, y0 + (size - 1 - row + 0.5) * cell)
+
+
+def upwords_board(ui: Any) -> Steps:
+    """Upwords on the large board: type MOOD, tap its first square, see it placed and scored
+    before Done; then DEAR down from the D, chosen the same way."""
+    yield
+    yield from pick_game(ui, "upwords", ["Ann", "Bob"])
+    ui.tap("game.turn")
+    yield
+    ui.type("MOOD")
+    ui.tap("entry.board")
+    yield
+    ui.tap_at(*_square(ui, 3, 1))  # row 4, column 2
+    yield
+    ui.note("mood_score", ui.text("place.score"))
+    ui.note("mood_hint", ui.text("place.hint"))
+    ui.note("mood_drawn", list(ui.widget("place.board").painted_text))
+    yield from ui.shot("place-mood")
+    ui.tap("place.done")
+    yield
+    ui.note("after_mood", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.tap("game.turn")
+    yield
+    ui.type("DEAR")
+    ui.tap("entry.board")
+    yield
+    ui.tap_at(*_square(ui, 3, 4))
+    ui.tap("place.direction")
+    yield
+    ui.note("dear_score", ui.text("place.score"))
+    yield from ui.shot("place-dear")
+    ui.tap("place.type")  # back to the keyboard: the word and its place are kept
+    yield
+    ui.note("entry_preview", ui.text("entry.preview"))
+    yield from ui.shot("entry-upwords-placed")
+    ui.tap("entry.done")
+    yield
+    ui.note("after_dear", [ui.text("game.score.0"), ui.text("game.score.1")])
+    yield from ui.shot("game-upwords-board")
+
+
+def correct_turn(ui: Any) -> Steps:
+    """Upwords: Bob's turn was entered as a pass, but he played MA; corrected two turns later
+    from History, and Ann's DEAR after it is scored again."""
+    yield
+    yield from pick_game(ui, "upwords", ["Ann", "Bob"])
+    yield from place_word(ui, "MOOD", "entry.col.less", "entry.col.less")
+    ui.tap("game.turn")
+    yield
+    ui.tap("entry.pass")
+    yield
+    yield from place_word(ui, "DEAR", "entry.col.more", "entry.direction")
+    ui.note("before", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.tap("game.menu")
+    yield
+    ui.tap("history.correct")
+    yield
+    yield from ui.shot("correct-list")
+    ui.tap("correct.entry.1")  # "2. Bob: pass"
+    yield
+    ui.note("title", ui.app.screens["entry"].bar.title.text)
+    ui.tap("entry.col.less")
+    ui.tap("entry.col.less")
+    ui.tap("entry.direction")
+    ui.type("MA")
+    yield
+    ui.note("preview", ui.text("entry.preview"))
+    ui.tap("entry.done")
+    yield
+    ui.note("screen_after", ui.screen)
+    yield from ui.shot("history-corrected")
+    ui.tap("history.back")
+    yield
+    ui.note("after", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.note("news", ui.text("game.news"))

@@ -1,0 +1,70 @@
+"""A scripted family evening under Xvfb: five games played by touch to their ends, the power
+cut (SIGKILL) in the middle of each and the game resumed exactly — turn, scores, entries and
+the running timer (paused with the time it had) — a correction of an earlier turn and a
+rematch. See tests/gui/play_evening.py."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "gui"))
+
+import harness
+from harness import HAS_WORDS, game_log, run
+
+data = harness.data
+display = harness.display
+
+pytestmark = [
+    pytest.mark.gui,
+    pytest.mark.slow,
+    pytest.mark.usefixtures("display"),
+    pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed"),
+]
+
+
+def _half(game: str, data: Path) -> dict:
+    """Play the first half, cut the power, boot again: what came back, and how the game ended."""
+    before = run(f"evening_{game}_a", data, killed=True)
+    after = run(f"evening_{game}_b", data)
+    cut, back = before["at_cut"], after["back"]
+    assert after["screen"] == "game"
+    assert (back["game"], back["mover"], back["scores"], back["events"]) == (
+        cut["game"],
+        cut["mover"],
+        cut["scores"],
+        cut["events"],
+    )
+    # The timer: paused, with the time it had when the power went (to the whole second shown).
+    assert back["digits"] == cut["digits"], (cut, back)
+    assert after["timer_state"].startswith("PAUSED")
+    assert "timer was running" in after["news"]
+    return after
+
+
+def test_a_family_evening_five_games_each_cut_and_resumed(data: Path) -> None:
+    wots = _half("wots", data)
+    assert wots["winner"] == "Parents win!"
+    upwords = _half("upwords", data)
+    assert "Corrected entry 2" in upwords["corrected"]
+    assert upwords["after_correction"] == {"Mum": 8, "Dad": 8}  # DEAN scores as DEAR did
+    assert upwords["rematch_players"] == ["Dad", "Mum"] and upwords["rematch_mover"] == "Dad to play"
+    assert "Wins in 2 games together" in upwords["rematch_summary"]
+    toss = _half("tosswords", data)
+    assert toss["winner"] == "Mum wins!"
+    spiel = _half("wordspiel", data)
+    assert spiel["winner"] == "Mum wins!"
+    option = _half("option", data)
+    assert option["winner"].endswith("wins!")
+    listed = option["games_list"]
+    for title in ("Word on the Street", "Upwords", "Tosswords", "WordSpiel", "Option"):
+        assert any(line.startswith(f"[b]{title}[/b], today") for line in listed), (title, listed)
+    with game_log(data) as log:
+        games = log.games(10)
+        assert [g.status for g in games] == ["finished"] * 6  # five games and the rematch
+        upwords_game = next(g for g in games if g.game == "upwords" and g.players == ("Mum", "Dad"))
+        words = [e.get("word") for e in log.events(upwords_game.id) if e.get("word")]
+    assert words == ["MOOD", "DEAN"]

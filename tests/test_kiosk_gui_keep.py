@@ -1,0 +1,84 @@
+"""No game is lost to one tap (the real app under Xvfb, see tests/gui/harness.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "gui"))
+
+import harness
+from harness import game_log, run
+
+data = harness.data
+display = harness.display
+
+pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("display")]
+
+
+def test_leaving_keeps_a_game_and_the_start_screen_lists_every_unfinished_one(data: Path) -> None:
+    found = run("keep_games", data)
+    assert found["screen_after_leave"] == "start"
+    assert "kept" in found["leave_banner"]
+    assert found["resume_one"].startswith("Resume Upwords") and "Ann 8, Bob 0" in found["resume_one"]
+    assert found["fresh_news"] == ""  # the Upwords game's news is not shown in the new game
+    assert "2 unfinished" in found["resume_two"]
+    newest, older = found["listed"]
+    assert newest.startswith("[b]Word on the Street[/b]: Reds") and "started today" in newest
+    assert older.startswith("[b]Upwords[/b]: Ann 8, Bob 0") and "1 entry" in older
+    assert found["armed"] == "Tap again to give up"
+    assert found["resumed_scores"] == ["8", "0"] and found["resumed_mover"] == "Bob to play"
+    assert found["give_up_armed"] == "Tap again to give up"
+    assert found["after_one_give_up_tap"] == "game"
+    assert found["unfinished"] == 2
+    with game_log(data) as log:
+        assert sorted(g.status for g in log.games(5)) == ["playing", "playing"]
+
+
+def test_demo_mode_asks_before_it_puts_the_tables_game_aside(data: Path) -> None:
+    found = run("demo_asks", data)
+    assert "tap Demo step again" in found["asked"] and "kept" in found["asked"]
+    assert found["still"] == "word-on-the-street"
+    assert found["then"] == "upwords"
+    assert found["unfinished"] == ["upwords", "word-on-the-street"]
+
+
+def test_a_running_timer_comes_back_paused_with_its_time_after_a_power_cut(data: Path) -> None:
+    before = run("timer_cut_part1", data, killed=True)
+    assert before["button"] == "Pause"  # the new card started it
+    after = run("timer_cut_part2", data)
+    assert after["screen"] == "game"
+    assert after["digits"] == before["digits"] != "30"
+    assert after["state"].startswith("PAUSED") and after["button"] == "Resume"
+    assert "timer was running" in after["news"] and f"{before['digits']} s left" in after["news"]
+    assert after["digits_later"] == after["digits"]
+    assert int(after["running_again"]) == int(after["digits"]) - 1
+
+
+@pytest.mark.skipif(not harness.HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+def test_upwords_is_placed_on_a_large_board_and_scored_before_done(data: Path) -> None:
+    found = run("upwords_board", data)
+    assert "MOOD" in found["mood_score"] and "(8 points)" in found["mood_score"]
+    assert found["mood_hint"].startswith("Starts at row 4, column 2")
+    drawn = found["mood_drawn"]
+    assert drawn[:16] == [str(n) for i in range(1, 9) for n in (i, i)]  # row and column numbers
+    assert [ch for ch in drawn[16:] if ch.isalpha()] == ["M", "O", "O", "D"]  # the play, on the board
+    assert found["after_mood"] == ["8", "0"]
+    assert "(8 points)" in found["dear_score"]
+    assert found["entry_preview"] == "row 4, col 5, down: places E A R for 8 points"
+    assert found["after_dear"] == ["8", "8"]
+
+
+@pytest.mark.skipif(not harness.HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+def test_history_corrects_an_earlier_turn_and_the_engine_replays_from_there(data: Path) -> None:
+    found = run("correct_turn", data)
+    assert found["before"] == ["16", "0"]
+    assert found["title"] == "Correct entry 2 (Bob)"
+    assert found["screen_after"] == "history"
+    assert found["after"][0] == "16" and int(found["after"][1]) > 0  # Bob's MA scored, DEAR still Ann's
+    assert "Corrected entry 2" in found["news"]
+    with game_log(data) as log:
+        events = log.events(log.games(1)[0].id)
+    assert [e.get("word") for e in events] == ["MOOD", "MA", "DEAR"]

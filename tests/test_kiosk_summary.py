@@ -1,0 +1,64 @@
+"""The end of a game: the summary, the rematch, names remembered (real engines, a real log)."""
+
+from __future__ import annotations
+
+from itertools import count
+from pathlib import Path
+
+from kiosk.session import Session
+from kiosk.store import GameLog
+from kiosk.summary import summarise
+
+MOOD = {
+    "type": "play",
+    "word": "MOOD",
+    "tiles": [{"row": 3, "col": c, "letter": ch} for c, ch in zip(range(1, 5), "MOOD", strict=True)],
+}
+DEAR = {
+    "type": "play",
+    "word": "DEAR",
+    "tiles": [{"row": r, "col": 4, "letter": ch} for r, ch in zip(range(4, 7), "EAR", strict=True)],
+}
+
+
+def _session(tmp_path: Path) -> Session:
+    minutes = count()
+    return Session(GameLog(tmp_path / "games.sqlite3"), now=lambda: 1_700_000_000 + 60 * next(minutes) * 4)
+
+
+def _play_to_the_end(session: Session) -> None:
+    session.submit(MOOD)
+    session.submit(DEAR)
+    session.submit({"type": "pass"})
+    session.submit({"type": "pass"})
+    assert session.game.is_over()
+
+
+def test_the_summary_counts_turns_minutes_best_turn_and_the_record(tmp_path: Path) -> None:
+    session = _session(tmp_path)
+    session.new_game("upwords", ["Ann", "Bob"])
+    _play_to_the_end(session)
+    summary = summarise(session.game, session.log.games(20))
+    assert summary.turns == 4
+    assert summary.minutes == 12  # four events four minutes apart
+    assert summary.best.startswith("Best turn: ") and "(8 points)" in summary.best
+    assert summary.played == 1
+    assert session.rematch().ok  # the first game is recorded, a second one starts
+    assert session.game.players == ("Bob", "Ann")  # Ann moves to the next seat
+    session.submit(MOOD)  # Bob opens this time and wins
+    session.submit({"type": "pass"})
+    session.submit({"type": "pass"})
+    assert session.game.is_over()
+    again = summarise(session.game, session.log.games(20))
+    assert (again.played, again.record, again.ties) == (2, {"Bob": 1, "Ann": 0}, 1)
+    assert "Wins in 2 games together: Bob 1, Ann 0, 1 tie" in again.lines()
+
+
+def test_names_typed_are_remembered_stand_ins_are_not(tmp_path: Path) -> None:
+    session = _session(tmp_path)
+    session.new_game("word-on-the-street", ["Team A", "Team B"])
+    session.new_game("word-on-the-street", ["Parents", "Kids"])
+    session.new_game("upwords", ["Ann", "Bob"])
+    assert session.recent_players(8) == ["Ann", "Bob", "Parents", "Kids"]
+    assert session.last_players("word-on-the-street") == ["Parents", "Kids"]
+    assert session.last_players("option") == []
