@@ -51,6 +51,8 @@ REAL_GAME = ROOT.parent / "shared" / "data" / "real-scrabble-game"
 class Tally:
     cells: int = 0
     occ_right: int = 0
+    cells_steady: int = 0       # cells of pictures without a hand: what the kiosk would accept
+    occ_right_steady: int = 0
     letters: int = 0
     letters_right: int = 0
     letters_wrong_sure: int = 0
@@ -108,6 +110,8 @@ def run_grid(s: Scene, learnt: bool, t: Tally) -> None:
             t.uncertain += hcell.uncertain
             occ_ok = (hcell.height > 0) == (truth_h > 0)
             t.occ_right += occ_ok
+            t.cells_steady += not frame.hand
+            t.occ_right_steady += occ_ok and not frame.hand
             right = occ_ok and (not truth_h or (hcell.letter == truth_l and hcell.height == truth_h))
             if not right:
                 board_right = False
@@ -156,6 +160,8 @@ def run_street(s: Scene, learnt: bool, t: Tally) -> None:
             t.uncertain += col.uncertain
             ok = col.position == truth
             t.occ_right += ok
+            t.cells_steady += not frame.hand
+            t.occ_right_steady += ok and not frame.hand
             if not ok:
                 board_right = False
                 t.silent_wrong_cells += not col.uncertain
@@ -195,6 +201,8 @@ def real_game(learnt: bool) -> Tally | None:
             t.uncertain += cell.uncertain
             occ = ch != "."
             t.occ_right += (cell.height > 0) == occ
+            t.cells_steady += 1
+            t.occ_right_steady += (cell.height > 0) == occ
             ok = (cell.height > 0) == occ
             if occ and ch != "?":
                 t.letters += 1
@@ -225,7 +233,8 @@ def measure(family: str, learnt: bool, counts: dict[str, int], frames: int) -> d
 
 def row(name: str, t: Tally) -> str:
     ms = statistics.median(t.times) * 1000 if t.times else float("nan")
-    return (f"{name:30s} occ {t.pct(t.occ_right, t.cells):>9s}"
+    steady = t.pct(t.occ_right_steady, t.cells_steady)
+    return (f"{name:30s} occ {t.pct(t.occ_right, t.cells):>9s} (no hand {steady:>8s})"
             f"  letters {t.pct(t.letters_right, t.letters):>9s}"
             f"  boards {t.boards_right:3d}/{t.boards:<3d}  uncertain {t.pct(t.uncertain, t.cells):>8s}"
             f"  hand pictures flagged {t.hand_frames_flagged}/{t.hand_frames}"
