@@ -153,14 +153,26 @@ def check_game_log(ctx: Context) -> Result:
     """Read-only: doctor never creates, changes or moves the log."""
     name = "game log"
     path = paths.game_log_file()
+    aside = sorted(path.parent.glob(f"{path.name}.damaged-*[0-9]"))
     if not path.exists():
+        if aside:
+            return _kept_aside(name, f"{path}: none yet", aside)
         return Result.ok(name, f"{path}: none yet (created at the first game)")
     from kiosk.store_errors import is_corruption
 
+    restart = (
+        "sudo systemctl restart tablekeeper  (it keeps the damaged log aside, "
+        "recovers what it can and starts a new one)"
+    )
+    if path.stat().st_size == 0 and not path.with_name(path.name + "-wal").exists():
+        return Result.fail(name, f"{path} is damaged: it is empty (0 bytes), its games are gone", restart)
     try:
         conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
         try:
             verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if verdict == "ok" and "games" not in tables:
+                verdict = "it holds no game tables"
             games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] if verdict == "ok" else 0
         finally:
             conn.close()
@@ -172,13 +184,21 @@ def check_game_log(ctx: Context) -> Result:
         verdict = str(exc)
         games = 0
     if verdict != "ok":
-        return Result.fail(
-            name,
-            f"{path} is damaged ({verdict})",
-            "sudo systemctl restart tablekeeper  (it keeps the damaged log aside, "
-            "recovers what it can and starts a new one)",
-        )
+        return Result.fail(name, f"{path} is damaged ({verdict})", restart)
+    if aside:
+        return _kept_aside(name, f"{path}: healthy, {games} game(s)", aside)
     return Result.ok(name, f"{path}: healthy, {games} game(s)")
+
+
+def _kept_aside(name: str, now: str, aside: list[Path]) -> Result:
+    """A damaged log was kept aside at some start: say so until a person has looked at it."""
+    return Result.warn(
+        name,
+        f"{now}; {len(aside)} damaged log(s) kept aside, newest {aside[-1]} "
+        f"(what was recovered from it is in the new log; the kiosk's journal says what was not)",
+        f"journalctl -u tablekeeper | grep 'game log was damaged'; then, once nothing more is wanted "
+        f"from it: sudo rm {aside[-1]}*",
+    )
 
 
 def check_settings(ctx: Context) -> Result:
