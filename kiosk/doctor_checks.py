@@ -358,10 +358,18 @@ def check_touch(ctx: Context) -> Result:
 # ------------------------------------------------------------------ camera
 def check_camera(ctx: Context) -> Result:
     name = "camera"
+    from kiosk.camera_faults import explain
+
     try:
         from vision.camera import open_camera
-    except ImportError:
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("vision", "vision.camera"):
+            reason, fix = explain(exc)
+            return Result.warn(name, f"camera unavailable: {reason}; the kiosk referees by touch", fix)
         open_camera = None
+    except Exception as exc:  # numpy.dtype size changed (a ValueError), a library that will not load
+        reason, fix = explain(exc)
+        return Result.warn(name, f"camera unavailable: {reason}; the kiosk referees by touch", fix)
     if open_camera is not None:
         setting = str(ctx.settings.section("camera").get("source", "auto"))
         return _camera_through_vision(name, open_camera, setting)
@@ -383,30 +391,33 @@ def check_camera(ctx: Context) -> Result:
 
 def _camera_through_vision(name: str, open_camera: Callable[..., Any], source_setting: str) -> Result:
     """Open the camera the settings name, exactly as the kiosk does, and read one frame."""
+    from kiosk.camera_faults import TimedSource, explain, import_failure
+
     try:
         opened = open_camera(source_setting)
     except Exception as exc:  # a driver can fail in many ways; doctor reports, never crashes
-        return Result.warn(
-            name,
-            f"the camera could not be opened: {exc}; the kiosk referees by touch",
-            "sudo systemctl stop tablekeeper  (if the kiosk holds it); tablekeeper doctor",
-        )
+        reason, fix = explain(exc)
+        return Result.warn(name, f"camera unavailable: {reason}; the kiosk referees by touch", fix)
     source, reason = opened if isinstance(opened, tuple) else (opened, "")
+    cause = import_failure("picamera2") if source is None and "picamera2" in reason else None
+    if cause is not None:
+        reason, fix = explain(cause)
+        return Result.warn(name, f"camera unavailable: {reason}; the kiosk referees by touch", fix)
     if source is None:
         return Result.warn(
             name,
-            f"no camera ({reason or 'none found'}); the kiosk referees by touch",
+            f"camera unavailable: {reason or 'none found'}; the kiosk referees by touch",
             "connect the camera (ribbon cable or USB), then: tablekeeper doctor",
         )
+    timed = TimedSource(source)  # a camera that hangs must not hang doctor
     try:
-        described = source.describe() if hasattr(source, "describe") else type(source).__name__
-        frame = source.read()
+        described = timed.describe()
+        frame = timed.read()
     except Exception as exc:  # same: report it
-        frame, described = None, f"{exc}"
-    finally:
-        close = getattr(source, "close", None)
-        if close is not None:
-            close()
+        reason, fix = explain(exc)
+        timed.close()
+        return Result.warn(name, f"camera unavailable: {reason}; the kiosk referees by touch", fix)
+    timed.close()
     if frame is None:
         return Result.warn(
             name,
