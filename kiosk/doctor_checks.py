@@ -65,6 +65,7 @@ class Context:
     #: Where /dev, /proc and /sys are (tests point these at a prepared tree).
     dev: Path = Path("/dev")
     proc: Path = Path("/proc")
+    sys: Path = Path("/sys")
     service_user: str = "tablekeeper"
     notes: list[str] = field(default_factory=list)
 
@@ -308,7 +309,12 @@ def check_display(ctx: Context) -> Result:
     session = "Wayland" if os.environ.get("WAYLAND_DISPLAY") else "X11" if where else ""
     cards = sorted(p.name for p in (ctx.dev / "dri").glob("card*"))
     if cards:
-        card = ctx.dev / "dri" / cards[0]
+        from kiosk.drm_cards import cards as drm_cards
+        from kiosk.drm_cards import describe
+
+        found = drm_cards(ctx.sys)
+        showing = [c for c in found if c.connected]
+        card = ctx.dev / "dri" / (showing[0].name if showing else cards[0])
         if not os.access(card, os.R_OK | os.W_OK):
             return Result.fail(
                 name,
@@ -316,7 +322,15 @@ def check_display(ctx: Context) -> Result:
                 f"sudo usermod -aG video,render {ctx.service_user}",
             )
         how = f"{session} session" if session else "no session here; the service starts cage on tty1"
-        return Result.ok(name, f"KMS/DRM {', '.join(cards)} ({how})")
+        if found and not showing and ctx.on_pi:
+            return Result.fail(
+                name,
+                f"no DRM card has a display connected ({describe(found)})",
+                "check the display's cable and power (power off first), then sudo reboot; "
+                "sudo dmesg | grep -i -e dsi -e hdmi -e drm  shows whether the kernel found it",
+            )
+        cards_text = describe(found) if found else ", ".join(cards)
+        return Result.ok(name, f"KMS/DRM {cards_text} ({how})")
     if session:
         return Result.ok(name, f"a {session} display ({where})")
     if ctx.on_pi:

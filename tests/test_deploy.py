@@ -59,6 +59,9 @@ def test_unit_has_the_promised_settings() -> None:
     assert env["TABLEKEEPER_CONFIG"].startswith("/etc/tablekeeper/")
     assert env["KIVY_HOME"].startswith("/var/lib/tablekeeper")
     assert any(k.startswith("KCFG_") for k in env)
+    # The pip Kivy's SDL2 has no Wayland backend: X11 through Xwayland; cage must start without
+    # any input device rather than fail.
+    assert env["SDL_VIDEODRIVER"] == "x11" and env["WLR_LIBINPUT_NO_DEVICES"] == "1"
     for key, value in {"ProtectSystem": "strict", "ProtectHome": "yes", "NoNewPrivileges": "yes",
                        "PrivateTmp": "yes", "DevicePolicy": "closed"}.items():
         assert _unit_values(key) == [value], key
