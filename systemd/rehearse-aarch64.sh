@@ -68,8 +68,13 @@ chroot "$root" /usr/bin/python3 -c 'import numpy, platform; print(platform.machi
 
 step "network and certificates for pip inside the root"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# This machine's certificate bundle (it may trust a proxy the root's bundle does not), and
+# no pip settings that name this machine's paths (they mean nothing inside the root).
 cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/rehearsal-ca.crt"
-export PIP_CERT=/etc/ssl/certs/rehearsal-ca.crt PIP_DISABLE_PIP_VERSION_CHECK=1
+ca=/etc/ssl/certs/rehearsal-ca.crt
+export PIP_CERT=$ca SSL_CERT_FILE=$ca REQUESTS_CA_BUNDLE=$ca PIP_DISABLE_PIP_VERSION_CHECK=1
+unset SSL_CERT_DIR PIP_FIND_LINKS PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE
+export PIP_CONFIG_FILE=/dev/null
 
 step "the source (git HEAD) into $root/src/tablekeeper"
 rm -rf "$root/src/tablekeeper"
@@ -95,7 +100,7 @@ for m in proc sys dev; do
   fi
 done
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
-  PIP_CERT="$PIP_CERT" PIP_DISABLE_PIP_VERSION_CHECK=1 "$@"; }
+  PIP_CERT="$ca" SSL_CERT_FILE="$ca" REQUESTS_CA_BUNDLE="$ca" PIP_DISABLE_PIP_VERSION_CHECK=1 "$@"; }
 
 step "what the venv has: the numpy it imports must be Debian's 1.24"
 in_root /opt/tablekeeper/bin/python -m pip list 2>/dev/null | grep -iE '^(numpy|opencv|kivy|pillow|gpiozero|adafruit)' || true
