@@ -13,6 +13,7 @@ what a person must fix, and makes ``doctor`` exit non-zero.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sqlite3
@@ -128,6 +129,20 @@ def check_data_dir(ctx: Context) -> Result:
             name, f"{folder} is a file, not a folder", f"move the file away: sudo mv {folder} {folder}.old"
         )
     except OSError as exc:
+        if exc.errno == errno.EROFS:  # the kernel turns a failing card read-only
+            return Result.fail(
+                name,
+                f"{folder} is on a read-only file system: the kiosk shows its games from a copy "
+                f"and keeps new entries only until it stops",
+                "copy the data off first (sudo cp -a /var/lib/tablekeeper ~/), then look for card "
+                "errors: sudo dmesg | grep -i -e mmc -e ext4; a card that turned read-only is failing",
+            )
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return Result.fail(
+                name,
+                f"{folder}: the disk is full",
+                f"free space: sudo du -xh {folder.anchor} --max-depth=2 | sort -h | tail",
+            )
         return Result.fail(
             name,
             f"cannot write to {folder}: {exc.strerror or exc}",

@@ -153,6 +153,17 @@ def _screenshot(data: Path, shots: Path, display: str, name: str) -> str:
     return done.stdout
 
 
+def _doctor(data: Path) -> dict[str, dict[str, str]]:
+    import json
+
+    script = Path(sys.executable).with_name("tablekeeper")
+    env = {**os.environ, "TABLEKEEPER_DATA": str(data), "TABLEKEEPER_CONFIG": str(data / "tablekeeper.toml")}
+    done = subprocess.run([str(script), "doctor", "--json"], env=env, capture_output=True, text=True,
+                          timeout=180, check=False)
+    assert "Traceback" not in done.stderr, done.stderr
+    return {r["name"]: r for r in json.loads(done.stdout)}
+
+
 def test_a_read_only_data_folder_starts_the_kiosk_on_the_game_in_progress(
     tmp_path: Path, display: str
 ) -> None:
@@ -170,6 +181,10 @@ def test_a_read_only_data_folder_starts_the_kiosk_on_the_game_in_progress(
         assert not (shots / "first-start.png").exists()
         screen = _screenshot(card, SHOTS, display, "fault-read-only-data")
         assert screen.startswith("game"), screen
+        report = _doctor(card)
+        assert report["data directory"]["status"] == "fail"
+        assert "read-only file system" in report["data directory"]["detail"]
+        assert "dmesg" in report["data directory"]["fix"]
         assert _snapshot(card) == before and not (card / "kivy").exists()
 
 
