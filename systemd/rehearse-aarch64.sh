@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Pi install rehearsed on this machine: a Debian Bookworm arm64 root run under
 # qemu-user-static, the real installer into it, the aarch64 wheels from PyPI, then the
-# non-GUI tests and `tablekeeper doctor` inside it. Not part of CI: it takes up to an hour.
+# non-GUI tests and `tablekeeper doctor` inside it. Not part of CI: one to two hours on a
+# shared 2-core machine (the tests alone need more than 50 minutes under qemu).
 #
 #   sudo nice -n 19 systemd/rehearse-aarch64.sh [ROOT] > rehearsal.log 2>&1
 #
@@ -25,7 +26,7 @@ cleanup() {
   local m
   for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
     m=${mounts[$i]}
-    umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
+    umount -R "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
   done
 }
 trap cleanup EXIT
@@ -94,7 +95,7 @@ for m in proc sys dev; do
     case $m in
       proc) mount -t proc proc "$root/proc" ;;
       sys) mount -t sysfs sysfs "$root/sys" ;;
-      dev) mount --bind /dev "$root/dev" ;;
+      dev) mount --rbind /dev "$root/dev"; mount --make-rslave "$root/dev" ;;  # with /dev/pts
     esac
     mounts+=("$root/$m")
   fi
@@ -122,7 +123,7 @@ step "the non-GUI tests inside the root (pytest -m 'not gui and not slow')"
 t0=$(date +%s)
 in_root /opt/tablekeeper/bin/python -m pip install -q -c /src/tablekeeper/systemd/pi-constraints.txt \
   "pytest>=8,<10" "hypothesis>=6.100,<7" || echo "test tools did not install"
-in_root /bin/sh -c 'cd /src/tablekeeper && timeout 3000 /opt/tablekeeper/bin/python -m pytest -q \
+in_root /bin/sh -c 'cd /src/tablekeeper && timeout 5400 /opt/tablekeeper/bin/python -m pytest -q \
   -m "not gui and not slow" -p no:cacheprovider --durations=10 -ra 2>&1 | tail -n 80' || true
 echo "tests: $(($(date +%s) - t0)) s"
 
