@@ -21,6 +21,7 @@ Keys are case- and accent-folded: ``"Café"``, ``"CAFE"`` and ``"café"`` all be
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import marshal
 import os
 import re
@@ -118,7 +119,7 @@ class Lexicon:
         """Read the SCOWL files for ``variant`` up to ``size``.
 
         With a ``cache`` (a :class:`BlobStore`), the parsed lists are also kept there as one
-        compact blob (``marshal``), keyed by the names, sizes and modification times of the source files;
+        compact blob (``marshal``) with a checksum of its content and of the source files;
         the next load reads that instead of ~40 text files (about four times faster). A
         stale, damaged or unwritable cache is ignored: the text files are the truth.
 
@@ -311,23 +312,33 @@ class BlobStore(Protocol):
 
 
 class _Cache:
-    """The parsed lists as one marshal blob, valid while the source files are unchanged."""
+    """The parsed lists as one marshal blob, trusted only while two checksums agree.
 
-    FORMAT = 3
+    The blob carries a SHA-256 of the word lists it was parsed from (their bytes, names and
+    categories: a list replaced by a package upgrade with the same size and time is still
+    noticed) and a SHA-256 of its own payload (one flipped byte on the SD card would
+    otherwise rule PURPLE illegal and PURPLX legal until someone deleted the file). Hashing
+    the ~1 MiB of lists costs a few milliseconds; parsing them costs a few hundred. Any
+    mismatch and the text files are parsed again and the blob rewritten.
+    """
+
+    FORMAT = 4
 
     def __init__(self, store: BlobStore, sources: list[tuple[Path, str]], size: int, variant: str) -> None:
         self.store_ = store
         self.name = f"scowl-{variant}-{size}.marshal"
         self.sources = sources
-        self._key: tuple[object, ...] | None = None
+        self._key: str | None = None
 
-    def key(self) -> tuple[object, ...]:
+    def key(self) -> str:
+        """The SHA-256 of the source lists: their paths, categories and bytes."""
         if self._key is None:
-            stamps = []
+            digest = hashlib.sha256()
             for path, category in self.sources:
-                st = path.stat()
-                stamps.append((str(path), category, st.st_size, st.st_mtime_ns))
-            self._key = (self.FORMAT, tuple(stamps))
+                data = path.read_bytes()
+                digest.update(f"{path}\0{category}\0{len(data)}\0".encode())
+                digest.update(data)
+            self._key = digest.hexdigest()
         return self._key
 
     def restore(self, lex: Lexicon) -> bool:
@@ -335,10 +346,10 @@ class _Cache:
         if raw is None:
             return False
         try:
-            key, payload = marshal.loads(raw)
-            if key != self.key():
+            fmt, key, checksum, body = marshal.loads(raw)
+            if fmt != self.FORMAT or key != self.key() or hashlib.sha256(body).hexdigest() != checksum:
                 return False
-            by_level, words, names, abbreviations, contractions = payload
+            by_level, words, names, abbreviations, contractions = marshal.loads(body)
         except (OSError, EOFError, ValueError, TypeError):
             return False
         lex.by_level, lex.words, lex.names = by_level, set(words), names
@@ -350,4 +361,6 @@ class _Cache:
         payload = (lex.by_level, list(lex.words), lex.names, lex.abbreviations, list(lex.contractions))
         # A cache is an optimisation: if it cannot be kept, the next load parses the text again.
         with contextlib.suppress(OSError, ValueError):
-            self.store_.write(self.name, marshal.dumps((self.key(), payload)))
+            body = marshal.dumps(payload)
+            blob = (self.FORMAT, self.key(), hashlib.sha256(body).hexdigest(), body)
+            self.store_.write(self.name, marshal.dumps(blob))

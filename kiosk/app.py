@@ -97,7 +97,7 @@ class TableKeeperApp(App):
         root.add_widget(self.manager)
         root.add_widget(self.banner)
         for problem in self.settings.problems:
-            self.banner.show(problem)
+            self.warn(problem)
         return root
 
     def on_start(self) -> None:
@@ -218,6 +218,10 @@ class TableKeeperApp(App):
         self.screens["game"].show_news(message)
 
     def warn(self, message: str, level: str = "error") -> None:
+        """A banner on screen, and the same words in the journal (a person reading the log
+        later sees what the players saw)."""
+        if message:
+            log.log(logging.WARNING if level == "error" else logging.INFO, "banner: %s", message)
         if self.banner is not None and message:
             self.banner.show(message, level)
 

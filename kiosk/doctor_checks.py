@@ -13,6 +13,7 @@ what a person must fix, and makes ``doctor`` exit non-zero.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sqlite3
@@ -21,7 +22,6 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from kiosk import paths
 from kiosk import settings as settings_file
@@ -65,6 +65,7 @@ class Context:
     #: Where /dev, /proc and /sys are (tests point these at a prepared tree).
     dev: Path = Path("/dev")
     proc: Path = Path("/proc")
+    sys: Path = Path("/sys")
     service_user: str = "tablekeeper"
     notes: list[str] = field(default_factory=list)
 
@@ -127,6 +128,20 @@ def check_data_dir(ctx: Context) -> Result:
             name, f"{folder} is a file, not a folder", f"move the file away: sudo mv {folder} {folder}.old"
         )
     except OSError as exc:
+        if exc.errno == errno.EROFS:  # the kernel turns a failing card read-only
+            return Result.fail(
+                name,
+                f"{folder} is on a read-only file system: the kiosk shows its games from a copy "
+                f"and keeps new entries only until it stops",
+                "copy the data off first (sudo cp -a /var/lib/tablekeeper ~/), then look for card "
+                "errors: sudo dmesg | grep -i -e mmc -e ext4; a card that turned read-only is failing",
+            )
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return Result.fail(
+                name,
+                f"{folder}: the disk is full",
+                f"free space: sudo du -xh {folder.anchor} --max-depth=2 | sort -h | tail",
+            )
         return Result.fail(
             name,
             f"cannot write to {folder}: {exc.strerror or exc}",
@@ -153,14 +168,26 @@ def check_game_log(ctx: Context) -> Result:
     """Read-only: doctor never creates, changes or moves the log."""
     name = "game log"
     path = paths.game_log_file()
+    aside = sorted(path.parent.glob(f"{path.name}.damaged-*[0-9]"))
     if not path.exists():
+        if aside:
+            return _kept_aside(name, f"{path}: none yet", aside)
         return Result.ok(name, f"{path}: none yet (created at the first game)")
     from kiosk.store_errors import is_corruption
 
+    restart = (
+        "sudo systemctl restart tablekeeper  (it keeps the damaged log aside, "
+        "recovers what it can and starts a new one)"
+    )
+    if path.stat().st_size == 0 and not path.with_name(path.name + "-wal").exists():
+        return Result.fail(name, f"{path} is damaged: it is empty (0 bytes), its games are gone", restart)
     try:
         conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
         try:
             verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if verdict == "ok" and "games" not in tables:
+                verdict = "it holds no game tables"
             games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] if verdict == "ok" else 0
         finally:
             conn.close()
@@ -172,13 +199,21 @@ def check_game_log(ctx: Context) -> Result:
         verdict = str(exc)
         games = 0
     if verdict != "ok":
-        return Result.fail(
-            name,
-            f"{path} is damaged ({verdict})",
-            "sudo systemctl restart tablekeeper  (it keeps the damaged log aside, "
-            "recovers what it can and starts a new one)",
-        )
+        return Result.fail(name, f"{path} is damaged ({verdict})", restart)
+    if aside:
+        return _kept_aside(name, f"{path}: healthy, {games} game(s)", aside)
     return Result.ok(name, f"{path}: healthy, {games} game(s)")
+
+
+def _kept_aside(name: str, now: str, aside: list[Path]) -> Result:
+    """A damaged log was kept aside at some start: say so until a person has looked at it."""
+    return Result.warn(
+        name,
+        f"{now}; {len(aside)} damaged log(s) kept aside, newest {aside[-1]} "
+        f"(what was recovered from it is in the new log; the kiosk's journal says what was not)",
+        f"journalctl -u tablekeeper | grep 'game log was damaged'; then, once nothing more is wanted "
+        f"from it: sudo rm {aside[-1]}*",
+    )
 
 
 def check_settings(ctx: Context) -> Result:
@@ -288,7 +323,12 @@ def check_display(ctx: Context) -> Result:
     session = "Wayland" if os.environ.get("WAYLAND_DISPLAY") else "X11" if where else ""
     cards = sorted(p.name for p in (ctx.dev / "dri").glob("card*"))
     if cards:
-        card = ctx.dev / "dri" / cards[0]
+        from kiosk.drm_cards import cards as drm_cards
+        from kiosk.drm_cards import describe
+
+        found = drm_cards(ctx.sys)
+        showing = [c for c in found if c.connected]
+        card = ctx.dev / "dri" / (showing[0].name if showing else cards[0])
         if not os.access(card, os.R_OK | os.W_OK):
             return Result.fail(
                 name,
@@ -296,7 +336,15 @@ def check_display(ctx: Context) -> Result:
                 f"sudo usermod -aG video,render {ctx.service_user}",
             )
         how = f"{session} session" if session else "no session here; the service starts cage on tty1"
-        return Result.ok(name, f"KMS/DRM {', '.join(cards)} ({how})")
+        if found and not showing and ctx.on_pi:
+            return Result.fail(
+                name,
+                f"no DRM card has a display connected ({describe(found)})",
+                "check the display's cable and power (power off first), then sudo reboot; "
+                "sudo dmesg | grep -i -e dsi -e hdmi -e drm  shows whether the kernel found it",
+            )
+        cards_text = describe(found) if found else ", ".join(cards)
+        return Result.ok(name, f"KMS/DRM {cards_text} ({how})")
     if session:
         return Result.ok(name, f"a {session} display ({where})")
     if ctx.on_pi:
@@ -333,65 +381,3 @@ def check_touch(ctx: Context) -> Result:
             f"sudo usermod -aG input {ctx.service_user}",
         )
     return Result.ok(name, f"{dev_name} ({node})")
-
-
-# ------------------------------------------------------------------ camera
-def check_camera(ctx: Context) -> Result:
-    name = "camera"
-    try:
-        from vision.camera import open_camera
-    except ImportError:
-        open_camera = None
-    if open_camera is not None:
-        setting = str(ctx.settings.section("camera").get("source", "auto"))
-        return _camera_through_vision(name, open_camera, setting)
-    videos = sorted(p.name for p in ctx.dev.glob("video*"))
-    if ctx.on_pi and shutil.which("rpicam-hello"):
-        done = subprocess.run(
-            ["rpicam-hello", "--list-cameras"], capture_output=True, text=True, timeout=30, check=False
-        )
-        if "Available cameras" in done.stdout and ": " in done.stdout.split("Available cameras", 1)[1]:
-            return Result.ok(name, done.stdout.strip().splitlines()[-1].strip())
-    if videos:
-        return Result.ok(name, f"video devices: {', '.join(videos)}")
-    return Result.warn(
-        name,
-        "no camera found; the kiosk referees by touch",
-        "connect the camera (ribbon cable or USB), then: tablekeeper doctor",
-    )
-
-
-def _camera_through_vision(name: str, open_camera: Callable[..., Any], source_setting: str) -> Result:
-    """Open the camera the settings name, exactly as the kiosk does, and read one frame."""
-    try:
-        opened = open_camera(source_setting)
-    except Exception as exc:  # a driver can fail in many ways; doctor reports, never crashes
-        return Result.warn(
-            name,
-            f"the camera could not be opened: {exc}; the kiosk referees by touch",
-            "sudo systemctl stop tablekeeper  (if the kiosk holds it); tablekeeper doctor",
-        )
-    source, reason = opened if isinstance(opened, tuple) else (opened, "")
-    if source is None:
-        return Result.warn(
-            name,
-            f"no camera ({reason or 'none found'}); the kiosk referees by touch",
-            "connect the camera (ribbon cable or USB), then: tablekeeper doctor",
-        )
-    try:
-        described = source.describe() if hasattr(source, "describe") else type(source).__name__
-        frame = source.read()
-    except Exception as exc:  # same: report it
-        frame, described = None, f"{exc}"
-    finally:
-        close = getattr(source, "close", None)
-        if close is not None:
-            close()
-    if frame is None:
-        return Result.warn(
-            name,
-            f"{described}: opened, but gave no picture (lost)",
-            "check the cable; then: tablekeeper doctor",
-        )
-    shape = getattr(frame, "shape", ())
-    return Result.ok(name, f"{described}: {shape[1] if len(shape) > 1 else '?'}x{shape[0] if shape else '?'}")

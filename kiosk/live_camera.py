@@ -55,15 +55,29 @@ class LiveCamera:
     # ------------------------------------------------------------------ opening
     @classmethod
     def open(cls, settings: Any) -> tuple[LiveCamera | None, str]:
-        """The camera the settings and the calibration describe, or None and why (in plain words)."""
+        """The camera the settings and the calibration describe, or None and why (in plain words).
+
+        Never raises: any failure of the camera stack (an import that fails with a ValueError
+        because picamera2 was built for another numpy, a driver error) becomes
+        "Camera unavailable: <reason> ... Fix: ..." (``kiosk.camera_faults``).
+        """
+        from kiosk.camera_faults import sentence
+
+        try:
+            return cls._open(settings)
+        except Exception as exc:
+            log.exception("the camera could not be opened")
+            return None, sentence(exc)
+
+    @classmethod
+    def _open(cls, settings: Any) -> tuple[LiveCamera | None, str]:
         source = str(settings.section("camera").get("source", "auto"))
         if source.strip().lower() == "none":
             return None, ""
-        try:
-            from calibration.file import CalibrationError, load_calibration
-            from vision.camera import ResilientCamera, open_camera
-        except ImportError as exc:
-            return None, f"The camera reader is not installed ({exc}): the kiosk runs by touch."
+        from calibration.file import CalibrationError, load_calibration
+        from kiosk.camera_faults import TimedSource, explain, import_failure, sentence
+        from vision.camera import CameraLost, ResilientCamera, open_camera
+
         cal_path = paths.calibration_file()
         try:
             cal = load_calibration(cal_path)
@@ -73,17 +87,30 @@ class LiveCamera:
             return None, f"The camera is calibrated for a {cal.kind} board, which the kiosk does not read."
         first = open_camera(source, size=cal.image_size)
         if first.source is None:
-            return None, f"No camera ({first.reason}): the kiosk runs by touch."
+            cause = import_failure("picamera2") if "picamera2" in first.reason else None
+            if cause is not None:
+                return None, sentence(cause)
+            return None, (
+                f"Camera unavailable: {first.reason}. The kiosk referees by touch. Fix: connect the "
+                f"camera (ribbon cable or USB), then run tablekeeper doctor."
+            )
         opened = [first.source]
 
         def factory() -> Any:  # the source already open first, then a fresh one after a loss
-            return opened.pop() if opened else open_camera(source, size=cal.image_size).require()
+            try:
+                fresh = opened.pop() if opened else open_camera(source, size=cal.image_size).require()
+            except CameraLost:
+                raise
+            except Exception as exc:  # whatever a driver raises: a lost camera, never a dead thread
+                raise CameraLost(explain(exc)[0]) from exc
+            return TimedSource(fresh, lost=CameraLost)  # a read that hangs becomes a lost camera
 
         try:
             reader, watcher = _reader_and_watcher(cal, cal_path)
         except Exception as exc:
             first.source.close()
-            return None, f"The camera reader could not start ({exc}): the kiosk runs by touch."
+            why = f"the board reader could not start ({exc})"
+            return None, f"Camera unavailable: {why}. The kiosk referees by touch."
         camera = ResilientCamera(factory, clock=time.monotonic)
         live = cls(camera, watcher, GAMES[cal.kind])
         live.reader = reader

@@ -33,7 +33,7 @@ from typing import Any
 from kiosk import paths, store_queries
 from kiosk.store_errors import BAD_INPUT, CORRUPT, NEWER, NO_SUCH_GAME, REPLAY, StoreError, translate
 from kiosk.store_queries import GameSummary
-from kiosk.store_recover import keep_aside, salvage_into
+from kiosk.store_recover import Salvage, keep_aside, salvage_into
 from kiosk.store_schema import SCHEMA_VERSION, create_schema, schema_version
 
 __all__ = ["GameLog", "GameSummary", "StoreError"]
@@ -69,6 +69,8 @@ class GameLog:
         #: Where a damaged log was moved, when one was.
         self.kept_aside: Path | None = None
         self._conn: sqlite3.Connection | None = None
+        #: What salvage kept from a damaged log (None when the log was healthy).
+        self.salvage: Salvage | None = None
         try:
             self._conn = self._open()
         except StoreError as exc:
@@ -112,6 +114,7 @@ class GameLog:
             raise translate(exc, self.path) from None
 
     def _open(self) -> sqlite3.Connection:
+        self._refuse_if_hollow()
         conn = self._connect()
         try:
             version = schema_version(conn)
@@ -130,6 +133,33 @@ class GameLog:
             raise translate(exc, self.path) from None
         return conn
 
+    def _refuse_if_hollow(self) -> None:
+        """An existing file that is empty or has no game tables is a damaged log, not a new one.
+
+        It was truncated (a copy cut short, a card that lost the file's blocks) or is some
+        other file; opening it normally would quietly turn it into an empty log. Checked
+        read-only, before anything is written, so the file kept aside is exactly as found.
+        """
+        try:
+            size = self.path.stat().st_size
+        except OSError:  # not there (a new log), or not reachable: _connect says which
+            return
+        wal = self.path.with_name(self.path.name + "-wal")
+        if size == 0 and not (wal.exists() and wal.stat().st_size > 0):
+            raise StoreError(f"the game log {self.path} is damaged: it is empty (0 bytes)", CORRUPT,
+                             detail="it is empty (0 bytes)")
+        try:
+            probe = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True)
+            try:
+                hollow = schema_version(probe) == 0
+            finally:
+                probe.close()
+        except sqlite3.Error:
+            return  # not readable as a database at all: _connect reports that
+        if hollow and size > 0:
+            raise StoreError(f"the game log {self.path} is damaged: it holds no game tables", CORRUPT,
+                             detail="it holds no game tables")
+
     def _recover(self, cause: StoreError) -> None:
         try:
             aside = keep_aside(self.path, self._clock())
@@ -137,13 +167,11 @@ class GameLog:
             raise translate(exc, self.path) from None
         self.kept_aside = aside
         self._conn = self._open()
-        saved = salvage_into(aside, self) if aside is not None else 0
-        message = (
-            f"The game log was damaged ({cause}). It was kept as {aside} and a new log was started"
-            + (f"; {saved} game(s) were recovered from it." if saved else "; no game could be read from it.")
-        )
-        log.error("%s", message)
-        self.problems.append(message)
+        self.salvage = salvage_into(aside, self) if aside is not None else Salvage()
+        reason = " ".join(str(cause.detail or cause).replace("*** in database main ***", "").split())
+        opening = f"The game log was damaged ({reason}). It was kept as {aside} and a new log was started."
+        log.error("%s %s", opening, self.salvage.sentence())
+        self.problems.append(f"{opening} {self.salvage.sentence(limit=3)}")
 
     # ----------------------------------------------------------------- plumbing
     @property

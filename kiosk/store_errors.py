@@ -39,9 +39,11 @@ class StoreError(Exception):
     everything committed before the failing call is still in the log.
     """
 
-    def __init__(self, message: str, kind: str = IO) -> None:
+    def __init__(self, message: str, kind: str = IO, detail: str = "") -> None:
         super().__init__(message)
         self.kind = kind
+        #: the bare cause ("database disk image is malformed"), for a message that adds its own advice
+        self.detail = detail
 
 
 def primary_code(exc: BaseException) -> int | None:
@@ -80,6 +82,7 @@ def translate(exc: BaseException, path: Path, writing: str = "") -> StoreError:
             f"the game log {path} is damaged ({exc}): {lost}. Restart tablekeeper: it keeps "
             f"the damaged file aside and starts a new log.",
             CORRUPT,
+            detail=str(exc),
         )
     if (
         code in (SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM)

@@ -11,12 +11,10 @@ Kivy must already be configured (``kiosk.commands.kiosk.prepare_environment``).
 from __future__ import annotations
 
 import logging
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk import paths
 from kiosk import settings as settings_file
 from kiosk.session import Session
 
@@ -24,16 +22,11 @@ log = logging.getLogger(__name__)
 
 
 def open_log(problems: list[str]) -> Any:
-    """The game log in the data directory; if it cannot be opened, a temporary one (and say so)."""
-    from kiosk.store import GameLog, StoreError
+    """The game log in the data directory; if it cannot be written (read-only, full, not a
+    folder), a copy in a scratch folder, and say so (``kiosk.log_fallback``)."""
+    from kiosk.log_fallback import open_game_log
 
-    try:
-        store = GameLog(paths.game_log_file())
-    except StoreError as exc:
-        problems.append(f"{exc} Games are kept only until the kiosk stops.")
-        store = GameLog(Path(tempfile.mkdtemp(prefix="tablekeeper-")) / "games.sqlite3")
-    problems.extend(store.problems)
-    return store
+    return open_game_log(problems)
 
 
 def authority_loader(settings: settings_file.Settings) -> Callable[[], Any]:

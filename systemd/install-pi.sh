@@ -10,18 +10,25 @@
 # unless something is missing or the source changed; it says what it changed.
 #
 # Off a Raspberry Pi it skips the Pi-only packages and says so. For CI and image
-# building, --root DIR installs into DIR instead of / (no apt, no service reload).
+# building, --root DIR installs into DIR instead of / (no apt, no service reload): DIR must
+# be a Debian root (debootstrap, or an unpacked Raspberry Pi OS image); the venv is then
+# built inside it with chroot, by its own Python, so its scripts name the right interpreter
+# (an arm64 root on an x86 machine needs qemu-user-static and binfmt-support for that).
+# --pi MODEL installs as on that Pi model (for an image built on another machine).
 set -euo pipefail
 
 usage() {
   cat <<'USAGE'
-usage: install-pi.sh [--root DIR] [--no-apt] [--no-enable] [--no-deps] [--python PATH]
+usage: install-pi.sh [--root DIR] [--pi MODEL] [--no-apt] [--no-enable] [--no-deps] [--python PATH]
   --root DIR     install into DIR instead of / (implies --no-apt; the unit is enabled
-                 offline with systemctl --root)
+                 offline with systemctl --root; the venv is built in DIR with chroot)
+  --pi MODEL     install as on this Raspberry Pi model, e.g. "Raspberry Pi 4 Model B"
+                 (default: the model this machine reports)
   --no-apt       do not install system packages
   --no-enable    install the unit but do not enable it
   --no-deps      pip-install tablekeeper alone, not its dependencies (CI without network)
-  --python PATH  the interpreter for the venv (default /usr/bin/python3)
+  --python PATH  the interpreter for the venv (default /usr/bin/python3; with --root,
+                 the root's own, run through chroot, unless the root has none)
 USAGE
 }
 
@@ -32,6 +39,8 @@ use_apt=1
 enable=1
 pip_deps=1
 python=/usr/bin/python3
+python_given=0
+pi_model=""
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -39,7 +48,8 @@ while [ $# -gt 0 ]; do
     --no-apt) use_apt=0; shift ;;
     --no-enable) enable=0; shift ;;
     --no-deps) pip_deps=0; shift ;;
-    --python) python=${2:?--python needs a path}; shift 2 ;;
+    --python) python=${2:?--python needs a path}; python_given=1; shift 2 ;;
+    --pi) pi_model=${2:?--pi needs a model, e.g. "Raspberry Pi 5 Model B"}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "install-pi.sh: unknown option: $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -51,12 +61,22 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 root=$(cd "$root" && pwd)
 r=${root%/}                       # prefix for every path we write ("" for the real root)
+if [ -n "$r" ] && { [ ! -f "$r/etc/passwd" ] || [ ! -f "$r/etc/group" ]; }; then
+  echo "install-pi.sh: $root has no etc/passwd or etc/group: --root needs a Debian root" \
+       "(made with debootstrap, or an unpacked Raspberry Pi OS image), not an empty folder" >&2
+  exit 2
+fi
+if [ -z "$pi_model" ] && [ -r /proc/device-tree/model ]; then
+  pi_model=$(tr -d '\0' </proc/device-tree/model)
+fi
 prefix=/opt/tablekeeper
 changes=0
 
 say() { printf '==> %s\n' "$*"; }
 changed() { changes=$((changes + 1)); printf '    changed: %s\n' "$*"; }
-is_pi() { grep -qs 'Raspberry Pi' /proc/device-tree/model; }
+is_pi() { [[ $pi_model == *"Raspberry Pi"* ]]; }
+is_pi4() { [[ $pi_model == *"Raspberry Pi 4"* || $pi_model == *"Raspberry Pi 400"* \
+              || $pi_model == *"Compute Module 4"* ]]; }
 
 # ------------------------------------------------------------------ system packages
 apt_packages=(
@@ -66,6 +86,9 @@ apt_packages=(
   cage xwayland                                  # the kiosk compositor (see docs/install-pi.md)
   libgl1 libegl1 libgles2 libglib2.0-0 libmtdev1 # what the Kivy and OpenCV wheels link against
   libinput10 libdrm2 libgbm1                     # display and touch under cage
+  # The pip Kivy wheel's SDL2 has no Wayland backend: under cage it draws through Xwayland
+  # with its X11 backend, which loads these at run time (libXi: touch events, XInput2).
+  libx11-6 libx11-xcb1 libxext6 libxcursor1 libxi6 libxfixes3 libxrandr2 libxss1
 )
 pi_packages=(python3-picamera2 python3-libcamera python3-lgpio)
 
@@ -164,10 +187,53 @@ source_hash() {
     | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)
 }
 
+in_root_python() {
+  # The venv is built by the root's own interpreter, through chroot, when there is one.
+  [ -n "$r" ] && [ "$python_given" -eq 0 ] && [ -x "$r/usr/bin/python3" ]
+}
+
+run_in_root() {
+  # Run a command inside the root with /dev and /proc (pip and venv need them); unmount after.
+  local mounted=()
+  if [ -d "$r/dev" ] && ! mountpoint -q "$r/dev"; then mount --bind /dev "$r/dev"; mounted+=("$r/dev"); fi
+  if [ -d "$r/proc" ] && ! mountpoint -q "$r/proc"; then mount -t proc proc "$r/proc"; mounted+=("$r/proc"); fi
+  local rc=0
+  chroot "$root" "$@" || rc=$?
+  local m
+  for m in "${mounted[@]}"; do umount "$m" || umount -l "$m"; done
+  return "$rc"
+}
+
+relocate_scripts() {
+  # A venv built from outside the root names the root's path in its scripts' first line
+  # ("#!/build/root/opt/tablekeeper/bin/python"): rewrite it to the path on the Pi.
+  local f
+  for f in "$r$prefix"/bin/*; do
+    if [ ! -f "$f" ] || [ -L "$f" ]; then continue; fi
+    if head -n1 "$f" | grep -q "^#!$r$prefix/bin/python"; then
+      sed -i "1s|^#!$r$prefix/|#!$prefix/|" "$f"
+    fi
+  done
+}
+
 install_python() {
-  local venv="$r$prefix" stamp want extras="" pip_args=()
+  local venv="$r$prefix" stamp want extras="" pip_args=() py=("$python") src="$source_dir"
+  local inside=0 tmp_src=""
+  if in_root_python; then
+    inside=1
+    if ! chroot "$root" /usr/bin/python3 -c pass 2>/dev/null; then
+      echo "install-pi.sh: cannot run $root/usr/bin/python3 here: an arm64 root on another" \
+           "machine needs qemu-user-static and binfmt-support (apt install qemu-user-static" \
+           "binfmt-support), or pass --python to build the venv with this machine's Python" >&2
+      exit 2
+    fi
+  fi
   if [ ! -x "$venv/bin/python" ]; then
-    "$python" -m venv --system-site-packages "$venv"
+    if [ "$inside" -eq 1 ]; then
+      run_in_root /usr/bin/python3 -m venv --system-site-packages "$prefix"
+    else
+      "$python" -m venv --system-site-packages "$venv"
+    fi
     changed "Python environment $venv"
   fi
   if is_pi; then
@@ -183,10 +249,71 @@ install_python() {
     return 0
   fi
   say "installing tablekeeper into $venv"
-  PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/python" -m pip install -q "${pip_args[@]}" \
-    "$source_dir$extras"
+  if [ "$inside" -eq 1 ]; then
+    # pip inside the root sees only the root: give it a copy of the source (and constraints).
+    tmp_src=$(mktemp -d "$r/tmp/tablekeeper-src.XXXXXX")
+    (cd "$source_dir" && tar -cf - --exclude=.venv --exclude=.git --exclude='__pycache__' \
+        --exclude='*.egg-info' --exclude=build --exclude=artifacts .) | tar -xf - -C "$tmp_src"
+    src=${tmp_src#"$r"}
+    py=(run_in_root "$prefix/bin/python")
+  else
+    py=("$venv/bin/python")
+  fi
+  # apt's picamera2 is built against Debian's numpy 1.24: keep the venv on numpy<2.
+  if is_pi; then pip_args+=(-c "$src/systemd/pi-constraints.txt"); fi
+  PIP_DISABLE_PIP_VERSION_CHECK=1 "${py[@]}" -m pip install -q "${pip_args[@]}" "$src$extras"
+  [ -z "$tmp_src" ] || rm -rf "$tmp_src"
+  [ "$inside" -eq 1 ] || [ -z "$r" ] || relocate_scripts
   echo "$want" >"$stamp"
   changed "tablekeeper in $venv"
+  if [ "$pip_deps" -eq 1 ]; then
+    check_camera_modules
+  else
+    say "--no-deps: not checking the camera's modules (numpy and OpenCV were not installed)"
+  fi
+}
+
+check_camera_modules() {
+  # picamera2 and simplejpeg (apt) must load with the venv's numpy: a mismatch is found
+  # here, at install time, with its fix, not as a camera that never works.
+  local args=(-m kiosk.pi_check) py=("$r$prefix/bin/python")
+  # On the Pi itself apt has just installed picamera2: it must be there. In an image built
+  # elsewhere (--root) it may come later, so a missing one is only reported.
+  if is_pi && [ -z "$r" ]; then args+=(--require-camera); fi
+  [ -z "${TABLEKEEPER_CHECK_ALSO:-}" ] || args+=(--also "$TABLEKEEPER_CHECK_ALSO")
+  if in_root_python; then py=(run_in_root "$prefix/bin/python"); fi
+  say "checking that the camera's modules load with the venv's numpy"
+  if ! "${py[@]}" "${args[@]}"; then
+    echo "install-pi.sh: the kiosk's Python cannot load the camera's modules (see above)" >&2
+    exit 1
+  fi
+}
+
+# ------------------------------------------------------------------ SPI for a Pi 4 ring
+enable_spi() {
+  # On a Pi 4 the NeoPixel ring's data pin GPIO10 is SPI0 MOSI: Blinka drives it through
+  # rpi_ws281x over /dev/spidev0.0, which exists only with dtparam=spi=on. The SPI clock
+  # follows the VPU core clock, so it is pinned (core_freq=500, core_freq_min=500: the
+  # rpi_ws281x advice for a Pi 4). A Pi 5 drives the ring through PIO instead: nothing to do.
+  is_pi4 || return 0
+  local cfg
+  for cfg in "$r/boot/firmware/config.txt" "$r/boot/config.txt" ""; do
+    if [ -z "$cfg" ] || [ -f "$cfg" ]; then break; fi
+  done
+  if [ -z "$cfg" ]; then
+    say "no config.txt under $root/boot: add dtparam=spi=on, core_freq=500 and core_freq_min=500 by hand"
+    return 0
+  fi
+  local wanted=(dtparam=spi=on core_freq=500 core_freq_min=500) missing=() line
+  for line in "${wanted[@]}"; do
+    grep -qx "$line" "$cfg" || missing+=("$line")
+  done
+  [ ${#missing[@]} -gt 0 ] || return 0
+  {
+    printf '\n# tablekeeper: the LED ring on GPIO10 is driven over SPI (see docs/install-pi.md)\n[all]\n'
+    printf '%s\n' "${missing[@]}"
+  } >>"$cfg"
+  changed "$cfg: ${missing[*]} (takes effect after a reboot)"
 }
 
 # ------------------------------------------------------------------ the service
@@ -215,6 +342,7 @@ if [ "$use_apt" -eq 1 ]; then install_packages; else say "skipping system packag
 ensure_user
 install_files
 install_python
+enable_spi
 enable_service
 if [ "$changes" -eq 0 ]; then
   say "nothing to change: tablekeeper is installed"

@@ -59,6 +59,9 @@ def test_unit_has_the_promised_settings() -> None:
     assert env["TABLEKEEPER_CONFIG"].startswith("/etc/tablekeeper/")
     assert env["KIVY_HOME"].startswith("/var/lib/tablekeeper")
     assert any(k.startswith("KCFG_") for k in env)
+    # The pip Kivy's SDL2 has no Wayland backend: X11 through Xwayland; cage must start without
+    # any input device rather than fail.
+    assert env["SDL_VIDEODRIVER"] == "x11" and env["WLR_LIBINPUT_NO_DEVICES"] == "1"
     for key, value in {"ProtectSystem": "strict", "ProtectHome": "yes", "NoNewPrivileges": "yes",
                        "PrivateTmp": "yes", "DevicePolicy": "closed"}.items():
         assert _unit_values(key) == [value], key
@@ -144,14 +147,55 @@ def test_installer_runs_in_a_scratch_root_and_a_second_run_changes_nothing(tmp_p
     assert stat.S_IMODE(data.st_mode) == 0o750 and data.st_uid != 0
     venv = root / "opt/tablekeeper"
     assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
-    help_text = subprocess.run([str(venv / "bin/tablekeeper"), "--help"], capture_output=True, text=True,
-                               check=False, env={"PATH": "/usr/bin:/bin"})
+    # Built with this machine's Python (the seed root has none): its scripts are relocated
+    # to name the interpreter where the Pi will have it, not the build folder.
+    script = (venv / "bin/tablekeeper").read_text().splitlines()[0]
+    assert script == "#!/opt/tablekeeper/bin/python", script
+    help_text = subprocess.run([str(venv / "bin/python"), "-m", "kiosk.cli", "--help"], capture_output=True,
+                               text=True, check=False, env={"PATH": "/usr/bin:/bin"})
     assert help_text.returncode == 0 and "doctor" in help_text.stdout
     before = _snapshot(root)
     second = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
     assert second.returncode == 0, second.stdout + second.stderr
     assert "nothing to change" in second.stdout and "changed:" not in second.stdout
     assert _snapshot(root) == before
+
+
+def test_installer_refuses_an_empty_root_in_plain_words(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("the installer runs as root")
+    done = subprocess.run(["bash", str(INSTALLER), "--root", str(tmp_path), "--no-deps"],
+                          capture_output=True, text=True, check=False, timeout=60)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "has no etc/passwd or etc/group: --root needs a Debian root" in done.stderr
+    assert "groupadd" not in done.stderr and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_installer_enables_spi_for_a_pi_4_ring_once(tmp_path: Path) -> None:
+    if os.geteuid() != 0 or shutil.which("useradd") is None:
+        pytest.skip("the installer creates a user: run as root (CI does)")
+    root = tmp_path / "root"
+    _seed_root(root)
+    config = root / "boot/firmware/config.txt"
+    config.parent.mkdir(parents=True)
+    config.write_text("[all]\ndtoverlay=vc4-kms-v3d\n")
+    source = tmp_path / "source"
+    junk = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
+    for part in ("systemd", "docs", *PACKAGES):
+        if (ROOT / part).is_dir():
+            shutil.copytree(ROOT / part, source / part, ignore=junk)
+    shutil.copy2(ROOT / "pyproject.toml", source / "pyproject.toml")
+    cmd = ["bash", str(source / "systemd/install-pi.sh"), "--root", str(root), "--no-deps",
+           "--pi", "Raspberry Pi 4 Model B Rev 1.5", "--python", "/usr/bin/python3", "--no-enable"]
+    first = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
+    assert first.returncode == 0, first.stdout + first.stderr
+    text = config.read_text()
+    assert text.startswith("[all]\ndtoverlay=vc4-kms-v3d\n")
+    for line in ("dtparam=spi=on", "core_freq=500", "core_freq_min=500"):
+        assert text.count(f"\n{line}\n") == 1, text
+    second = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
+    assert second.returncode == 0 and config.read_text() == text and "changed:" not in second.stdout
 
 
 def test_installer_refuses_unknown_options() -> None:

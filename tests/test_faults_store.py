@@ -67,7 +67,7 @@ def test_a_damaged_index_is_repaired_by_copying_every_game(
     damaged = path.read_bytes()
     with GameLog(path) as log:
         assert log.kept_aside is not None and log.kept_aside.read_bytes() == damaged
-        assert "3 game(s) were recovered" in log.problems[0]
+        assert "Recovered 3 of 3 game(s) (3 complete)." in log.problems[0]
         assert [log.events(s.id) for s in reversed(log.games())] == before
         assert log.integrity() == "ok" and log.recent_players()[:2] == ["P2a", "P2b"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import marshal
 import os
 import shutil
@@ -125,11 +126,43 @@ def test_cache_gives_the_same_lexicon_and_is_used(small_scowl: Path, tmp_path: P
     assert cache_file.name == "scowl-american-20.marshal"
     second = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache))
     assert _same(parsed, first) and _same(parsed, second)
-    # Prove the second load came from the cache: plant a marker word in it.
-    key, payload = marshal.loads(cache_file.read_bytes())
+    # Prove the second load came from the cache: plant a marker word in it (checksum and all).
+    fmt, key, _checksum, body = marshal.loads(cache_file.read_bytes())
+    payload = marshal.loads(body)
     payload[1].append("zzcachedzz")
-    cache_file.write_bytes(marshal.dumps((key, payload)))
+    body = marshal.dumps(payload)
+    cache_file.write_bytes(marshal.dumps((fmt, key, hashlib.sha256(body).hexdigest(), body)))
     assert Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache)).is_word("zzcachedzz")
+
+
+def test_one_flipped_byte_in_the_cache_is_noticed_and_the_cache_rebuilt(
+    small_scowl: Path, tmp_path: Path
+) -> None:
+    """The audit's case: PURPLE ruled illegal and PURPLX legal by a cache with one bad byte."""
+    cache = tmp_path / "cache"
+    assert Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache)).is_word("purple")
+    [cache_file] = cache.iterdir()
+    good = cache_file.read_bytes()
+    at = good.index(b"purple")
+    cache_file.write_bytes(good[: at + 5] + b"x" + good[at + 6 :])  # the SD card's doing
+    lex = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache))
+    assert lex.is_word("purple") and not lex.is_word("purplx")
+    assert cache_file.read_bytes() == good  # rebuilt from the word lists
+
+
+def test_a_source_list_changed_with_the_same_size_and_time_rebuilds_the_cache(
+    small_scowl: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    assert Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache)).is_word("purple")
+    words = small_scowl / "english-words.20"
+    st = words.stat()
+    text = words.read_bytes()
+    words.write_bytes(text.replace(b"\npurple\n", b"\npurplz\n"))  # same size
+    os.utime(words, ns=(st.st_atime_ns, st.st_mtime_ns))  # same time: only the checksum can tell
+    assert words.stat().st_size == st.st_size
+    lex = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache))
+    assert lex.is_word("purplz") and not lex.is_word("purple")
 
 
 def test_cache_is_rebuilt_when_a_source_file_changes(small_scowl: Path, tmp_path: Path) -> None:
@@ -149,8 +182,8 @@ def test_damaged_cache_is_ignored_and_replaced(small_scowl: Path, tmp_path: Path
     bad.write_bytes(b"\x00not marshal at all")
     lex = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache))
     assert _same(lex, Lexicon.load(size=20, dict_dir=small_scowl))
-    key, _ = marshal.loads(bad.read_bytes())  # rewritten as a good cache
-    assert key[0] == _Cache.FORMAT
+    fmt, *_ = marshal.loads(bad.read_bytes())  # rewritten as a good cache
+    assert fmt == _Cache.FORMAT
 
 
 def test_unwritable_cache_directory_is_not_an_error(small_scowl: Path, tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import json
 import sys
 from dataclasses import asdict
 
+from kiosk import doctor_camera
 from kiosk import doctor_checks as checks
 from kiosk import doctor_hardware as hardware_checks
 from kiosk import settings as settings_file
@@ -29,7 +30,7 @@ CHECKS: tuple[checks.Check, ...] = (
     checks.check_tesseract,
     checks.check_display,
     checks.check_touch,
-    checks.check_camera,
+    doctor_camera.check_camera,
     hardware_checks.check_gpio,
     hardware_checks.check_ring_and_buzzer,
     checks.check_calibration,

@@ -40,9 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def prepare_environment(data: Path, fullscreen: bool = False) -> None:
-    """Set Kivy's environment before Kivy is imported (a no-op for keys already set)."""
-    kivy_home = data / "kivy"
-    kivy_home.mkdir(parents=True, exist_ok=True)
+    """Set Kivy's environment before Kivy is imported (a no-op for keys already set, except a
+    ``KIVY_HOME`` that cannot be written: see ``kiosk.kivy_home``)."""
+    from kiosk import kivy_home as home
+
+    kivy_home = home.choose(data)
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_HOME", str(kivy_home))
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
@@ -71,8 +73,8 @@ def run(args: argparse.Namespace) -> int:
     data = paths.data_dir()
     try:
         data.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot use {data} for the kiosk's files: {exc.strerror or exc}") from None
+    except OSError as exc:  # never a crash loop: the kiosk starts and the banner says why
+        log.error("cannot use %s for the kiosk's files: %s", data, exc.strerror or exc)
     prepare_environment(data, args.fullscreen)
     from kiosk.wiring import build_app
 

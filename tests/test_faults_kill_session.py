@@ -1,0 +1,140 @@
+"""The audit's kill test through the kiosk's own controller: 100 SIGKILLs, 0 acknowledged events lost.
+
+A child process does what the kiosk does — ``Session.resume()`` on the real SQLite log, then
+turns (``Session.submit``) and undos (``Session.undo``) in a loop — and prints, flushed,
+each call *before* it is made ("try") and once it returned ok ("ack": what the screen would
+show). The test kills it with SIGKILL at a random moment, 100 times; after every kill the
+log must hold exactly the acknowledged events, give or take the one call in flight, and
+the next child must resume that game. Slow (about a minute): marked ``slow``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import storekit
+
+from kiosk.store import GameLog
+
+ROOT = Path(__file__).resolve().parents[1]
+KILLS = 100
+
+CHILD = r"""
+import random, sys
+sys.path.insert(0, sys.argv[2])
+import storekit
+from games import registry
+registry.ENGINES["counting"] = "storekit:Counting"
+from kiosk.session import Session
+from kiosk.store import GameLog
+path, seed = sys.argv[1], int(sys.argv[3])
+rng = random.Random(seed)
+session = Session(GameLog(path), now=lambda: 1_800_000_000.0)
+if not session.resume():
+    result = session.new_game("counting", ["Ann", "Bob", "Cy"], {"target": 10**9})
+    assert result.ok, result.message
+k = max([e["k"] for e in session.game.events], default=-1) + 1
+print("ready", session.game_id, len(session.game.events), flush=True)
+while True:
+    if session.game.events and rng.random() < 0.2:
+        print("try undo", flush=True)
+        assert session.undo().ok
+        print("ack undo", flush=True)
+    else:
+        print("try add", k, flush=True)
+        result = session.submit({"type": "add", "n": k % 7, "k": k})
+        assert result.ok, result.message
+        print("ack add", k, flush=True)
+        k += 1
+"""
+
+
+def _run_and_kill(path: Path, seed: int, rng: random.Random) -> list[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(path), str(ROOT / "tests"), str(seed)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.stdout is not None
+    buffer = b""
+    # Wait for "ready" (one time in ten, kill it while it is still resuming).
+    resuming = rng.random() < 0.1
+    deadline = time.monotonic() + (rng.uniform(0.0, 0.3) if resuming else 20.0)
+    stop_after: float | None = None
+    while True:
+        now = time.monotonic()
+        if stop_after is None and (b"ready" in buffer or now >= deadline):
+            stop_after = now + rng.uniform(0.0, 0.08)
+        if stop_after is not None and now >= stop_after:
+            break
+        ready, _, _ = select.select([proc.stdout], [], [], 0.005)
+        if ready:
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            buffer += chunk
+    proc.send_signal(signal.SIGKILL)
+    rest, err = proc.communicate()
+    buffer += rest
+    assert proc.returncode == -signal.SIGKILL, f"the child failed on its own: {err.decode()[-2000:]}"
+    return buffer.decode().split("\n")[:-1]  # a half-printed last line was never shown
+
+
+@pytest.mark.slow
+def test_100_sigkills_through_the_session_lose_no_acknowledged_event(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storekit.register(monkeypatch)
+    path = tmp_path / "games.sqlite3"
+    rng = random.Random(20261124)
+    acked: list[int] = []  # the k of each event the screen showed, in order
+    acknowledged = in_flight_applied = resumed = 0
+    game_id = None
+    for round_ in range(KILLS):
+        lines = _run_and_kill(path, rng.randrange(1 << 30), rng)
+        pending = None
+        for line in lines:
+            word = line.split()
+            if word[0] == "ready":
+                resumed += 1
+                assert int(word[2]) == len(acked), f"round {round_}: resumed {word[2]}, shown {len(acked)}"
+                game_id = game_id or int(word[1])
+                assert int(word[1]) == game_id, "the same game is resumed every time"
+            elif word[0] == "try":
+                pending = word[1:]
+            elif word[:2] == ["ack", "add"]:
+                acked.append(int(word[2]))
+                acknowledged += 1
+                pending = None
+            elif word[:2] == ["ack", "undo"]:
+                acked.pop()
+                acknowledged += 1
+                pending = None
+        if game_id is None:
+            continue  # killed before the first game was even started
+        with GameLog(path) as log:
+            assert log.integrity() == "ok" and log.problems == [], f"round {round_}"
+            stored = [e["k"] for e in log.events(game_id)]
+            if stored != acked:  # only the call in flight may differ, and only by itself
+                if pending and pending[0] == "add":
+                    assert stored == [*acked, int(pending[1])], f"round {round_}: {stored[-4:]}, {acked[-4:]}"
+                else:
+                    assert pending == ["undo"] and stored == acked[:-1], f"round {round_}"
+                in_flight_applied += 1
+            game = log.rebuild(game_id)
+            assert [e["k"] for e in game.events] == stored
+        acked = stored
+    print(f"\n{KILLS} kills, {acknowledged} acknowledged calls, 0 lost; {in_flight_applied} in-flight "
+          f"calls had reached the disk; {resumed} resumes")
+    assert acknowledged > 3 * KILLS, "the child must get real work done between kills"
+    assert resumed >= KILLS * 0.8
