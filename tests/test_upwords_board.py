@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_upwords import FIGURES, FIGURES_BOARD, figures_game
 
@@ -61,6 +61,8 @@ stacks = st.lists(st.sampled_from(sorted(LETTERS)), max_size=5).filter(
 )
 
 
+# Generating 100 stacks per board is slow on a busy machine; the property is what matters.
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], deadline=None)
 @given(
     st.sampled_from([8, 10]).flatmap(
         lambda n: st.lists(st.lists(stacks, min_size=n, max_size=n), min_size=n, max_size=n)
