@@ -30,6 +30,9 @@ display = harness.display
 pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("display")]
 
 
+ALL_FOUR = ("All four corners: tap Save (or Start over). Save with the board as before play, so the "
+            "camera learns its look.")
+
 def test_a_new_buzzer_pin_and_an_led_ring_of_ten_pins_are_saved(data: Path) -> None:
     (data / "tablekeeper.toml").write_text("[timer]\nwarning = 7\n")
     found = run("pins_saved", data)
@@ -94,15 +97,15 @@ def test_four_taps_on_the_demo_camera_picture_save_the_board_corners(data: Path)
     assert found["same_picture"] is True  # the corners below are the renderer's own
     # Found by itself from the grid lines (no markers on the demo board), within 1 % of the board.
     assert found["auto_banner"] == "Found the board by its grid lines: check the outline, then Save."
-    assert found["prompt_found"] == "All four corners: tap Save (or Start over)."
+    assert found["prompt_found"] == ALL_FOUR
     size = math.dist(found["true_corners"][0], found["true_corners"][1])
     for auto, true in zip(found["auto_corners"], found["true_corners"], strict=True):
         assert math.dist(auto, true) < 0.01 * size, (auto, true)
     assert found["markers_banner"].startswith("The markers did not find the board: no corner markers")
     assert "convex" in found["swapped_banner"] and found["screen_after_swapped"] == "calibrate"
-    assert found["prompt_done"] == "All four corners: tap Save (or Start over)."
+    assert found["prompt_done"] == ALL_FOUR
     assert found["screen_after_save"] == "settings"
-    assert found["saved_banner"].startswith("Upwords 8x8 saved.")
+    assert found["saved_banner"].startswith("Upwords 8x8 saved with its look.")
     assert found["status_after"].startswith("Board calibration: Upwords 8x8, found ")
     cal = load_calibration(data / "calibration.json")
     assert (cal.kind, cal.rows, cal.cols) == ("upwords", 8, 8)
@@ -112,6 +115,8 @@ def test_four_taps_on_the_demo_camera_picture_save_the_board_corners(data: Path)
         assert math.dist(saved, true) < 3.0, (saved, true)
     raw = json.loads((data / "calibration.json").read_text())
     assert raw["alphabet"][16] == "Qu"  # built by calibrate board's own helper
+    # the empty demo board's look was learnt from the same picture, for the reader to compare with
+    assert cal.appearance_file == "board.npz" and (data / "board.npz").is_file()
 
 
 def test_without_any_camera_find_the_board_says_so_and_saves_nothing(data: Path) -> None:
@@ -138,7 +143,7 @@ def test_the_corner_markers_find_the_board_on_a_photo_from_the_settings_camera(d
     found = run("markers_from_photo", data)
     assert found["frame_size"] == [1024, 768]
     assert found["markers_banner"] == "The markers found the board: check the outline, then Save."
-    assert found["prompt"] == "All four corners: tap Save (or Start over)."
+    assert found["prompt"] == ALL_FOUR
     assert found["screen_after_save"] == "settings"
     assert found["status_after"].startswith("Board calibration: Upwords 8x8, found ")
     cal = load_calibration(data / "calibration.json")

@@ -307,7 +307,8 @@ class CalibrateScreen(KioskScreen):
         elif taps < 4:
             self.prompt.text = f"Tap the playing area's {CORNERS[taps]} corner ({taps + 1} of 4)."
         else:
-            self.prompt.text = "All four corners: tap Save (or Start over)."
+            self.prompt.text = ("All four corners: tap Save (or Start over). Save with the board as "
+                                "before play, so the camera learns its look.")
 
     # ------------------------------------------------------------------ actions
     def tapped(self, point: tuple[float, float] | None) -> None:
@@ -364,8 +365,28 @@ class CalibrateScreen(KioskScreen):
         except CalibrationError as exc:
             self.app.warn(f"Not saved: {exc}.")
             return
-        self.app.warn(f"{label} saved. The camera reads it from the next start of the kiosk.", "info")
+        learnt = self._learn_look(cal, out)
+        self.app.warn(f"{label} saved{learnt}. The camera reads it from the next start of the kiosk.", "info")
         self.back()
+
+    def _learn_look(self, cal: Any, out: Any) -> str:
+        """Learn the board's look from the same picture (the board as before play), so the reader
+        compares each square with this board's own, not with fixed rules; a picture with a hand
+        over the board, or any failure, leaves the calibration saved without it."""
+        from calibration.file import CalibrationError
+        from kiosk.commands.calibrate import learn_board_look
+        from vision.appearance import board_warp
+        from vision.hands import hand_cells
+
+        try:
+            warped = board_warp(self.frame, cal.corners_for(self.frame.shape[1], self.frame.shape[0]),
+                                cal.rows, cal.cols)
+            if (hand_cells(warped, cal.rows, cal.cols, None) > 0.08).any():
+                return " (a hand was over the board: its look was not learnt; Save again without it)"
+            learn_board_look(cal, self.frame, out)
+        except (CalibrationError, ValueError, OSError) as exc:
+            return f" (its look was not learnt: {exc})"
+        return " with its look"
 
     def back(self) -> None:
         self.app.go(self.back_to, keep=True)
