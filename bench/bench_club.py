@@ -22,12 +22,11 @@ test generators of ``tests/club_tables.py``), 60 events each, planned into their
    club's pace). Median and p99.
 
 Pi 5 estimate. The ratio measured here is the server's cost per event over the engines'
-replay cost per event, both pure Python on the same events. The Pi 5's replay cost is not
-measured on this machine: it is this machine's divided by an assumed factor, ``PI5_FACTOR``
-(default 3: a Cortex-A76 at 2.4 GHz runs single-threaded CPython roughly 2-4 times slower
-than a current x86 server core — an assumption, not a measurement). Run
-``python -m bench replay`` on a Pi 5 and set ``PI5_FACTOR`` to the ratio of its replay
-figure to this machine's for a measured one.
+replay cost per event, both pure Python on the same events. The Pi 5 figures are this
+machine's divided by the slow-down :mod:`bench.pi5` measures in the same run (this machine's
+``sysbench cpu --threads=1`` over a published Pi 5 figure for the same command: a CPU-bound
+proxy, not a measurement on a Pi). ``PI5_FACTOR=N`` in the environment overrides it, e.g.
+with the ratio of ``python -m bench replay`` run on a Pi 5 and here.
 
 Run: ``python -m bench club``.
 """
@@ -37,6 +36,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -55,6 +55,7 @@ for extra in (ROOT, ROOT / "tests"):
 from club_tables import play_events  # noqa: E402
 from mosquitto_kit import MOSQUITTO, Broker, free_port  # noqa: E402
 
+from bench import pi5  # noqa: E402
 from games.transcript import loads  # noqa: E402
 from kiosk.club import page, wire  # noqa: E402
 from kiosk.club.archive import Archive  # noqa: E402
@@ -68,7 +69,7 @@ EVENTS = 60
 SEED = 20261124
 SAMPLES = 120
 LOAD = 20.0  # events per second across the 40 tables during the loaded latency run
-PI5_FACTOR = float(os.environ.get("PI5_FACTOR", "3"))
+PI5_FACTOR = float(os.environ.get("PI5_FACTOR") or pi5.slowdown() or 3.0)
 NAMES = [f"t{n:02d}" for n in range(1, TABLES + 1)]
 
 
@@ -292,8 +293,9 @@ def main() -> None:
                 samples = latency(folder, broker.port, load)
                 label = "idle" if not load else f"40 tables appending {load:.0f} events/s"
                 print(f"{label:<44}{statistics.median(samples):>10.1f}{p99(samples):>9.1f}{len(samples):>9}")
-        print(f"\nPi 5 estimate = this machine / PI5_FACTOR = {PI5_FACTOR:g} (an assumed single-core "
-              "CPython factor, not measured here; see the module docstring)")  # fmt: skip
+        basis = ("set in the environment" if os.environ.get("PI5_FACTOR") else pi5.BASIS
+                 if shutil.which("sysbench") else "assumed: install sysbench to measure it")
+        print(f"\nPi 5 estimate = this machine / {PI5_FACTOR:.2f} ({basis})")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import pi5  # noqa: E402
 from vision.learn_board import learn_grid, learn_street  # noqa: E402
 from vision.letters import LetterClassifier, LetterReader, augmented  # noqa: E402
 from vision.render_textures import STREET_LETTERS  # noqa: E402
@@ -241,26 +242,6 @@ def row(name: str, t: Tally) -> str:
             f"  silently wrong cells {t.silent_wrong_cells:3d}  {ms:6.1f} ms")
 
 
-#: `sysbench cpu --threads=1` events per second on a Raspberry Pi 5 (Bookworm, sysbench 1.0.20,
-#: published at leoncode.co.uk/articles/raspberry-pi-benchmarks).
-PI5_SYSBENCH = 2737.5
-
-
-def _sysbench() -> float | None:
-    """This machine's single-core speed now (events/s), for scaling times to a Pi 5."""
-    import shutil
-    import subprocess
-
-    if not shutil.which("sysbench"):
-        return None
-    out = subprocess.run(["sysbench", "cpu", "--threads=1", "--time=5", "run"], capture_output=True,
-                         text=True, check=False)
-    for line in out.stdout.splitlines():
-        if "events per second" in line:
-            return float(line.split(":")[1])
-    return None
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
@@ -282,16 +263,14 @@ def main() -> int:
         if real is not None:
             print(row("real Scrabble game (20 moves)", real))
     print("\n-- time for a full read (median ms per picture, this machine, same run)")
-    sysbench = _sysbench()
+    factor = pi5.slowdown()
     for kind in ("upwords8", "grid15", "street"):
         new = statistics.median(results[(True, "held_out")][kind].times) * 1000
         old = statistics.median(results[(False, "held_out")][kind].times) * 1000
-        pi = f", Raspberry Pi 5 estimate {new * sysbench / PI5_SYSBENCH:.0f} ms" if sysbench else ""
+        pi = f", Raspberry Pi 5 estimate {new * factor:.0f} ms" if factor else ""
         print(f"{kind:9s} learnt {new:6.1f} ms  fixed rules {old:6.1f} ms  ratio {new / old:4.2f}{pi}")
-    if sysbench:
-        print(f"(Pi 5 estimate: x {sysbench:.0f} / {PI5_SYSBENCH:.0f}, this machine's "
-              "`sysbench cpu --threads=1` "
-              "events/s in this run over a published Pi 5 figure for the same command; a CPU-bound proxy)")
+    if factor:
+        print(f"(Pi 5 estimate: x {factor:.2f}, {pi5.BASIS})")
     else:
         print("(no Pi 5 estimate: install sysbench to measure this machine's single-core speed in the run)")
     print("\n-- stack heights (Upwords, learnt references)")
