@@ -34,9 +34,16 @@ DEFAULT_DICT_DIR = Path("/usr/share/dict/scowl")
 #: 60 is SCOWL's own recommendation for spell checking: the largest size its author is
 #: confident holds no misspellings. See docs/words.md.
 DEFAULT_SIZE = 60
-DEFAULT_VARIANT = "american"
-#: The spelling categories that are combined with ``english`` to make one dictionary.
-VARIANTS: tuple[str, ...] = ("american", "british", "british_z", "canadian", "australian")
+#: A family table accepts any spelling a standard dictionary of its English has: by
+#: default both American and British spellings (COLOR and COLOUR). See docs/rulings.md.
+DEFAULT_VARIANT = "both"
+#: The spelling settings: one of SCOWL's spelling categories, or "both" (American + British).
+VARIANTS: tuple[str, ...] = ("both", "american", "british", "british_z", "canadian", "australian")
+#: The SCOWL spelling categories each setting combines with ``english``.
+SPELLINGS: dict[str, tuple[str, ...]] = {"both": ("american", "british")} | {
+    v: (v,) for v in VARIANTS if v != "both"
+}
+_SPELLING_NAMES = {"british_z": "British (Oxford -ize)"}
 #: SCOWL's sub-categories (the middle part of a file name).
 CATEGORIES: tuple[str, ...] = ("words", "upper", "proper-names", "abbreviations", "contractions")
 
@@ -83,7 +90,7 @@ class Lexicon:
     """One SCOWL dictionary: ``english`` + one spelling variant, every level up to ``size``.
 
     Parameters: ``size`` (a SCOWL level: 10, 20, 35, 40, 50, 55, 60, 70, 80, 95),
-    ``variant`` (american, british, british_z, canadian, australian), ``dict_dir``.
+    ``variant`` (both, american, british, british_z, canadian, australian), ``dict_dir``.
     """
 
     size: int
@@ -100,12 +107,23 @@ class Lexicon:
     abbreviations: dict[str, str] = field(default_factory=dict, repr=False)
     #: contractions ("don't", "o'clock") — SCOWL ``contractions``
     contractions: set[str] = field(default_factory=set, repr=False)
+    #: the SCOWL level of each ``by_level`` list (10 … size)
+    levels: list[int] = field(default_factory=list, repr=False)
+    #: key -> the spelling list it comes from, for words not in ``english`` ("colour" ->
+    #: "british"), so that a ruling can say which spelling it accepted
+    spelling: dict[str, str] = field(default_factory=dict, repr=False)
+    #: key -> the commonest level at which a name list writes it with a capital
+    name_level: dict[str, int] = field(default_factory=dict, repr=False)
     #: the source files read, for the record and for cache keys
     files: list[Path] = field(default_factory=list, repr=False)
     _by_letters: dict[str, str] | None = field(default=None, repr=False)
-    #: the ordinary-word files of the sizes above this one, smallest first
-    _larger: list[Path] = field(default_factory=list, repr=False)
-    _larger_text: list[tuple[int, bytes]] | None = field(default=None, repr=False)
+    #: every other ordinary-word list (larger sizes, other spellings): (size, spelling, file)
+    _elsewhere: list[tuple[int, str, Path]] = field(default_factory=list, repr=False)
+    _elsewhere_text: list[tuple[int, str, bytes]] | None = field(default=None, repr=False)
+    _elsewhere_index: dict[str, tuple[int, str]] | None = field(default=None, repr=False)
+    _word_level: dict[str, int] | None = field(default=None, repr=False)
+    #: part-of-speech and unit data (WordNet, GNU units), read on first use
+    _sources: object = field(default=None, repr=False)
 
     @classmethod
     def load(
@@ -140,22 +158,29 @@ class Lexicon:
         variant = str(variant).strip().lower()
         if variant not in VARIANTS:
             raise LexiconError(f"unknown spelling variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+        used = ("english", *SPELLINGS[variant])
         sources = [
             (catalogue[(spelling, category, level)], category)
             for category in CATEGORIES
             for level in sizes
             if level <= size
-            for spelling in ("english", variant)
+            for spelling in used
             if (spelling, category, level) in catalogue
         ]
         lex = cls(size=size, variant=variant, dict_dir=directory)
-        lex._larger = [
-            catalogue[(spelling, "words", level)]
+        others = [v for v in VARIANTS if v != "both" and v not in used]
+        lex._elsewhere = [
+            (level, spelling, catalogue[(spelling, "words", level)])
+            for spelling in ("english", *used[1:])
             for level in sizes
-            if level > size
-            for spelling in ("english", variant)
+            if level > size and (spelling, "words", level) in catalogue
+        ] + [
+            (level, spelling, catalogue[(spelling, "words", level)])
+            for spelling in others
+            for level in sizes
             if (spelling, "words", level) in catalogue
         ]
+        lex._elsewhere.sort(key=lambda entry: (entry[1] in others, entry[0]))
         parsed = _Cache(cache, sources, size, variant) if cache is not None else None
         if parsed is not None and parsed.restore(lex):
             return lex
@@ -176,6 +201,7 @@ class Lexicon:
             text = raw.decode("latin-1")
         self.files.append(path)
         entries = text.split()
+        spelling, level = path.name.split("-", 1)[0], int(path.suffix[1:])
         if category == "words":
             lower = [w for w in entries if w.islower()]
             if not text.isascii():  # a few accented words ("piñata"): keep them folded
@@ -183,16 +209,17 @@ class Lexicon:
                 lower = [folded.get(w, w) for w in lower]
             self.words.update(lower)
             self.by_level.append(lower)
+            self.levels.append(level)
+            if spelling != "english":
+                for w in lower:
+                    self.spelling.setdefault(w, spelling)
             if len(lower) != len(entries):  # a few words are written in capitals ("OK")
                 for w in entries:
                     if not w.islower():
-                        self.names.setdefault(fold(w), w)
+                        self._name(fold(w), w, level)
         elif category in ("upper", "proper-names"):
-            names = self.names
             for w in entries:
-                key = fold(w)
-                if key not in names:
-                    names[key] = w
+                self._name(fold(w), w, level)
         elif category == "abbreviations":
             # When SCOWL writes one abbreviation several ways, keep the strictest for the
             # rule sheets: all capitals (an acronym: ASAP, CO), then lower case (tsp), then
@@ -205,6 +232,12 @@ class Lexicon:
                     abbreviations[key] = w
         else:
             self.contractions.update(fold(w) for w in entries)
+
+    def _name(self, key: str, form: str, level: int) -> None:
+        self.names.setdefault(key, form)
+        old = self.name_level.get(key)
+        if old is None or level < old:
+            self.name_level[key] = level
 
     # -- questions -------------------------------------------------------------------------
 
@@ -238,38 +271,91 @@ class Lexicon:
             self._by_letters = index
         return self._by_letters.get(letters)
 
-    def larger_size_with(self, key: str) -> int | None:
-        """The smallest larger SCOWL size that has ``key`` as an ordinary word, or None.
+    def spelling_of(self, key: str) -> str | None:
+        """'British', 'American' … when ``key`` is a word of one spelling only, else None."""
+        spelling = self.spelling.get(key)
+        return None if spelling is None else _SPELLING_NAMES.get(spelling, spelling.capitalize())
 
-        Only asked about words this size lacks, so that a ruling can tell the table "it is
-        in the size 80 list" and the players can decide to allow it as a house word. A byte
-        search of the larger files (kept in memory after the first question, ~5 MB), not a
-        parse: a few milliseconds.
+    def word_level(self, key: str) -> int | None:
+        """The commonest SCOWL level that lists ``key`` as an ordinary word (in this list)."""
+        if self._word_level is None:
+            wanted = self.names.keys()
+            index: dict[str, int] = {}
+            for level, words in zip(self.levels, self.by_level, strict=True):
+                for w in wanted & set(words):
+                    index.setdefault(w, level)
+            self._word_level = index
+        if key in self._word_level:
+            return self._word_level[key]
+        return self.levels[0] if key in self.words and self.levels else None
+
+    def is_chiefly_name(self, key: str) -> bool:
+        """True when the lists write ``key`` with a capital at a commoner level than in lower
+        case (Jones, Salem, Royce, Paul) — a name first; not Ray, Will or Mark, which are
+        ordinary words first. Single letters are never names."""
+        level = self.name_level.get(key)
+        if level is None or len(key) < 2:
+            return False
+        word = self.word_level(key)
+        return word is None or level < word
+
+    def elsewhere(self, key: str) -> tuple[int, str] | None:
+        """(size, spelling) of the first other SCOWL list with ``key`` as an ordinary word:
+        a larger size of this dictionary first, then another spelling ("grey" is British).
+
+        None means no SCOWL word list at any size or spelling has it in lower case, which
+        is what lets a ruling say a name is "always capitalized". For names and
+        abbreviations an index built on first use (one read of the other lists, ~0.2 s
+        once); for other words a byte search of those lists (a few milliseconds).
         """
         if not key or "\n" in key:
             return None
+        if key in self.names or key in self.abbreviations:
+            if self._elsewhere_index is None:
+                self._elsewhere_index = self._index_elsewhere()
+            return self._elsewhere_index.get(key)
         needle = f"\n{key}\n".encode()
-        if self._larger_text is None:
-            texts = []
-            for path in self._larger:
-                try:
-                    texts.append((int(path.suffix[1:]), b"\n" + path.read_bytes()))
-                except (OSError, ValueError):
-                    continue
-            self._larger_text = texts
-        for size, data in self._larger_text:
+        for size, spelling, data in self._other_lists():
             if needle in data:
-                return size
+                return size, spelling
         return None
+
+    def _other_lists(self) -> list[tuple[int, str, bytes]]:
+        if self._elsewhere_text is None:
+            texts = []
+            for size, spelling, path in self._elsewhere:
+                try:
+                    texts.append((size, spelling, b"\n" + path.read_bytes()))
+                except OSError:
+                    continue
+            self._elsewhere_text = texts
+        return self._elsewhere_text
+
+    def _index_elsewhere(self) -> dict[str, tuple[int, str]]:
+        wanted = self.names.keys() | self.abbreviations.keys()
+        index: dict[str, tuple[int, str]] = {}
+        for size, spelling, data in self._other_lists():
+            for w in wanted & set(data.decode("utf-8", "replace").split()):
+                index.setdefault(w, (size, spelling))
+        return index
 
     def knows(self, key: str) -> bool:
         """In any list: a word, a name, an abbreviation or a contraction."""
         return key in self.words or key in self.names or key in self.abbreviations or key in self.contractions
 
     def describe(self) -> str:
-        """'SCOWL size 60' (and the variant when it is not American)."""
-        extra = "" if self.variant == DEFAULT_VARIANT else f", {self.variant.replace('_', ' ')}"
-        return f"SCOWL size {self.size}{extra}"
+        """'SCOWL size 60, American and British': the list and the spellings it accepts."""
+        names = [_SPELLING_NAMES.get(v, v.capitalize()) for v in SPELLINGS[self.variant]]
+        return f"SCOWL size {self.size}, {' and '.join(names)}"
+
+    def sources(self) -> object:
+        """The part-of-speech and unit data (:class:`games.word_sources.WordSources`), read
+        on first use so that loading the word list stays fast."""
+        if self._sources is None:
+            from games.word_sources import WordSources
+
+            self._sources = WordSources.load()
+        return self._sources
 
     def __len__(self) -> int:
         return len(self.words) + len(self.names) + len(self.abbreviations) + len(self.contractions)
@@ -313,7 +399,7 @@ class BlobStore(Protocol):
 class _Cache:
     """The parsed lists as one marshal blob, valid while the source files are unchanged."""
 
-    FORMAT = 3
+    FORMAT = 4
 
     def __init__(self, store: BlobStore, sources: list[tuple[Path, str]], size: int, variant: str) -> None:
         self.store_ = store
@@ -338,16 +424,20 @@ class _Cache:
             key, payload = marshal.loads(raw)
             if key != self.key():
                 return False
-            by_level, words, names, abbreviations, contractions = payload
+            by_level, words, names, abbreviations, contractions, levels, spelling, name_level = payload
         except (OSError, EOFError, ValueError, TypeError):
             return False
         lex.by_level, lex.words, lex.names = by_level, set(words), names
+        lex.levels, lex.spelling, lex.name_level = levels, spelling, name_level
         lex.abbreviations, lex.contractions = abbreviations, set(contractions)
         lex.files = [path for path, _ in self.sources]
         return True
 
     def store(self, lex: Lexicon) -> None:
-        payload = (lex.by_level, list(lex.words), lex.names, lex.abbreviations, list(lex.contractions))
+        payload = (
+            lex.by_level, list(lex.words), lex.names, lex.abbreviations, list(lex.contractions),
+            lex.levels, lex.spelling, lex.name_level,
+        )
         # A cache is an optimisation: if it cannot be kept, the next load parses the text again.
         with contextlib.suppress(OSError, ValueError):
             self.store_.write(self.name, marshal.dumps((self.key(), payload)))

@@ -28,8 +28,8 @@ from games.house_words import ALLOW, HouseWords
 from games.lexicon import DEFAULT_DICT_DIR, DEFAULT_SIZE, DEFAULT_VARIANT, BlobStore, Lexicon, fold
 from games.registry import canonical_name
 from games.rulings import Ruling
-from games.word_forms import analyse, plural_stem
-from games.word_policies import POLICIES, house_ruling, wots_word
+from games.word_forms import DEFAULT_PLURALS, PLURAL_MODES, analyse, plural_stem
+from games.word_policies import POLICIES, house_ruling, wordspiel_word, wots_word
 from games.word_rules import TOSSWORDS_MAX, TOSSWORDS_MIN, Context, Draw
 from games.wordfit import letters_only, tosswords_misfit
 
@@ -44,7 +44,13 @@ class WordAuthority:
     (a :class:`games.house_words.HouseWords`; an empty in-memory list when None).
     """
 
-    def __init__(self, lexicon: Lexicon, house: HouseWords | None = None) -> None:
+    def __init__(
+        self, lexicon: Lexicon, house: HouseWords | None = None, plurals: str = DEFAULT_PLURALS
+    ) -> None:
+        plurals = str(plurals).strip().lower()
+        if plurals not in PLURAL_MODES:
+            raise ValueError(f"the plural setting is one of {', '.join(PLURAL_MODES)}, not {plurals!r}")
+        self.plurals = plurals
         self.lexicon = lexicon
         self.house = house if house is not None else HouseWords()
         self._toss_text: str | None = None
@@ -59,6 +65,7 @@ class WordAuthority:
         dict_dir: str | os.PathLike[str] = DEFAULT_DICT_DIR,
         house: HouseWords | None = None,
         cache: BlobStore | None = None,
+        plurals: str = DEFAULT_PLURALS,
     ) -> WordAuthority:
         """Load SCOWL (``size``, ``variant`` from ``dict_dir``), with the table's ``house`` words.
 
@@ -68,9 +75,11 @@ class WordAuthority:
         Raises :class:`games.lexicon.LexiconMissing` when the word list is not installed,
         :class:`games.lexicon.LexiconError` for a bad size or variant. The house words come
         ready loaded (``kiosk.house_file.open_house_words()`` reads them from disk).
+        ``plurals`` is "any" (refuse every plural made with S, RUNS too) or "nouns" (not
+        the ones that are also verb forms): see docs/rulings.md.
         """
         lexicon = Lexicon.load(size=size, variant=variant, dict_dir=dict_dir, cache=cache)
-        return cls(lexicon, house)
+        return cls(lexicon, house, plurals)
 
     # -- rulings ---------------------------------------------------------------------------
 
@@ -93,7 +102,7 @@ class WordAuthority:
         an empty word, or a draw or spiral that makes no sense for the game.
         """
         name = _game(game)
-        ctx = Context(self.lexicon, name, _draw(name, keys, die, extras), _spiral(name, spiral))
+        ctx = Context(self.lexicon, name, _draw(name, keys, die, extras), _spiral(name, spiral), self.plurals)
         facts = analyse(word, self.lexicon)
         shape, word_check = POLICIES[name]
         refusal = shape(facts, ctx)
@@ -208,7 +217,7 @@ class WordAuthority:
                         and w.isascii()
                         and w.isalpha()
                         and w not in seen
-                        and (w[-1] != "s" or plural_stem(w, lex) is None)
+                        and (w[-1] != "s" or plural_stem(w, lex, self.plurals) is None)
                     ):
                         seen.add(w)
                         lines.append(w)
@@ -225,8 +234,9 @@ class WordAuthority:
                 for w in sorted(level, key=len):
                     if w.isascii() and w.isalpha() and w not in rank:
                         rank[w] = len(rank)
-            for key, form in lex.abbreviations.items():
-                if form.islower() and key.isalpha() and key not in rank and key not in lex.names:
+            ctx = Context(lex, "wordspiel")
+            for key in lex.abbreviations:
+                if key.isalpha() and key not in rank and wordspiel_word(analyse(key, lex), ctx).legal:
                     rank[key] = len(rank)
             self._spiel_rank = rank
             self._spiel_sorted = sorted(rank)
