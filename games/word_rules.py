@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.lexicon import SPELLINGS, Lexicon
+from games.rulings import Ruling
+from games.word_forms import Facts
 
 #: SCOWL's "large" size, "words found in most dictionaries": a word listed there in
 #: lower case is never called only a name or only an abbreviation
 DICTIONARY_LEVEL = 70
-from games.rulings import Ruling
-from games.word_forms import Facts
 
 WOTS_RULE = "Word on the Street, 'Allowable Words'"
 UPWORDS_RULE = "Upwords, rule 4 NOTE: a word is legal if it is in the dictionary"

@@ -72,7 +72,7 @@ def test_wots_abbreviations_and_nonsense_are_not_words(authority: WordAuthority)
     r = authority.rule("wots", "tsp")
     assert not r.legal and "abbreviation" in r.reason
     r = authority.rule("wots", "zqxv")
-    assert not r.legal and r.reason == "ZQXV is not in the dictionary (SCOWL size 60)"
+    assert not r.legal and r.reason == "ZQXV is not in the dictionary (SCOWL size 60, American and British)"
 
 
 # -- Upwords: rule 4 NOTE, rule 7 ------------------------------------------------------------
@@ -282,7 +282,7 @@ def test_option_not_allowed(authority: WordAuthority, word: str, reason: str) ->
 
 def test_option_unknown_word_names_the_dictionary(authority: WordAuthority) -> None:
     r = authority.rule("option", "zqxv")
-    assert r.reason == "ZQXV is not in the dictionary (SCOWL size 60)"
+    assert r.reason == "ZQXV is not in the dictionary (SCOWL size 60, American and British)"
     assert r.rule == "Option, 'Challenging an opponent's word': consult a dictionary"
 
 
@@ -292,15 +292,15 @@ def test_option_unknown_word_names_the_dictionary(authority: WordAuthority) -> N
 def test_unknown_word_names_the_larger_list_that_has_it(authority: WordAuthority) -> None:
     # A hint for a house word: the table may decide to allow QI.
     assert authority.rule("upwords", "qi").reason == (
-        "QI is not in the dictionary (SCOWL size 60); it is in the larger size 70 list"
+        "QI is not in the dictionary (SCOWL size 60, American and British); it is in the larger size 70 list"
     )
     assert authority.rule("option", "zyzzyva").reason.endswith("it is in the larger size 80 list")
-    assert authority.rule("option", "zqxv").reason == "ZQXV is not in the dictionary (SCOWL size 60)"
+    assert authority.rule("option", "zqxv").reason == "ZQXV is not in the dictionary (SCOWL size 60, American and British)"
 
 
 def test_largest_size_has_no_larger_list() -> None:
     big = WordAuthority.load(size=95)
-    assert big.rule("upwords", "zqxv").reason == "ZQXV is not in the dictionary (SCOWL size 95)"
+    assert big.rule("upwords", "zqxv").reason == "ZQXV is not in the dictionary (SCOWL size 95, American and British)"
     assert big.rule("upwords", "qi").legal
 
 
