@@ -289,7 +289,9 @@ def _draw(game: str, keys: Sequence[str] | None, die: int | str | None, extras: 
 
 def _spiral(game: str, spiral: str | None) -> str | None:
     """The spiral's letters; None (no constraint) when there is none or it is empty."""
-    if spiral is None or not str(spiral).strip():
+    if spiral is not None:
+        spiral = str(spiral)  # a games.wordfit.Spiral from the engine's state, or text
+    if spiral is None or not spiral.strip():
         return None
     if game != "wordspiel":
         raise ValueError(f"a spiral belongs to WordSpiel, not {game}")
