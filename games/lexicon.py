@@ -168,7 +168,9 @@ class Lexicon:
             if (spelling, category, level) in catalogue
         ]
         lex = cls(size=size, variant=variant, dict_dir=directory)
-        others = [v for v in VARIANTS if v != "both" and v not in used]
+        # every other spelling list, the variant-spelling lists too (variant_1: "pollock's")
+        spellings = {sp for (sp, cat, _) in catalogue if cat == "words"} - set(used)
+        others = [v for v in VARIANTS if v in spellings] + sorted(spellings - set(VARIANTS))
         lex._elsewhere = [
             (level, spelling, catalogue[(spelling, "words", level)])
             for spelling in ("english", *used[1:])

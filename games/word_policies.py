@@ -297,7 +297,7 @@ def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
         return ctx.ruling(facts, False, shape_problem(facts) or "", WORDSPIEL_RULE, "rules")
     if facts.hyphenated:
         return no(f"{facts.display} is a hyphenated word", "hyphenated words")
-    if facts.apostrophe and facts.name and not facts.contraction:
+    if facts.apostrophe and ctx.only_capitalized(facts) and not facts.contraction:
         return no(f"{facts.display} is {capitalized(facts)}", "proper nouns")
     if facts.apostrophe:
         return no(f"{facts.display} is {apostrophe_kind(facts, ctx)}", "contractions")
@@ -324,7 +324,10 @@ def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
             "proper noun abbreviations",
         )
     if facts.without_apostrophe:
-        return no(f"{facts.display} is the contraction {facts.without_apostrophe.upper()}", "contractions")
+        form = facts.without_apostrophe
+        possessive = form.endswith("'s") and not ctx.lex.is_contraction(form)
+        kind = "a contraction or possessive" if possessive else "a contraction"
+        return no(f"{facts.display} is {form.upper()}, {kind}", "contractions")
     if ctx.only_capitalized(facts):
         return no(f"{facts.display} is {capitalized(facts)}", "proper nouns")
     return ctx.unknown(facts, WORDSPIEL_RULE)
