@@ -86,7 +86,7 @@ def test_json_has_game_word_legal_reason_rule(tk: Table) -> None:
     data = json.loads(r.stdout)
     assert data["game"] == "wordspiel" and data["word"] == "UNITE" and data["legal"] is True
     assert data["rule"] == "WordSpiel, rule G" and "UN" in data["reason"]
-    assert data["dictionary"] == "SCOWL size 60" and data["verdict"] == "LEGAL"
+    assert data["dictionary"] == "SCOWL size 60, American and British" and data["verdict"] == "LEGAL"
     r = tk("check", "wordspiel", "Tue", "--json")
     assert r.returncode == 1 and json.loads(r.stdout)["legal"] is False
 
