@@ -133,6 +133,16 @@ class WordAuthority:
             return wots_word(facts, Context(self.lexicon, "word-on-the-street")).legal
         return bool(facts.is_word or facts.name or facts.contraction)
 
+    def plural_of(self, word: str) -> str | None:
+        """The singular (upper case) when ``word`` is a plural made with S under this table's
+        plural setting (Tosswords' rule, Upwords rule 5), else None: PLANS -> PLAN; HIS,
+        PANTS -> None; RUNS -> RUN with plurals "any", None with "nouns"."""
+        key = fold(word)
+        if not key.isalpha() or key not in self.lexicon.words:
+            return None
+        stem = plural_stem(key, self.lexicon, self.plurals)
+        return stem.upper() if stem else None
+
     # -- searches --------------------------------------------------------------------------
 
     def fitting_tosswords(

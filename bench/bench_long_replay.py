@@ -1,0 +1,93 @@
+"""A 100,000-event replay of every game: time and peak memory (issue 12).
+
+Why it matters: the kiosk replays the whole event log on every boot and every undo, and
+a long club session or a solitaire marathon can run to thousands of events. An engine
+whose state grows with the square of the game (the WordSpiel spiral used to be copied
+whole into every kept state: 16.5 s and 5.1 GB for 100,000 events) would take the kiosk
+down. Target: under 5 s and 500 MB for each game.
+
+Each transcript is generated once with a fixed seed through the engines' public API
+(``bench_replay``'s proposers, with options that keep a game going), written to a file,
+then replayed in a fresh Python process (``tablekeeper replay``'s own reader,
+``games.transcript.replay_lines``) whose peak resident memory is read from the kernel.
+The baseline, in the same run: a fresh process that only parses the transcript's JSON
+(the memory and time any replay needs before a rule is checked).
+
+Run: ``.venv/bin/python -m bench long_replay`` (about a minute per game on a Pi 4).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.bench_replay import GAMES, SEED, generate
+
+EVENTS = 100_000
+TARGET_S = 5.0
+TARGET_MB = 500.0
+#: options that keep each random game going for 100,000 events
+LONG_OPTIONS = {
+    "word-on-the-street": {"tiles_to_win": 17},
+    "wordspiel": {"rounds": 100_000},
+    "option": {"prisms": 1_000_000},
+}
+
+_CHILD = """
+import json, resource, sys, time
+from games.transcript import replay_lines, split_lines
+start = time.perf_counter()
+lines = [x for x in split_lines(open(sys.argv[1], encoding="utf-8").read()) if x.strip()]
+if sys.argv[2] == "replay":
+    game = replay_lines(lines)
+    count = len(game.events)
+else:
+    count = len([json.loads(x) for x in lines]) - 1
+seconds = time.perf_counter() - start
+print(json.dumps({"events": count, "s": seconds,
+                  "mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def _run(path: Path, mode: str) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(path), mode], capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout)
+
+
+def main() -> int:
+    print(f"{'game':<20} {'events':>7} {'replay s':>9} {'peak MB':>8} {'json-only s':>12} {'MB':>6}  target")
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in GAMES:
+            players, options, propose = GAMES[name]
+            GAMES[name] = (players, {**options, **LONG_OPTIONS.get(name, {})}, propose)
+            start = time.perf_counter()
+            try:
+                text = generate(name, EVENTS, SEED)
+            finally:
+                GAMES[name] = (players, options, propose)
+            made = time.perf_counter() - start
+            path = Path(tmp) / f"{name}.jsonl"
+            path.write_text(text, encoding="utf-8")
+            replay = _run(path, "replay")
+            baseline = _run(path, "json")
+            ok = replay["s"] < TARGET_S and replay["mb"] < TARGET_MB
+            failed |= not ok
+            print(
+                f"{name:<20} {replay['events']:>7,} {replay['s']:>9.2f} {replay['mb']:>8.0f} "
+                f"{baseline['s']:>12.2f} {baseline['mb']:>6.0f}  "
+                f"{'ok' if ok else 'OVER'} (< {TARGET_S:.0f} s, < {TARGET_MB:.0f} MB; "
+                f"generated in {made:.0f} s)"
+            )
+    print(f"one run each (a fresh process); seed {SEED}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
