@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from games.lexicon_others import OtherLists, other_word_lists
+
 #: Where Debian and Raspberry Pi OS put the raw SCOWL lists (package ``scowl``).
 DEFAULT_DICT_DIR = Path("/usr/share/dict/scowl")
 #: 60 is SCOWL's own recommendation for spell checking: the largest size its author is
@@ -117,10 +119,8 @@ class Lexicon:
     #: the source files read, for the record and for cache keys
     files: list[Path] = field(default_factory=list, repr=False)
     _by_letters: dict[str, str] | None = field(default=None, repr=False)
-    #: every other ordinary-word list (larger sizes, other spellings): (size, spelling, file)
-    _elsewhere: list[tuple[int, str, Path]] = field(default_factory=list, repr=False)
-    _elsewhere_text: list[tuple[int, str, bytes]] | None = field(default=None, repr=False)
-    _elsewhere_index: dict[str, tuple[int, str]] | None = field(default=None, repr=False)
+    #: every other ordinary-word list (larger sizes, other spellings), asked for reasons
+    _others: OtherLists = field(default_factory=lambda: OtherLists([]), repr=False)
     _word_level: dict[str, int] | None = field(default=None, repr=False)
     #: part-of-speech and unit data (WordNet, GNU units), read on first use
     _sources: object = field(default=None, repr=False)
@@ -168,21 +168,7 @@ class Lexicon:
             if (spelling, category, level) in catalogue
         ]
         lex = cls(size=size, variant=variant, dict_dir=directory)
-        # every other spelling list, the variant-spelling lists too (variant_1: "pollock's")
-        spellings = {sp for (sp, cat, _) in catalogue if cat == "words"} - set(used)
-        others = [v for v in VARIANTS if v in spellings] + sorted(spellings - set(VARIANTS))
-        lex._elsewhere = [
-            (level, spelling, catalogue[(spelling, "words", level)])
-            for spelling in ("english", *used[1:])
-            for level in sizes
-            if level > size and (spelling, "words", level) in catalogue
-        ] + [
-            (level, spelling, catalogue[(spelling, "words", level)])
-            for spelling in others
-            for level in sizes
-            if (spelling, "words", level) in catalogue
-        ]
-        lex._elsewhere.sort(key=lambda entry: (entry[1] in others, entry[0]))
+        lex._others = OtherLists(other_word_lists(catalogue, used, size, VARIANTS))
         parsed = _Cache(cache, sources, size, variant) if cache is not None else None
         if parsed is not None and parsed.restore(lex):
             return lex
@@ -310,36 +296,9 @@ class Lexicon:
         abbreviations an index built on first use (one read of the other lists, ~0.2 s
         once); for other words a byte search of those lists (a few milliseconds).
         """
-        if not key or "\n" in key:
-            return None
         if key in self.names or key in self.abbreviations:
-            if self._elsewhere_index is None:
-                self._elsewhere_index = self._index_elsewhere()
-            return self._elsewhere_index.get(key)
-        needle = f"\n{key}\n".encode()
-        for size, spelling, data in self._other_lists():
-            if needle in data:
-                return size, spelling
-        return None
-
-    def _other_lists(self) -> list[tuple[int, str, bytes]]:
-        if self._elsewhere_text is None:
-            texts = []
-            for size, spelling, path in self._elsewhere:
-                try:
-                    texts.append((size, spelling, b"\n" + path.read_bytes()))
-                except OSError:
-                    continue
-            self._elsewhere_text = texts
-        return self._elsewhere_text
-
-    def _index_elsewhere(self) -> dict[str, tuple[int, str]]:
-        wanted = self.names.keys() | self.abbreviations.keys()
-        index: dict[str, tuple[int, str]] = {}
-        for size, spelling, data in self._other_lists():
-            for w in wanted & set(data.decode("utf-8", "replace").split()):
-                index.setdefault(w, (size, spelling))
-        return index
+            return self._others.indexed(key, self.names.keys() | self.abbreviations.keys())
+        return self._others.find(key)
 
     def knows(self, key: str) -> bool:
         """In any list: a word, a name, an abbreviation or a contraction."""
