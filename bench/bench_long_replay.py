@@ -43,7 +43,7 @@ def _long(name: str, event: dict[str, Any], rng: random.Random) -> dict[str, Any
     """Make the moves that end a game rare, so that it lasts: a Tosswords word retires
     tiles, a WordSpiel word empties a hand (a card drawn onto the spiral instead: the
     spiral grows by draws, the case that used to be quadratic), an Option play."""
-    if rng.random() < 0.995:
+    if rng.random() < 0.9995:
         if name == "tosswords" and event.get("word"):
             return {**event, "word": None}
         if name == "wordspiel" and event.get("type") == "word":
@@ -79,18 +79,19 @@ def generate(name: str, events: int = EVENTS, seed: int = SEED) -> str:
 
 
 _CHILD = """
-import json, resource, sys, time
+import json, sys, time
 from games.transcript import replay_lines, split_lines
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 lines = [x for x in split_lines(open(sys.argv[1], encoding="utf-8").read()) if x.strip()]
 if sys.argv[2] == "replay":
     game = replay_lines(lines)
     count = len(game.events)
 else:
     count = len([json.loads(x) for x in lines]) - 1
-seconds = time.perf_counter() - start
-print(json.dumps({"events": count, "s": seconds,
-                  "mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+# VmHWM: this process's own peak (ru_maxrss would count the parent's pages from before exec)
+peak = next(int(x.split()[1]) for x in open("/proc/self/status") if x.startswith("VmHWM"))
+print(json.dumps({"events": count, "s": seconds, "cpu": cpu, "mb": peak / 1024}))
 """
 
 
@@ -102,7 +103,10 @@ def _run(path: Path, mode: str) -> dict[str, float]:
 
 
 def main() -> int:
-    print(f"{'game':<20} {'events':>7} {'replay s':>9} {'peak MB':>8} {'json-only s':>12} {'MB':>6}  target")
+    print(
+        f"{'game':<20} {'events':>7} {'replay s':>9} {'cpu s':>6} {'peak MB':>8} "
+        f"{'json-only s':>12} {'MB':>6}  target"
+    )
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
         for name in GAMES:
@@ -113,15 +117,19 @@ def main() -> int:
             path.write_text(text, encoding="utf-8")
             replay = _run(path, "replay")
             baseline = _run(path, "json")
-            ok = replay["s"] < TARGET_S and replay["mb"] < TARGET_MB
+            ok = replay["cpu"] < TARGET_S and replay["mb"] < TARGET_MB
             failed |= not ok
             print(
-                f"{name:<20} {replay['events']:>7,} {replay['s']:>9.2f} {replay['mb']:>8.0f} "
+                f"{name:<20} {replay['events']:>7,} {replay['s']:>9.2f} {replay['cpu']:>6.2f} "
+                f"{replay['mb']:>8.0f} "
                 f"{baseline['s']:>12.2f} {baseline['mb']:>6.0f}  "
                 f"{'ok' if ok else 'OVER'} (< {TARGET_S:.0f} s, < {TARGET_MB:.0f} MB; "
                 f"generated in {made:.0f} s)"
             )
-    print(f"one run each (a fresh process); seed {SEED}")
+    print(
+        f"one run each, in a fresh process; the target is on CPU time (a shared machine's wall "
+        f"clock also counts the others); seed {SEED}"
+    )
     return 1 if failed else 0
 
 
