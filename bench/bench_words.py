@@ -128,7 +128,7 @@ def bench_rulings(authority: WordAuthority) -> None:
     print(
         f"  ({1e6 / per_ruling:,.0f} rulings per second over {len(RULINGS)} rule-sheet examples, five games)"
     )
-    authority.rule("option", "zqxv")  # the first unknown word reads the larger lists into memory
+    authority.rule("option", "zqxv")  # the first unknown word reads the other lists into memory
     unknown = median_ms(lambda: [authority.rule("option", w) for w in UNKNOWN], RULING_ROUNDS) / len(UNKNOWN)
     row(
         "ruling an unknown word (ms each)",
@@ -137,6 +137,23 @@ def bench_rulings(authority: WordAuthority) -> None:
         f"x{unknown * 1000 / per_lookup:.0f}",
         "(searches sizes 70-95 for a house-word hint)",
     )
+
+
+def bench_first_questions() -> None:
+    """What the lazily read data costs, once per kiosk run: the other SCOWL lists (for true
+    reasons), the name levels (hyphens), WordNet and GNU units (plurals, units)."""
+    authority = WordAuthority(Lexicon.load())
+    for label, game, word in (
+        ("first name refusal (other lists)", "upwords", "Alaska"),
+        ("first hyphen (name levels)", "wots", "X-ray"),
+        ("first plural (WordNet + units)", "tosswords", "ZEBRAS"),
+        ("first unit (WordNet hierarchy)", "wordspiel", "mm"),
+    ):
+        start = time.perf_counter()
+        authority.rule(game, word)
+        first = (time.perf_counter() - start) * 1000
+        again = median_ms(lambda g=game, w=word: authority.rule(g, w), RULING_ROUNDS)
+        row(f"{label} (ms)", f"{first:.0f}", f"then {again * 1000:.0f} µs", "", "once per run")
 
 
 def bench_search(lex: Lexicon) -> None:
@@ -200,6 +217,7 @@ def main() -> int:
         bench_load(Path(cache))
     lex = Lexicon.load()
     bench_rulings(WordAuthority(lex))
+    bench_first_questions()
     bench_search(lex)
     bench_process()
     return 0

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from games.lexicon_others import OtherLists, other_word_lists
+from games.lexicon_others import NameLevels, OtherLists, other_word_lists
 
 #: Where Debian and Raspberry Pi OS put the raw SCOWL lists (package ``scowl``).
 DEFAULT_DICT_DIR = Path("/usr/share/dict/scowl")
@@ -114,14 +114,12 @@ class Lexicon:
     #: key -> the spelling list it comes from, for words not in ``english`` ("colour" ->
     #: "british"), so that a ruling can say which spelling it accepted
     spelling: dict[str, str] = field(default_factory=dict, repr=False)
-    #: key -> the commonest level at which a name list writes it with a capital
-    name_level: dict[str, int] = field(default_factory=dict, repr=False)
     #: the source files read, for the record and for cache keys
     files: list[Path] = field(default_factory=list, repr=False)
     _by_letters: dict[str, str] | None = field(default=None, repr=False)
     #: every other ordinary-word list (larger sizes, other spellings), asked for reasons
     _others: OtherLists = field(default_factory=lambda: OtherLists([]), repr=False)
-    _word_level: dict[str, int] | None = field(default=None, repr=False)
+    _levels: NameLevels | None = field(default=None, repr=False)
     #: part-of-speech and unit data (WordNet, GNU units), read on first use
     _sources: object = field(default=None, repr=False)
 
@@ -204,10 +202,13 @@ class Lexicon:
             if len(lower) != len(entries):  # a few words are written in capitals ("OK")
                 for w in entries:
                     if not w.islower():
-                        self._name(fold(w), w, level)
+                        self.names.setdefault(fold(w), w)
         elif category in ("upper", "proper-names"):
+            names = self.names
             for w in entries:
-                self._name(fold(w), w, level)
+                key = fold(w)
+                if key not in names:
+                    names[key] = w
         elif category == "abbreviations":
             # When SCOWL writes one abbreviation several ways, keep the strictest for the
             # rule sheets: all capitals (an acronym: ASAP, CO), then lower case (tsp), then
@@ -220,12 +221,6 @@ class Lexicon:
                     abbreviations[key] = w
         else:
             self.contractions.update(fold(w) for w in entries)
-
-    def _name(self, key: str, form: str, level: int) -> None:
-        self.names.setdefault(key, form)
-        old = self.name_level.get(key)
-        if old is None or level < old:
-            self.name_level[key] = level
 
     # -- questions -------------------------------------------------------------------------
 
@@ -264,28 +259,12 @@ class Lexicon:
         spelling = self.spelling.get(key)
         return None if spelling is None else _SPELLING_NAMES.get(spelling, spelling.capitalize())
 
-    def word_level(self, key: str) -> int | None:
-        """The commonest SCOWL level that lists ``key`` as an ordinary word (in this list)."""
-        if self._word_level is None:
-            wanted = self.names.keys()
-            index: dict[str, int] = {}
-            for level, words in zip(self.levels, self.by_level, strict=True):
-                for w in wanted & set(words):
-                    index.setdefault(w, level)
-            self._word_level = index
-        if key in self._word_level:
-            return self._word_level[key]
-        return self.levels[0] if key in self.words and self.levels else None
-
     def is_chiefly_name(self, key: str) -> bool:
-        """True when the lists write ``key`` with a capital at a commoner level than in lower
-        case (Jones, Salem, Royce, Paul) — a name first; not Ray, Will or Mark, which are
-        ordinary words first. Single letters are never names."""
-        level = self.name_level.get(key)
-        if level is None or len(key) < 2:
-            return False
-        word = self.word_level(key)
-        return word is None or level < word
+        """True when the name lists write ``key`` with a capital at a commoner level than
+        any lower-case entry (Jones, Salem, Royce): see :class:`games.lexicon_others.NameLevels`."""
+        if self._levels is None:
+            self._levels = NameLevels(self.files, self.levels, self.by_level, self.names.keys(), self.words)
+        return self._levels.is_chiefly_name(key)
 
     def elsewhere(self, key: str) -> tuple[int, str] | None:
         """(size, spelling) of the first other SCOWL list with ``key`` as an ordinary word:
@@ -385,11 +364,11 @@ class _Cache:
             key, payload = marshal.loads(raw)
             if key != self.key():
                 return False
-            by_level, words, names, abbreviations, contractions, levels, spelling, name_level = payload
+            by_level, words, names, abbreviations, contractions, levels, spelling = payload
         except (OSError, EOFError, ValueError, TypeError):
             return False
         lex.by_level, lex.words, lex.names = by_level, set(words), names
-        lex.levels, lex.spelling, lex.name_level = levels, spelling, name_level
+        lex.levels, lex.spelling = levels, spelling
         lex.abbreviations, lex.contractions = abbreviations, set(contractions)
         lex.files = [path for path, _ in self.sources]
         return True
@@ -397,7 +376,7 @@ class _Cache:
     def store(self, lex: Lexicon) -> None:
         payload = (
             lex.by_level, list(lex.words), lex.names, lex.abbreviations, list(lex.contractions),
-            lex.levels, lex.spelling, lex.name_level,
+            lex.levels, lex.spelling,
         )
         # A cache is an optimisation: if it cannot be kept, the next load parses the text again.
         with contextlib.suppress(OSError, ValueError):
