@@ -217,22 +217,21 @@ class WordSpiel(Game[SpielState]):
         if not isinstance(keep, bool):
             raise IllegalEvent('a draw says whether the card is kept: "keep": true or false', RULE_NO_WORD)
         player = self.players[p]
-        base = replace(
-            state, to_move=(p + 1) % len(self.players), turns_taken=state.turns_taken + 1, last=None
-        )
+        turn = {"to_move": (p + 1) % len(self.players), "turns_taken": state.turns_taken + 1, "last": None}
         if self.solitaire:
             if not keep:
                 raise IllegalEvent("in solitaire a drawn card goes to the hand", RULE_SOLO)
-            return solo.no_word(base, player)
+            return solo.no_word(replace(state, **turn), player)
         hands = list(state.hands)
         if keep:
             hands[p] += 1
             summary = f"no word: drew a card and kept it ({hands[p]} in hand)"
-            return Step(replace(base, hands=tuple(hands)), (Turn(player, 0, summary),), summary)
+            return Step(replace(state, hands=tuple(hands), **turn), (Turn(player, 0, summary),), summary)
         letter = event.get("letter")
         if not isinstance(letter, str) or letter.strip().upper() not in set(string.ascii_uppercase):
             raise IllegalEvent("a card put on the spiral needs its letter, A to Z", RULE_NO_WORD)
-        new = replace(base, spiral=state.spiral.extend(letter.strip().upper()))
+        # one new state a turn (replace() copies every field), and the spiral grows by a node
+        new = replace(state, spiral=state.spiral.extend(letter.strip().upper()), **turn)
         summary = f"no word: drew {letter.strip().upper()} and put it on the spiral"
         return Step(new, (Turn(player, 0, summary),), summary)
 
