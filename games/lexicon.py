@@ -276,7 +276,7 @@ class Lexicon:
         once); for other words a byte search of those lists (a few milliseconds).
         """
         if key in self.names or key in self.abbreviations:
-            return self._others.indexed(key, self.names.keys() | self.abbreviations.keys())
+            return self._others.indexed(key, lambda: self.names.keys() | self.abbreviations.keys())
         return self._others.find(key)
 
     def knows(self, key: str) -> bool:

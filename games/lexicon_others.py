@@ -13,7 +13,7 @@ Read on first use, never at load: most games never ask.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Set
+from collections.abc import Callable, Iterable, Set
 from pathlib import Path
 
 _NAME_FILE = re.compile(r"^[a-z_0-9]+-(upper|proper-names)\.(\d+)$")
@@ -73,13 +73,14 @@ class OtherLists:
                 return size, spelling
         return None
 
-    def indexed(self, key: str, wanted: set[str]) -> tuple[int, str] | None:
-        """``find`` for a key of ``wanted`` (the names and abbreviations), from an index of
+    def indexed(self, key: str, wanted: Callable[[], Set[str]]) -> tuple[int, str] | None:
+        """``find`` for a key of ``wanted()`` (the names and abbreviations), from an index of
         all of them built on the first question (one pass over the lists, ~0.2 s)."""
         if self._index is None:
+            keys = wanted()
             index: dict[str, tuple[int, str]] = {}
             for size, spelling, data in self._read():
-                for w in wanted & set(data.decode("utf-8", "replace").split()):
+                for w in keys & set(data.decode("utf-8", "replace").split()):
                     index.setdefault(w, (size, spelling))
             self._index = index
         return self._index.get(key)
