@@ -50,7 +50,6 @@ _SPELLING_NAMES = {"british_z": "British (Oxford -ize)"}
 CATEGORIES: tuple[str, ...] = ("words", "upper", "proper-names", "abbreviations", "contractions")
 
 _INSTALL_HINT = "install the scowl package: sudo apt install scowl"
-_NON_ASCII = re.compile(r"\S*[^\x00-\x7f]\S*")
 _FILE_NAME = re.compile(r"^(?P<spelling>[a-z_0-9]+)-(?P<category>[a-z-]+)\.(?P<size>\d+)$")
 
 
@@ -191,7 +190,7 @@ class Lexicon:
         if category == "words":
             lower = [w for w in entries if w.islower()]
             if not text.isascii():  # a few accented words ("piñata"): keep them folded
-                folded = {w: fold(w) for w in _NON_ASCII.findall(text)}
+                folded = {w: fold(w) for w in entries if not w.isascii()}  # str.isascii: C speed
                 lower = [folded.get(w, w) for w in lower]
             self.words.update(lower)
             self.by_level.append(lower)
@@ -339,7 +338,7 @@ class BlobStore(Protocol):
 class _Cache:
     """The parsed lists as one marshal blob, valid while the source files are unchanged."""
 
-    FORMAT = 4
+    FORMAT = 5
 
     def __init__(self, store: BlobStore, sources: list[tuple[Path, str]], size: int, variant: str) -> None:
         self.store_ = store
@@ -364,10 +363,13 @@ class _Cache:
             key, payload = marshal.loads(raw)
             if key != self.key():
                 return False
-            by_level, words, names, abbreviations, contractions, levels, spelling = payload
+            by_level, names, abbreviations, contractions, levels, spelling = payload
+            words: set[str] = set()
+            for level in by_level:  # the words are the levels' union: not stored twice
+                words.update(level)
         except (OSError, EOFError, ValueError, TypeError):
             return False
-        lex.by_level, lex.words, lex.names = by_level, set(words), names
+        lex.by_level, lex.words, lex.names = by_level, words, names
         lex.levels, lex.spelling = levels, spelling
         lex.abbreviations, lex.contractions = abbreviations, set(contractions)
         lex.files = [path for path, _ in self.sources]
@@ -375,8 +377,7 @@ class _Cache:
 
     def store(self, lex: Lexicon) -> None:
         payload = (
-            lex.by_level, list(lex.words), lex.names, lex.abbreviations, list(lex.contractions),
-            lex.levels, lex.spelling,
+            lex.by_level, lex.names, lex.abbreviations, list(lex.contractions), lex.levels, lex.spelling,
         )
         # A cache is an optimisation: if it cannot be kept, the next load parses the text again.
         with contextlib.suppress(OSError, ValueError):

@@ -131,7 +131,7 @@ def test_cache_gives_the_same_lexicon_and_is_used(small_scowl: Path, tmp_path: P
     assert _same(parsed, first) and _same(parsed, second)
     # Prove the second load came from the cache: plant a marker word in it.
     key, payload = marshal.loads(cache_file.read_bytes())
-    payload[1].append("zzcachedzz")
+    payload[0][0].append("zzcachedzz")  # the first level's words
     cache_file.write_bytes(marshal.dumps((key, payload)))
     assert Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache)).is_word("zzcachedzz")
 
