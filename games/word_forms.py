@@ -106,12 +106,15 @@ def analyse(word: str, lex: Lexicon) -> Facts:
     key = fold(text)
     if not key.strip():  # only accents, nothing to fold them onto: keep them as symbols
         key = text.lower()
-    words = tuple(key.split())
-    one = words[0]
-    symbols = "".join(sorted({ch for ch in key if not (ch.isalpha() or ch in "'-." or ch.isspace())}))
-    undotted = one.replace(".", "")
-    parts = tuple(undotted.split("-"))
-    letters = "".join(ch for ch in key if ch.isalpha())
+    if key.isalpha():  # the common case, one plain word: skip the character scans
+        words, one, symbols, undotted, parts, letters = (key,), key, "", key, (key,), key
+    else:
+        words = tuple(key.split())
+        one = words[0]
+        symbols = "".join(sorted({ch for ch in key if not (ch.isalpha() or ch in "'-." or ch.isspace())}))
+        undotted = one.replace(".", "")
+        parts = tuple(undotted.split("-"))
+        letters = "".join(ch for ch in key if ch.isalpha())
     is_word = contraction = name = abbreviation = without = None
     if "'" in undotted:
         if lex.is_contraction(undotted) or lex.is_word(undotted):
