@@ -83,6 +83,9 @@ class WordSources:
     wordnet_dir: Path | None = None
     _noun_index: str | None = field(default=None, repr=False)
     _unit_synset: int | None = field(default=None, repr=False)
+    #: answers already read from data.noun (a handful of seeks each): key -> answer
+    _units_seen: dict[str, str | None] = field(default_factory=dict, repr=False)
+    _lower_seen: dict[str, bool] = field(default_factory=dict, repr=False)
 
     @classmethod
     def load(
@@ -134,14 +137,21 @@ class WordSources:
         "GNU units: teaspoon" for tsp, "WordNet: millimeter" for mm."""
         if self.units is not None and key in self.units:
             return f"GNU units: {self.units[key]}"
-        lemma = self._wordnet_unit(key)
-        return f"WordNet: {lemma}" if lemma else None
+        if key not in self._units_seen:
+            lemma = self._wordnet_unit(key)
+            self._units_seen[key] = f"WordNet: {lemma}" if lemma else None
+        return self._units_seen[key]
 
     def written_lower(self, key: str) -> bool:
         """True when a WordNet noun sense writes ``key`` in lower case ("aa", lava; "lb",
         pound) — not only as a name or initials ("Ca" calcium, "CA" California)."""
         if self.wordnet_dir is None or not self.is_noun(key):
             return False
+        if key not in self._lower_seen:
+            self._lower_seen[key] = self._written_lower(key)
+        return self._lower_seen[key]
+
+    def _written_lower(self, key: str) -> bool:
         try:
             with open(self.wordnet_dir / "data.noun", "rb") as data:
                 for offset in self._offsets(key):

@@ -133,6 +133,17 @@ class WordAuthority:
             return wots_word(facts, Context(self.lexicon, "word-on-the-street")).legal
         return bool(facts.is_word or facts.name or facts.contraction)
 
+    def warm(self) -> WordAuthority:
+        """Read now what the first questions of some kinds would read (WordNet and GNU
+        units, the other SCOWL lists, the name levels: about half a second on a Pi 4), so
+        that the kiosk, which loads the authority off the UI thread, answers the first
+        challenge at once. Returns the authority."""
+        lex = self.lexicon
+        lex.sources()
+        lex.elsewhere("alaska")
+        lex.is_chiefly_name("jones")
+        return self
+
     def plural_of(self, word: str) -> str | None:
         """The singular (upper case) when ``word`` is a plural made with S under this table's
         plural setting (Tosswords' rule, Upwords rule 5), else None: PLANS -> PLAN; HIS,

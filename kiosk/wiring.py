@@ -56,7 +56,7 @@ def authority_loader(settings: settings_file.Settings) -> Callable[[], Any]:
             dict_dir=Path(section.get("dict_dir") or "/usr/share/dict/scowl"),
             house=open_house_words(),
             cache=CacheFolder(),
-        )
+        ).warm()  # off the UI thread: then the first challenge reads no more files
 
     return load
 
