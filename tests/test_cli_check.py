@@ -124,6 +124,21 @@ def test_settings_choose_the_dictionary_size(tk: Table) -> None:
     assert tk("check", "option", "pigskin", "--size", "60").returncode == 0
 
 
+def test_settings_choose_the_spelling_and_the_plural_rule(tk: Table) -> None:
+    # issue 12: both spellings and "any added S" by default; the settings narrow or relax them
+    assert tk("check", "upwords", "colour").returncode == 0
+    assert tk("check", "tosswords", "runs").returncode == 1
+    tk.settings('[words]\nvariant = "american"\nplurals = "nouns"\n')
+    r = tk("check", "upwords", "colour")
+    assert r.returncode == 1 and "british spelling list" in r.stdout
+    assert tk("check", "tosswords", "runs").returncode == 0
+    assert tk("check", "tosswords", "runs", "--plurals", "any").returncode == 1
+    tk.settings('[words]\nplurals = "some"\n')
+    r = tk("check", "tosswords", "runs")
+    assert r.returncode == 2 and "any, nouns" in r.stderr
+    no_traceback(r)
+
+
 def test_missing_word_list_says_how_to_install_it(tk: Table, tmp_path: Path) -> None:
     tk.settings(f'[words]\ndict_dir = "{tmp_path / "nowhere"}"\n')
     r = tk("check", "upwords", "mood")
