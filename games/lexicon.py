@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Protocol
 
 from games.lexicon_others import NameLevels, OtherLists, other_word_lists
+from games.word_sources import WordSources
 
 #: Where Debian and Raspberry Pi OS put the raw SCOWL lists (package ``scowl``).
 DEFAULT_DICT_DIR = Path("/usr/share/dict/scowl")
@@ -120,7 +121,7 @@ class Lexicon:
     _others: OtherLists = field(default_factory=lambda: OtherLists([]), repr=False)
     _levels: NameLevels | None = field(default=None, repr=False)
     #: part-of-speech and unit data (WordNet, GNU units), read on first use
-    _sources: object = field(default=None, repr=False)
+    _sources: WordSources | None = field(default=None, repr=False)
 
     @classmethod
     def load(
@@ -287,14 +288,16 @@ class Lexicon:
         names = [_SPELLING_NAMES.get(v, v.capitalize()) for v in SPELLINGS[self.variant]]
         return f"SCOWL size {self.size}, {' and '.join(names)}"
 
-    def sources(self) -> object:
+    def sources(self) -> WordSources:
         """The part-of-speech and unit data (:class:`games.word_sources.WordSources`), read
         on first use so that loading the word list stays fast."""
         if self._sources is None:
-            from games.word_sources import WordSources
-
             self._sources = WordSources.load()
         return self._sources
+
+    def use_sources(self, sources: WordSources) -> None:
+        """Use these part-of-speech and unit data (read from elsewhere, or none at all)."""
+        self._sources = sources
 
     def __len__(self) -> int:
         return len(self.words) + len(self.names) + len(self.abbreviations) + len(self.contractions)

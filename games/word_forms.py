@@ -180,7 +180,7 @@ def plural_stem(key: str, lex: Lexicon, plurals: str = DEFAULT_PLURALS) -> str |
     if len(key) < 3 or not key.endswith("s") or not key.isalpha() or key in NOT_PLURALS:
         return None
     src = lex.sources()
-    if not getattr(src, "has_wordnet", False):
+    if not src.has_wordnet:
         return _heuristic_stem(key, lex)
     if src.is_noun(key) or key in (src.adverbs or ()):
         return None

@@ -248,11 +248,11 @@ def _unit(facts: Facts, ctx: Context) -> str | None:
     one: the sheet's "common abbreviations such as tsp or lb". Without GNU units and
     WordNet, every abbreviation SCOWL writes only in lower case counts (the old rule)."""
     src = ctx.lex.sources()
-    if getattr(src, "units", None) is None and not getattr(src, "has_wordnet", False):
+    if src.units is None and not src.has_wordnet:
         if facts.abbreviation_case == "lower":
             return "written in lower case (no unit data installed)"
         return None
-    unit = src.unit(facts.key)  # type: ignore[attr-defined]
+    unit = src.unit(facts.key)
     return f"a unit of measure ({unit})" if unit else None
 
 

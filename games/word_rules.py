@@ -97,7 +97,7 @@ class Context:
         if self._lower_case_in_a_dictionary(facts.key):
             return False
         src = self.lex.sources()
-        return not (getattr(src, "has_wordnet", False) and src.written_lower(facts.key))  # type: ignore[attr-defined]
+        return not (src.has_wordnet and src.written_lower(facts.key))
 
     def in_dictionary(self, facts: Facts) -> str:
         """'COLOUR is in the dictionary (British spelling, SCOWL size 60, American and British)'."""

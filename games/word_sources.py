@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 DEFAULT_WORDNET_DIR = Path("/usr/share/wordnet")
 DEFAULT_UNITS_FILE = Path("/usr/share/units/definitions.units")
@@ -194,7 +195,7 @@ class WordSources:
             return None
         return None
 
-    def _descends(self, data: object, offset: int) -> bool:
+    def _descends(self, data: BinaryIO, offset: int) -> bool:
         """True when the synset at ``offset`` is a kind of unit of measurement (hypernyms
         only: an *instance* such as Internet Explorer is a name, not a kind)."""
         seen: set[int] = set()
@@ -206,8 +207,8 @@ class WordSources:
             if here in seen or len(seen) > 200:
                 continue
             seen.add(here)
-            data.seek(here)  # type: ignore[attr-defined]
-            fields = data.readline().decode("utf-8", "replace").split()  # type: ignore[attr-defined]
+            data.seek(here)
+            fields = data.readline().decode("utf-8", "replace").split()
             n_words = int(fields[3], 16)
             i = 4 + 2 * n_words
             n_pointers = int(fields[i])

@@ -274,9 +274,25 @@ def test_every_refusal_reason_is_true_of_its_data(authority: WordAuthority) -> N
     assert checked > 3000  # thousands of refusals were checked, across the five games
 
 
-def test_first_questions_that_read_more_data_are_still_quick(authority: WordAuthority) -> None:
-    # Not a timing test: it proves the lazily read data (other lists, WordNet) is shared.
+def test_lazily_read_data_is_read_once_and_says_where(authority: WordAuthority) -> None:
     lex: Lexicon = authority.lexicon
-    assert lex.sources() is lex.sources()
+    assert lex.sources() is lex.sources() and lex.sources().has_wordnet
     assert lex.elsewhere("jo") == (70, "english") and lex.elsewhere("alaska") == (80, "english")
-    assert Path(DEFAULT_WORDNET_DIR / "index.noun").is_file()
+    assert lex.elsewhere("zqxv") is None
+    assert lex.sources().unit("tsp") == "GNU units: teaspoon"
+    assert lex.sources().unit("mm") == "WordNet: millimeter" and lex.sources().unit("etc") is None
+
+
+def test_without_wordnet_and_units_the_old_heuristics_rule(tmp_path: Path) -> None:
+    from games.word_sources import WordSources
+
+    lex = Lexicon.load(size=60)
+    lex.use_sources(WordSources.load(wordnet_dir=tmp_path / "none", units_file=tmp_path / "none"))
+    bare = WordAuthority(lex)
+    assert not lex.sources().has_wordnet and lex.sources().units is None
+    # plurals from SCOWL's possessives: ZEBRAS still a plural, SEEMS still not
+    assert not bare.rule("tosswords", "ZEBRAS").legal and bare.rule("tosswords", "SEEMS").legal
+    # WordSpiel: lower-case abbreviations, and the reason says there is no unit data
+    r = bare.rule("wordspiel", "tsp")
+    assert r.legal and "no unit data installed" in r.reason
+    assert not bare.rule("wordspiel", "ASAP").legal
