@@ -142,6 +142,7 @@ def test_the_sheet_hyphen_examples_hold_at_every_size(size: int) -> None:
     a = WordAuthority.load(size=size)
     assert a.rule("wots", "Zeta-Jones").legal and a.rule("wots", "Winston-Salem").legal
     assert not a.rule("wots", "X-ray").legal and not a.rule("wots", "part-time").legal
+    assert a.rule("upwords", "THEATRE").legal and a.rule("option", "COLOUR").legal  # at every size
 
 
 # -- plurals -------------------------------------------------------------------------------------
