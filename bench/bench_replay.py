@@ -86,7 +86,7 @@ def _wordspiel(game: Game[Any], rng: random.Random) -> dict[str, Any]:
     if r < 0.25:
         return {"type": "challenge", "ruling": _ruling(rng)}
     tail = "".join(rng.choice("AEIOURSTLN") for _ in range(rng.randint(1, 4)))
-    return {"type": "word", "word": game.spiral[-1] + tail}  # type: ignore[attr-defined]
+    return {"type": "word", "word": game.state.spiral.tail(1) + tail}  # type: ignore[attr-defined]
 
 
 def _upwords(game: Game[Any], rng: random.Random) -> dict[str, Any]:

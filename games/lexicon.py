@@ -30,19 +30,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from games.lexicon_others import NameLevels, OtherLists, other_word_lists
+from games.word_sources import WordSources
+
 #: Where Debian and Raspberry Pi OS put the raw SCOWL lists (package ``scowl``).
 DEFAULT_DICT_DIR = Path("/usr/share/dict/scowl")
 #: 60 is SCOWL's own recommendation for spell checking: the largest size its author is
 #: confident holds no misspellings. See docs/words.md.
 DEFAULT_SIZE = 60
-DEFAULT_VARIANT = "american"
-#: The spelling categories that are combined with ``english`` to make one dictionary.
-VARIANTS: tuple[str, ...] = ("american", "british", "british_z", "canadian", "australian")
+#: A family table accepts any spelling a standard dictionary of its English has: by
+#: default both American and British spellings (COLOR and COLOUR). See docs/rulings.md.
+DEFAULT_VARIANT = "both"
+#: The spelling settings: one of SCOWL's spelling categories, or "both" (American + British).
+VARIANTS: tuple[str, ...] = ("both", "american", "british", "british_z", "canadian", "australian")
+#: The SCOWL spelling categories each setting combines with ``english``.
+SPELLINGS: dict[str, tuple[str, ...]] = {"both": ("american", "british")} | {
+    v: (v,) for v in VARIANTS if v != "both"
+}
+_SPELLING_NAMES = {"british_z": "British (Oxford -ize)"}
 #: SCOWL's sub-categories (the middle part of a file name).
 CATEGORIES: tuple[str, ...] = ("words", "upper", "proper-names", "abbreviations", "contractions")
 
 _INSTALL_HINT = "install the scowl package: sudo apt install scowl"
-_NON_ASCII = re.compile(r"\S*[^\x00-\x7f]\S*")
 _FILE_NAME = re.compile(r"^(?P<spelling>[a-z_0-9]+)-(?P<category>[a-z-]+)\.(?P<size>\d+)$")
 
 
@@ -84,7 +93,7 @@ class Lexicon:
     """One SCOWL dictionary: ``english`` + one spelling variant, every level up to ``size``.
 
     Parameters: ``size`` (a SCOWL level: 10, 20, 35, 40, 50, 55, 60, 70, 80, 95),
-    ``variant`` (american, british, british_z, canadian, australian), ``dict_dir``.
+    ``variant`` (both, american, british, british_z, canadian, australian), ``dict_dir``.
     """
 
     size: int
@@ -101,12 +110,19 @@ class Lexicon:
     abbreviations: dict[str, str] = field(default_factory=dict, repr=False)
     #: contractions ("don't", "o'clock") — SCOWL ``contractions``
     contractions: set[str] = field(default_factory=set, repr=False)
+    #: the SCOWL level of each ``by_level`` list (10 … size)
+    levels: list[int] = field(default_factory=list, repr=False)
+    #: key -> the spelling list it comes from, for words not in ``english`` ("colour" ->
+    #: "british"), so that a ruling can say which spelling it accepted
+    spelling: dict[str, str] = field(default_factory=dict, repr=False)
     #: the source files read, for the record and for cache keys
     files: list[Path] = field(default_factory=list, repr=False)
     _by_letters: dict[str, str] | None = field(default=None, repr=False)
-    #: the ordinary-word files of the sizes above this one, smallest first
-    _larger: list[Path] = field(default_factory=list, repr=False)
-    _larger_text: list[tuple[int, bytes]] | None = field(default=None, repr=False)
+    #: every other ordinary-word list (larger sizes, other spellings), asked for reasons
+    _others: OtherLists = field(default_factory=lambda: OtherLists([]), repr=False)
+    _levels: NameLevels | None = field(default=None, repr=False)
+    #: part-of-speech and unit data (WordNet, GNU units), read on first use
+    _sources: WordSources | None = field(default=None, repr=False)
 
     @classmethod
     def load(
@@ -141,22 +157,17 @@ class Lexicon:
         variant = str(variant).strip().lower()
         if variant not in VARIANTS:
             raise LexiconError(f"unknown spelling variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+        used = ("english", *SPELLINGS[variant])
         sources = [
             (catalogue[(spelling, category, level)], category)
             for category in CATEGORIES
             for level in sizes
             if level <= size
-            for spelling in ("english", variant)
+            for spelling in used
             if (spelling, category, level) in catalogue
         ]
         lex = cls(size=size, variant=variant, dict_dir=directory)
-        lex._larger = [
-            catalogue[(spelling, "words", level)]
-            for level in sizes
-            if level > size
-            for spelling in ("english", variant)
-            if (spelling, "words", level) in catalogue
-        ]
+        lex._others = OtherLists(other_word_lists(catalogue, used, size, VARIANTS))
         parsed = _Cache(cache, sources, size, variant) if cache is not None else None
         if parsed is not None and parsed.restore(lex):
             return lex
@@ -177,13 +188,18 @@ class Lexicon:
             text = raw.decode("latin-1")
         self.files.append(path)
         entries = text.split()
+        spelling, level = path.name.split("-", 1)[0], int(path.suffix[1:])
         if category == "words":
             lower = [w for w in entries if w.islower()]
             if not text.isascii():  # a few accented words ("piñata"): keep them folded
-                folded = {w: fold(w) for w in _NON_ASCII.findall(text)}
+                folded = {w: fold(w) for w in entries if not w.isascii()}  # str.isascii: C speed
                 lower = [folded.get(w, w) for w in lower]
             self.words.update(lower)
             self.by_level.append(lower)
+            self.levels.append(level)
+            if spelling != "english":
+                for w in lower:
+                    self.spelling.setdefault(w, spelling)
             if len(lower) != len(entries):  # a few words are written in capitals ("OK")
                 for w in entries:
                     if not w.islower():
@@ -239,38 +255,50 @@ class Lexicon:
             self._by_letters = index
         return self._by_letters.get(letters)
 
-    def larger_size_with(self, key: str) -> int | None:
-        """The smallest larger SCOWL size that has ``key`` as an ordinary word, or None.
+    def spelling_of(self, key: str) -> str | None:
+        """'British', 'American' … when ``key`` is a word of one spelling only, else None."""
+        spelling = self.spelling.get(key)
+        return None if spelling is None else _SPELLING_NAMES.get(spelling, spelling.capitalize())
 
-        Only asked about words this size lacks, so that a ruling can tell the table "it is
-        in the size 80 list" and the players can decide to allow it as a house word. A byte
-        search of the larger files (kept in memory after the first question, ~5 MB), not a
-        parse: a few milliseconds.
+    def is_chiefly_name(self, key: str) -> bool:
+        """True when the name lists write ``key`` with a capital at a commoner level than
+        any lower-case entry (Jones, Salem, Royce): see :class:`games.lexicon_others.NameLevels`."""
+        if self._levels is None:
+            self._levels = NameLevels(self.files, self.levels, self.by_level, self.names.keys(), self.words)
+        return self._levels.is_chiefly_name(key)
+
+    def elsewhere(self, key: str) -> tuple[int, str] | None:
+        """(size, spelling) of the first other SCOWL list with ``key`` as an ordinary word:
+        a larger size of this dictionary first, then another spelling ("grey" is British).
+
+        None means no SCOWL word list at any size or spelling has it in lower case, which
+        is what lets a ruling say a name is "always capitalized". For names and
+        abbreviations an index built on first use (one read of the other lists, ~0.2 s
+        once); for other words a byte search of those lists (a few milliseconds).
         """
-        if not key or "\n" in key:
-            return None
-        needle = f"\n{key}\n".encode()
-        if self._larger_text is None:
-            texts = []
-            for path in self._larger:
-                try:
-                    texts.append((int(path.suffix[1:]), b"\n" + path.read_bytes()))
-                except (OSError, ValueError):
-                    continue
-            self._larger_text = texts
-        for size, data in self._larger_text:
-            if needle in data:
-                return size
-        return None
+        if key in self.names or key in self.abbreviations:
+            return self._others.indexed(key, lambda: self.names.keys() | self.abbreviations.keys())
+        return self._others.find(key)
 
     def knows(self, key: str) -> bool:
         """In any list: a word, a name, an abbreviation or a contraction."""
         return key in self.words or key in self.names or key in self.abbreviations or key in self.contractions
 
     def describe(self) -> str:
-        """'SCOWL size 60' (and the variant when it is not American)."""
-        extra = "" if self.variant == DEFAULT_VARIANT else f", {self.variant.replace('_', ' ')}"
-        return f"SCOWL size {self.size}{extra}"
+        """'SCOWL size 60, American and British': the list and the spellings it accepts."""
+        names = [_SPELLING_NAMES.get(v, v.capitalize()) for v in SPELLINGS[self.variant]]
+        return f"SCOWL size {self.size}, {' and '.join(names)}"
+
+    def sources(self) -> WordSources:
+        """The part-of-speech and unit data (:class:`games.word_sources.WordSources`), read
+        on first use so that loading the word list stays fast."""
+        if self._sources is None:
+            self._sources = WordSources.load()
+        return self._sources
+
+    def use_sources(self, sources: WordSources) -> None:
+        """Use these part-of-speech and unit data (read from elsewhere, or none at all)."""
+        self._sources = sources
 
     def __len__(self) -> int:
         return len(self.words) + len(self.names) + len(self.abbreviations) + len(self.contractions)
@@ -322,7 +350,7 @@ class _Cache:
     mismatch and the text files are parsed again and the blob rewritten.
     """
 
-    FORMAT = 4
+    FORMAT = 5
 
     def __init__(self, store: BlobStore, sources: list[tuple[Path, str]], size: int, variant: str) -> None:
         self.store_ = store
@@ -349,16 +377,22 @@ class _Cache:
             fmt, key, checksum, body = marshal.loads(raw)
             if fmt != self.FORMAT or key != self.key() or hashlib.sha256(body).hexdigest() != checksum:
                 return False
-            by_level, words, names, abbreviations, contractions = marshal.loads(body)
+            by_level, names, abbreviations, contractions, levels, spelling = marshal.loads(body)
+            words: set[str] = set()
+            for level in by_level:  # the words are the levels' union: not stored twice
+                words.update(level)
         except (OSError, EOFError, ValueError, TypeError):
             return False
-        lex.by_level, lex.words, lex.names = by_level, set(words), names
+        lex.by_level, lex.words, lex.names = by_level, words, names
+        lex.levels, lex.spelling = levels, spelling
         lex.abbreviations, lex.contractions = abbreviations, set(contractions)
         lex.files = [path for path, _ in self.sources]
         return True
 
     def store(self, lex: Lexicon) -> None:
-        payload = (lex.by_level, list(lex.words), lex.names, lex.abbreviations, list(lex.contractions))
+        payload = (
+            lex.by_level, lex.names, lex.abbreviations, list(lex.contractions), lex.levels, lex.spelling,
+        )
         # A cache is an optimisation: if it cannot be kept, the next load parses the text again.
         with contextlib.suppress(OSError, ValueError):
             body = marshal.dumps(payload)

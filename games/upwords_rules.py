@@ -216,11 +216,31 @@ def _check_plural(
     board: Board, after: Board, tiles: Sequence[Placement], runs: list[tuple[Cell, ...]]
 ) -> None:
     """Rule 5 'Plurals': one S laid after a word, forming nothing else, only makes it plural."""
+    pairs = _added_s(board, after, tiles, runs)
+    if pairs:
+        raise IllegalEvent(" and ".join(f"{new} adds only an S to {old}" for new, old in pairs), RULE_PLURAL)
+
+
+def _added_s(
+    board: Board, after: Board, tiles: Sequence[Placement], runs: list[tuple[Cell, ...]]
+) -> list[tuple[str, str]]:
     if len(tiles) != 1 or tiles[0].letter != "S" or board.occupied(*tiles[0].cell):
-        return
+        return []
     cell = tiles[0].cell
     # A run of two (A + S = AS) is a new word of its own, not a word on the board made plural.
-    if not all(run[-1] == cell and len(run) >= 3 for run in runs):
-        return
-    pairs = [f"{after.spell(run)} adds only an S to {board.spell(run[:-1])}" for run in runs]
-    raise IllegalEvent(" and ".join(pairs), RULE_PLURAL)
+    if not runs or not all(run[-1] == cell and len(run) >= 3 for run in runs):
+        return []
+    return [(after.spell(run), board.spell(run[:-1])) for run in runs]
+
+
+def added_s(board: Board, tiles: Sequence[Placement]) -> list[tuple[str, str]]:
+    """The (new word, word on the board) pairs that rule 5 'Plurals' would refuse for this
+    play — one S laid after words, forming nothing else: [("PLANS", "PLAN")]. Empty when
+    the rule does not apply. The engine cannot tell a plural (PLANS) from a new word (HIS):
+    the kiosk asks the word authority and sends ``not_plural`` when none is a plural.
+    """
+    if not tiles:
+        return []
+    after = board.place(tiles)
+    placed = {p.cell for p in tiles}
+    return _added_s(board, after, tiles, _runs_through(after, placed, False))

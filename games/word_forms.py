@@ -71,6 +71,7 @@ class Facts:
     abbreviation: str | None  # "tsp", "VIP", "Tue"; "V.I.P." when typed as dotted initials
     contraction: str | None  # "don't", "she's": written with an apostrophe
     without_apostrophe: str | None  # "DONT" is "don't" spelt without its apostrophe
+    spelling: str | None = None  # "British" when only one spelling list has the word (COLOUR)
 
     @property
     def spaced(self) -> bool:
@@ -105,12 +106,15 @@ def analyse(word: str, lex: Lexicon) -> Facts:
     key = fold(text)
     if not key.strip():  # only accents, nothing to fold them onto: keep them as symbols
         key = text.lower()
-    words = tuple(key.split())
-    one = words[0]
-    symbols = "".join(sorted({ch for ch in key if not (ch.isalpha() or ch in "'-." or ch.isspace())}))
-    undotted = one.replace(".", "")
-    parts = tuple(undotted.split("-"))
-    letters = "".join(ch for ch in key if ch.isalpha())
+    if key.isalpha():  # the common case, one plain word: skip the character scans
+        words, one, symbols, undotted, parts, letters = (key,), key, "", key, (key,), key
+    else:
+        words = tuple(key.split())
+        one = words[0]
+        symbols = "".join(sorted({ch for ch in key if not (ch.isalpha() or ch in "'-." or ch.isspace())}))
+        undotted = one.replace(".", "")
+        parts = tuple(undotted.split("-"))
+        letters = "".join(ch for ch in key if ch.isalpha())
     is_word = contraction = name = abbreviation = without = None
     if "'" in undotted:
         if lex.is_contraction(undotted) or lex.is_word(undotted):
@@ -137,6 +141,7 @@ def analyse(word: str, lex: Lexicon) -> Facts:
         abbreviation=abbreviation,
         contraction=contraction,
         without_apostrophe=without,
+        spelling=lex.spelling_of(undotted) if is_word else None,
     )
 
 
@@ -150,23 +155,51 @@ def affix_kind(key: str) -> str | None:
     return None
 
 
-def plural_stem(key: str, lex: Lexicon) -> str | None:
-    """The singular that ``key`` is a plural of, when it is one made with S; else None.
+#: The plural settings (``[words] plurals``): "any" refuses every plural made with S, even
+#: one that is also a verb form (RUNS, GOES); "nouns" refuses only plurals that are not
+#: also verb forms. See docs/rulings.md.
+PLURAL_MODES = ("any", "nouns")
+DEFAULT_PLURALS = "any"
 
-    The dictionary has no parts of speech, so the evidence is its own structure:
 
-    * the word must end in S and have a singular in the list: +S (ZEBRAS), +ES after
-      S/X/Z/CH/SH/O (BOXES, HEROES), Y->IES (BABIES), F/FE->VES (WOLVES, KNIVES);
-    * the singular must be a noun: SCOWL lists possessives ("zebra's") for nouns only, and
-      a stem with no possessive but no verb forms either (no -ING/-ED) is a noun too
-      (NOTEPADS) — so SEEMS and ALLEGES are not plurals;
-    * a word with its own possessive is itself singular (NEWS's, SPECIES's, LENS's);
-    * a handful of pronouns and adverbs in :data:`NOT_PLURALS` (ITS, BESIDES, INDOORS).
+def plural_stem(key: str, lex: Lexicon, plurals: str = DEFAULT_PLURALS) -> str | None:
+    """The singular noun that ``key`` is a plural of, made with S; else None.
 
-    A word that is both a verb and a plural (RUNS, SAYS) counts as a plural: it is one.
+    With WordNet installed (:mod:`games.word_sources`), from its parts of speech:
+
+    * the word ends in S and a singular is in the list: +S (ZEBRAS), +ES after S/X/Z/CH/SH/O
+      (BOXES, HEROES), Y->IES (BABIES), F/FE->VES (WOLVES, KNIVES), or WordNet's own
+      irregular forms (GOES -> GO);
+    * WordNet lists that singular as a noun (SEEM is not one, so SEEMS is no plural);
+    * the word is not a noun of its own in WordNet (PANTS, SCISSORS, NEWS, PHYSICS, LENS),
+      nor an adverb (ALWAYS, BACKWARDS), nor a pronoun of :data:`NOT_PLURALS` (ITS, HERS);
+    * with ``plurals="nouns"`` it is not also the -S form of a verb (RUNS, GOES are).
+
+    Without WordNet, the SCOWL-only heuristic of :func:`_heuristic_stem`.
     """
     if len(key) < 3 or not key.endswith("s") or not key.isalpha() or key in NOT_PLURALS:
         return None
+    src = lex.sources()
+    if not src.has_wordnet:
+        return _heuristic_stem(key, lex)
+    if src.is_noun(key) or key in (src.adverbs or ()):
+        return None
+    words = lex.words
+    stems = [s for s in src.noun_exceptions.get(key, ()) if s != key] + _singulars(key)
+    stem = next((s for s in stems if s in words and src.is_noun(s)), None)
+    if stem is None or (plurals == "nouns" and src.is_verb_form(key)):
+        return None
+    return stem
+
+
+def _heuristic_stem(key: str, lex: Lexicon) -> str | None:
+    """The fallback without WordNet, from SCOWL's own structure:
+
+    * the singular must be a noun: SCOWL lists possessives ("zebra's") for nouns only, and
+      a stem with no possessive but no verb forms either (no -ING/-ED) is a noun too
+      (NOTEPADS) — so SEEMS and ALLEGES are not plurals;
+    * a word with its own possessive is itself singular (NEWS's, SPECIES's, LENS's).
+    """
     words = lex.words
     if key + "'s" in words:
         return None
@@ -174,8 +207,6 @@ def plural_stem(key: str, lex: Lexicon) -> str | None:
         if stem in words and _is_noun(stem, words):
             return stem
     return None
-
-
 def _singulars(key: str) -> list[str]:
     stems = [key[:-1]]
     if key.endswith("es"):

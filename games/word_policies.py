@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from games.rulings import Ruling
 from games.word_forms import Facts, affix_kind, plural_stem
+from games.word_policy_wots import wots_word
 from games.word_rules import (
     OPTION_RULE,
     OPTION_RULE_DICTIONARY,
@@ -33,7 +34,6 @@ from games.word_rules import (
     UPWORDS_RULE_LENGTH,
     WORDSPIEL_RULE,
     WORDSPIEL_RULE_ONE,
-    WOTS_RULE,
     Context,
     Draw,
     apostrophe_kind,
@@ -49,85 +49,6 @@ from games.wordfit import (
     spiral_overlaps,
     tosswords_misfit,
 )
-
-# -- Word on the Street --------------------------------------------------------------------
-
-
-def wots_word(facts: Facts, ctx: Context) -> Ruling:
-    if facts.spaced:
-        return ctx.ruling(
-            facts,
-            False,
-            f"{facts.display} is {plural(len(facts.words), 'word')}; a compound counts only when it "
-            f"is written as one word (like SANDBOX)",
-            WOTS_RULE,
-            "rules",
-        )
-    if facts.symbols:
-        return ctx.ruling(facts, False, shape_problem(facts) or "", WOTS_RULE, "rules")
-    if facts.hyphenated:
-        return _wots_hyphen(facts, ctx)
-    if facts.is_word:
-        return ctx.ruling(
-            facts,
-            True,
-            f"{facts.display} is an English word; whether it fits the category card is for the "
-            f"players to vote on",
-            WOTS_RULE,
-        )
-    if facts.name:
-        return ctx.ruling(
-            facts,
-            True,
-            f"{facts.display} is {capitalized(facts)}; capitalized words such as names of persons "
-            f"and places are allowed",
-            WOTS_RULE,
-        )
-    if facts.contraction:
-        return ctx.ruling(
-            facts, True, f"{facts.display} is an English word ({apostrophe_kind(facts, ctx)})", WOTS_RULE
-        )
-    if facts.without_apostrophe:
-        return ctx.ruling(
-            facts,
-            True,
-            f"{facts.display} is {facts.without_apostrophe.upper()}; the apostrophe is not a letter",
-            WOTS_RULE,
-        )
-    if facts.abbreviation:
-        return ctx.ruling(
-            facts, False, f"{facts.display} is an abbreviation ({facts.abbreviation}), not a word", WOTS_RULE
-        )
-    return ctx.unknown(facts, WOTS_RULE)
-
-
-def _wots_hyphen(facts: Facts, ctx: Context) -> Ruling:
-    """A hyphen only as part of a name: Zeta-Jones, Winston-Salem — not part-time."""
-    lex = ctx.lex
-    missing = [p for p in facts.parts if not p or not (lex.is_word(p) or lex.name_form(p))]
-    if missing:
-        shown = ", ".join(p.upper() or "an empty part" for p in missing)
-        return ctx.ruling(
-            facts,
-            False,
-            f"{facts.display} is not in the dictionary: {shown} is not a word or name ({lex.describe()})",
-            WOTS_RULE,
-        )
-    names = [lex.name_form(p) for p in facts.parts]
-    only_names = [n for p, n in zip(facts.parts, names, strict=True) if n and not lex.is_word(p)]
-    if only_names or names[-1]:
-        shown = only_names[0] if only_names else names[-1]
-        return ctx.ruling(
-            facts, True, f"{facts.display} is a name ({shown} is a name), so its hyphen is allowed", WOTS_RULE
-        )
-    return ctx.ruling(
-        facts,
-        False,
-        f"{facts.display} is hyphenated but is not a name; a hyphen is allowed only as part of a "
-        f"name, like Zeta-Jones",
-        WOTS_RULE,
-    )
-
 
 # -- Upwords -------------------------------------------------------------------------------
 
@@ -150,7 +71,7 @@ def upwords_word(facts: Facts, ctx: Context) -> Ruling:
             facts, False, f"{facts.display} is a single letter, not a word", UPWORDS_RULE_LENGTH, "rules"
         )
     if facts.is_word:
-        return ctx.ruling(facts, True, f"{facts.display} is in the dictionary", UPWORDS_RULE)
+        return ctx.ruling(facts, True, ctx.in_dictionary(facts), UPWORDS_RULE)
     if facts.without_apostrophe:
         return ctx.ruling(
             facts,
@@ -161,11 +82,11 @@ def upwords_word(facts: Facts, ctx: Context) -> Ruling:
     affix = affix_kind(facts.key)
     if affix:
         return ctx.ruling(facts, False, f"{facts.display} is a {affix} that cannot stand alone", UPWORDS_7E)
-    if facts.abbreviation:
+    if ctx.only_abbreviation(facts):
         return ctx.ruling(
             facts, False, f"{facts.display} is an abbreviation ({facts.abbreviation})", UPWORDS_7D
         )
-    if facts.name:
+    if ctx.only_capitalized(facts):
         return ctx.ruling(facts, False, f"{facts.display} is always capitalized ({facts.name})", UPWORDS_7A)
     return ctx.unknown(facts, UPWORDS_RULE)
 
@@ -209,7 +130,7 @@ def tosswords_word(facts: Facts, ctx: Context) -> Ruling:
     if problem:
         return ctx.ruling(facts, False, f"{problem}; Tosswords words are plain single words", TOSSWORDS_RULE)
     if facts.is_word:
-        stem = plural_stem(facts.key, ctx.lex)
+        stem = plural_stem(facts.key, ctx.lex, ctx.plurals)
         if stem is not None:
             return ctx.ruling(
                 facts,
@@ -218,14 +139,14 @@ def tosswords_word(facts: Facts, ctx: Context) -> Ruling:
                 TOSSWORDS_RULE,
             )
         return _tosswords_legal(facts, ctx)
-    if facts.abbreviation:
+    if ctx.only_abbreviation(facts):
         return ctx.ruling(
             facts,
             False,
             f"{facts.display} is an abbreviation ({facts.abbreviation}), not a word",
             TOSSWORDS_RULE,
         )
-    if facts.name:
+    if ctx.only_capitalized(facts):
         return ctx.ruling(
             facts,
             False,
@@ -250,8 +171,9 @@ def _draw_rule(draw: Draw) -> str:
 def _tosswords_legal(facts: Facts, ctx: Context) -> Ruling:
     draw = ctx.draw
     if draw is None:
+        spelling = f" ({facts.spelling} spelling)" if facts.spelling else ""
         return ctx.ruling(
-            facts, True, f"{facts.display} is a word, not a plural or a proper noun", TOSSWORDS_RULE
+            facts, True, f"{facts.display} is a word{spelling}, not a plural or a proper noun", TOSSWORDS_RULE
         )
     return ctx.ruling(facts, True, f"{facts.display} is a word and {_draw_text(draw)}", _draw_rule(draw))
 
@@ -285,17 +207,22 @@ def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
         return ctx.ruling(facts, False, shape_problem(facts) or "", WORDSPIEL_RULE, "rules")
     if facts.hyphenated:
         return no(f"{facts.display} is a hyphenated word", "hyphenated words")
-    if facts.apostrophe and facts.name and not facts.contraction:
+    if facts.apostrophe and ctx.only_capitalized(facts) and not facts.contraction:
         return no(f"{facts.display} is {capitalized(facts)}", "proper nouns")
     if facts.apostrophe:
         return no(f"{facts.display} is {apostrophe_kind(facts, ctx)}", "contractions")
     if facts.is_word and not (facts.dotted and facts.abbreviation):
-        return _wordspiel_legal(facts, ctx, f"{facts.display} is in the dictionary")
-    case = facts.abbreviation_case
+        return _wordspiel_legal(facts, ctx, ctx.in_dictionary(facts))
+    unit = _unit(facts, ctx) if facts.abbreviation and not facts.dotted else None
+    if unit:
+        return _wordspiel_legal(facts, ctx, f"{facts.display} is a common abbreviation ({facts.key}), {unit}")
+    case = facts.abbreviation_case if ctx.only_abbreviation(facts) else None
     if case == "lower":
-        return _wordspiel_legal(
-            facts, ctx, f"{facts.display} is a common abbreviation ({facts.abbreviation})"
+        reason = (
+            f"{facts.display} is an abbreviation ({facts.abbreviation}) but not of a unit of measure "
+            f"like tsp or lb"
         )
+        return ctx.ruling(facts, False, reason, WORDSPIEL_RULE)
     if case == "caps":
         return no(
             f"{facts.display} is an acronym or a proper-noun abbreviation ({facts.abbreviation})",
@@ -307,10 +234,26 @@ def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
             "proper noun abbreviations",
         )
     if facts.without_apostrophe:
-        return no(f"{facts.display} is the contraction {facts.without_apostrophe.upper()}", "contractions")
-    if facts.name:
+        form = facts.without_apostrophe
+        possessive = form.endswith("'s") and not ctx.lex.is_contraction(form)
+        kind = "a contraction or possessive" if possessive else "a contraction"
+        return no(f"{facts.display} is {form.upper()}, {kind}", "contractions")
+    if ctx.only_capitalized(facts):
         return no(f"{facts.display} is {capitalized(facts)}", "proper nouns")
     return ctx.unknown(facts, WORDSPIEL_RULE)
+
+
+def _unit(facts: Facts, ctx: Context) -> str | None:
+    """'a unit of measure (GNU units: teaspoon)' when the data says the abbreviation names
+    one: the sheet's "common abbreviations such as tsp or lb". Without GNU units and
+    WordNet, every abbreviation SCOWL writes only in lower case counts (the old rule)."""
+    src = ctx.lex.sources()
+    if src.units is None and not src.has_wordnet:
+        if facts.abbreviation_case == "lower":
+            return "written in lower case (no unit data installed)"
+        return None
+    unit = src.unit(facts.key)
+    return f"a unit of measure ({unit})" if unit else None
 
 
 def _wordspiel_legal(facts: Facts, ctx: Context, reason: str, source: str = "dictionary") -> Ruling:
@@ -341,7 +284,7 @@ def option_word(facts: Facts, ctx: Context) -> Ruling:
     if facts.dotted:
         return ctx.ruling(facts, False, f"{facts.display} is an abbreviation", OPTION_RULE)
     if facts.is_word:
-        return ctx.ruling(facts, True, f"{facts.display} is in the dictionary", OPTION_RULE_DICTIONARY)
+        return ctx.ruling(facts, True, ctx.in_dictionary(facts), OPTION_RULE_DICTIONARY)
     if facts.without_apostrophe:
         return ctx.ruling(
             facts,
@@ -349,11 +292,11 @@ def option_word(facts: Facts, ctx: Context) -> Ruling:
             f"{facts.display} is {facts.without_apostrophe.upper()}, spelled with an apostrophe",
             OPTION_RULE,
         )
-    if facts.abbreviation:
+    if ctx.only_abbreviation(facts):
         return ctx.ruling(
             facts, False, f"{facts.display} is an abbreviation ({facts.abbreviation})", OPTION_RULE
         )
-    if facts.name:
+    if ctx.only_capitalized(facts):
         return ctx.ruling(facts, False, f"{facts.display} is {capitalized(facts)}", OPTION_RULE)
     return ctx.unknown(facts, OPTION_RULE_DICTIONARY)
 

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.lexicon import Lexicon
+from games.lexicon import SPELLINGS, Lexicon
 from games.rulings import Ruling
 from games.word_forms import Facts
+
+#: SCOWL's "large" size, "words found in most dictionaries": a word listed there in
+#: lower case is never called only a name or only an abbreviation
+DICTIONARY_LEVEL = 70
 
 WOTS_RULE = "Word on the Street, 'Allowable Words'"
 UPWORDS_RULE = "Upwords, rule 4 NOTE: a word is legal if it is in the dictionary"
@@ -47,6 +51,8 @@ class Context:
     game: str
     draw: Draw | None = None
     spiral: str | None = None
+    #: the plural setting: "any" (every plural made with S) or "nouns" (not verb forms too)
+    plurals: str = "any"
 
     def ruling(self, facts: Facts, legal: bool, reason: str, rule: str, source: str = "dictionary") -> Ruling:
         return Ruling(
@@ -54,12 +60,50 @@ class Context:
         )
 
     def unknown(self, facts: Facts, rule: str) -> Ruling:
-        """Not in the dictionary — and which larger SCOWL list has it, as a house-word hint."""
+        """Not in the dictionary as an ordinary word — with what the list does have (a name,
+        an abbreviation) and which other SCOWL list has the word, as a house-word hint."""
         reason = f"{facts.display} is not in the dictionary ({self.lex.describe()})"
-        larger = self.lex.larger_size_with(facts.key) if facts.key.isalpha() else None
-        if larger is not None:
-            reason += f"; it is in the larger size {larger} list"
+        if facts.name:
+            reason += f" as an ordinary word, only as the name {facts.name}"
+        elif facts.abbreviation:
+            reason += f" as an ordinary word, only as the abbreviation {facts.abbreviation}"
+        where = self.lex.elsewhere(facts.key) if facts.key.isalpha() else None
+        if where is not None:
+            size, spelling = where
+            if spelling in ("english", *SPELLINGS[self.lex.variant]):
+                reason += f"; it is in the larger size {size} list"
+            else:
+                reason += f"; it is in SCOWL's {spelling.replace('_', ' ')} spelling list (size {size})"
         return self.ruling(facts, False, reason, rule)
+
+    def _lower_case_in_a_dictionary(self, key: str) -> bool:
+        """Some SCOWL word list up to size 70 ("words found in most dictionaries"), or the
+        size in use if larger, has ``key`` in lower case, in any spelling."""
+        where = self.lex.elsewhere(key)
+        return where is not None and where[0] <= max(DICTIONARY_LEVEL, self.lex.size)
+
+    def only_capitalized(self, facts: Facts) -> bool:
+        """True when it is fair to call the word a name: no dictionary-sized SCOWL list has it
+        in lower case (ALASKA yes; JO no: "jo" is a size-70 word; GREY no: British)."""
+        return facts.name is not None and not self._lower_case_in_a_dictionary(facts.key)
+
+    def only_abbreviation(self, facts: Facts) -> bool:
+        """True when the word is an abbreviation and no dictionary has it as a word: no
+        dictionary-sized SCOWL list, nor WordNet in lower case (AA is "aa", lava)."""
+        if facts.abbreviation is None:
+            return False
+        if facts.dotted:
+            return True
+        if self._lower_case_in_a_dictionary(facts.key):
+            return False
+        src = self.lex.sources()
+        return not (src.has_wordnet and src.written_lower(facts.key))
+
+    def in_dictionary(self, facts: Facts) -> str:
+        """'COLOUR is in the dictionary (British spelling, SCOWL size 60, American and British)'."""
+        if facts.spelling is None:
+            return f"{facts.display} is in the dictionary"
+        return f"{facts.display} is in the dictionary ({facts.spelling} spelling, {self.lex.describe()})"
 
 
 # -- shared wording ------------------------------------------------------------------------

@@ -55,8 +55,62 @@ def tosswords_misfit(
     return None
 
 
-def spiral_overlaps(spiral: str, word: str) -> list[int]:
+class Spiral:
+    """The WordSpiel spiral as an immutable chain of the pieces laid on it, newest last.
+
+    Why not a string: a game keeps every state (undo is free), and a spiral that grows by
+    one drawn card a turn would then be copied whole each turn — memory growing with the
+    square of its length (100,000 events: 5 GB). Adding a piece here makes one small node
+    that points at the old spiral, and a turn only ever reads the last few letters
+    (:meth:`tail`), so a turn costs O(word), not O(spiral). ``str()`` gives the letters.
+    """
+
+    __slots__ = ("_length", "_piece", "_prev")
+
+    def __init__(self, piece: str = "", prev: Spiral | None = None) -> None:
+        self._prev = prev
+        self._piece = piece
+        self._length = len(piece) + (len(prev) if prev is not None else 0)
+
+    def extend(self, letters: str) -> Spiral:
+        """The spiral with ``letters`` laid after its end (this one is unchanged)."""
+        return Spiral(letters, self) if letters else self
+
+    def tail(self, n: int) -> str:
+        """The last ``n`` letters (all of them when the spiral is shorter)."""
+        pieces: list[str] = []
+        have = 0
+        node: Spiral | None = self
+        while node is not None and have < n:
+            pieces.append(node._piece)
+            have += len(node._piece)
+            node = node._prev
+        text = "".join(reversed(pieces))
+        return text[-n:] if n > 0 else ""
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __str__(self) -> str:
+        return self.tail(self._length)
+
+    def __repr__(self) -> str:
+        return f"Spiral({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Spiral, str)):
+            return len(self) == len(other) and str(self) == str(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+def spiral_overlaps(spiral: str | Spiral, word: str) -> list[int]:
     """Every overlap k (1..len(spiral)) such that ``word`` starts with the spiral's last k letters
-    and adds at least one card. Shortest first. Empty: the word cannot be played here."""
-    s, w = letters_only(spiral), letters_only(word)
+    and adds at least one card. Shortest first. Empty: the word cannot be played here.
+
+    A :class:`Spiral` is read only as far back as the word is long: O(word)."""
+    w = letters_only(word)
+    s = spiral.tail(len(w)) if isinstance(spiral, Spiral) else letters_only(spiral)
     return [k for k in range(1, len(s) + 1) if len(w) > k and w.startswith(s[-k:])]

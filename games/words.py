@@ -28,8 +28,8 @@ from games.house_words import ALLOW, HouseWords
 from games.lexicon import DEFAULT_DICT_DIR, DEFAULT_SIZE, DEFAULT_VARIANT, BlobStore, Lexicon, fold
 from games.registry import canonical_name
 from games.rulings import Ruling
-from games.word_forms import analyse, plural_stem
-from games.word_policies import POLICIES, house_ruling, wots_word
+from games.word_forms import DEFAULT_PLURALS, PLURAL_MODES, analyse, plural_stem
+from games.word_policies import POLICIES, house_ruling, wordspiel_word, wots_word
 from games.word_rules import TOSSWORDS_MAX, TOSSWORDS_MIN, Context, Draw
 from games.wordfit import letters_only, tosswords_misfit
 
@@ -44,7 +44,13 @@ class WordAuthority:
     (a :class:`games.house_words.HouseWords`; an empty in-memory list when None).
     """
 
-    def __init__(self, lexicon: Lexicon, house: HouseWords | None = None) -> None:
+    def __init__(
+        self, lexicon: Lexicon, house: HouseWords | None = None, plurals: str = DEFAULT_PLURALS
+    ) -> None:
+        plurals = str(plurals).strip().lower()
+        if plurals not in PLURAL_MODES:
+            raise ValueError(f"the plural setting is one of {', '.join(PLURAL_MODES)}, not {plurals!r}")
+        self.plurals = plurals
         self.lexicon = lexicon
         self.house = house if house is not None else HouseWords()
         self._toss_text: str | None = None
@@ -59,6 +65,7 @@ class WordAuthority:
         dict_dir: str | os.PathLike[str] = DEFAULT_DICT_DIR,
         house: HouseWords | None = None,
         cache: BlobStore | None = None,
+        plurals: str = DEFAULT_PLURALS,
     ) -> WordAuthority:
         """Load SCOWL (``size``, ``variant`` from ``dict_dir``), with the table's ``house`` words.
 
@@ -68,9 +75,11 @@ class WordAuthority:
         Raises :class:`games.lexicon.LexiconMissing` when the word list is not installed,
         :class:`games.lexicon.LexiconError` for a bad size or variant. The house words come
         ready loaded (``kiosk.house_file.open_house_words()`` reads them from disk).
+        ``plurals`` is "any" (refuse every plural made with S, RUNS too) or "nouns" (not
+        the ones that are also verb forms): see docs/rulings.md.
         """
         lexicon = Lexicon.load(size=size, variant=variant, dict_dir=dict_dir, cache=cache)
-        return cls(lexicon, house)
+        return cls(lexicon, house, plurals)
 
     # -- rulings ---------------------------------------------------------------------------
 
@@ -93,7 +102,7 @@ class WordAuthority:
         an empty word, or a draw or spiral that makes no sense for the game.
         """
         name = _game(game)
-        ctx = Context(self.lexicon, name, _draw(name, keys, die, extras), _spiral(name, spiral))
+        ctx = Context(self.lexicon, name, _draw(name, keys, die, extras), _spiral(name, spiral), self.plurals)
         facts = analyse(word, self.lexicon)
         shape, word_check = POLICIES[name]
         refusal = shape(facts, ctx)
@@ -123,6 +132,27 @@ class WordAuthority:
         if facts.hyphenated:
             return wots_word(facts, Context(self.lexicon, "word-on-the-street")).legal
         return bool(facts.is_word or facts.name or facts.contraction)
+
+    def warm(self) -> WordAuthority:
+        """Read now what the first questions of some kinds would read (WordNet and GNU
+        units, the other SCOWL lists, the name levels: about half a second on a Pi 4), so
+        that the kiosk, which loads the authority off the UI thread, answers the first
+        challenge at once. Returns the authority."""
+        lex = self.lexicon
+        lex.sources()
+        lex.elsewhere("alaska")
+        lex.is_chiefly_name("jones")
+        return self
+
+    def plural_of(self, word: str) -> str | None:
+        """The singular (upper case) when ``word`` is a plural made with S under this table's
+        plural setting (Tosswords' rule, Upwords rule 5), else None: PLANS -> PLAN; HIS,
+        PANTS -> None; RUNS -> RUN with plurals "any", None with "nouns"."""
+        key = fold(word)
+        if not key.isalpha() or key not in self.lexicon.words:
+            return None
+        stem = plural_stem(key, self.lexicon, self.plurals)
+        return stem.upper() if stem else None
 
     # -- searches --------------------------------------------------------------------------
 
@@ -208,7 +238,7 @@ class WordAuthority:
                         and w.isascii()
                         and w.isalpha()
                         and w not in seen
-                        and (w[-1] != "s" or plural_stem(w, lex) is None)
+                        and (w[-1] != "s" or plural_stem(w, lex, self.plurals) is None)
                     ):
                         seen.add(w)
                         lines.append(w)
@@ -225,8 +255,9 @@ class WordAuthority:
                 for w in sorted(level, key=len):
                     if w.isascii() and w.isalpha() and w not in rank:
                         rank[w] = len(rank)
-            for key, form in lex.abbreviations.items():
-                if form.islower() and key.isalpha() and key not in rank and key not in lex.names:
+            ctx = Context(lex, "wordspiel")
+            for key in lex.abbreviations:
+                if key.isalpha() and key not in rank and wordspiel_word(analyse(key, lex), ctx).legal:
                     rank[key] = len(rank)
             self._spiel_rank = rank
             self._spiel_sorted = sorted(rank)
@@ -279,7 +310,9 @@ def _draw(game: str, keys: Sequence[str] | None, die: int | str | None, extras: 
 
 def _spiral(game: str, spiral: str | None) -> str | None:
     """The spiral's letters; None (no constraint) when there is none or it is empty."""
-    if spiral is None or not str(spiral).strip():
+    if spiral is not None:
+        spiral = str(spiral)  # a games.wordfit.Spiral from the engine's state, or text
+    if spiral is None or not spiral.strip():
         return None
     if game != "wordspiel":
         raise ValueError(f"a spiral belongs to WordSpiel, not {game}")

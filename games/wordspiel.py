@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 from games import wordspiel_solo as solo
 from games.base import Game, GameSetupError, Outcome, Step, Turn
 from games.rulings import IllegalEvent, ruling_from_event
-from games.wordfit import WORDSPIEL_RULE_SPIRAL, spiral_overlaps
+from games.wordfit import WORDSPIEL_RULE_SPIRAL, Spiral, spiral_overlaps
 
 RULE_DEAL = "WordSpiel, 'Deal' and rule D"
 RULE_FIRST = "WordSpiel, rule E"
@@ -36,6 +36,7 @@ RULE_ROUND = "WordSpiel, rules I and J"
 RULE_CHALLENGE = "WordSpiel, 'Challenge a Word'"
 RULE_SOLO = "WordSpiel, 'Solitaire Instructions'"
 MAX_EXCHANGES = 3
+EMPTY_SPIRAL = Spiral()
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +48,7 @@ class SpielState:
     exchanges: tuple[int, ...]
     round: int = 0
     in_play: bool = False
-    spiral: str = ""
+    spiral: Spiral = EMPTY_SPIRAL
     to_move: int = 0
     turns_taken: int = 0
     pile: int | None = None
@@ -139,7 +140,7 @@ class WordSpiel(Game[SpielState]):
             state,
             round=number,
             in_play=True,
-            spiral=flipped.strip().upper(),
+            spiral=Spiral(flipped.strip().upper()),
             hands=(hand,) * n,
             exchanges=(0,) * n,
             to_move=(number - 1) % n,
@@ -164,7 +165,8 @@ class WordSpiel(Game[SpielState]):
         if not fits:
             rule = RULE_FIRST if state.turns_taken == 0 else WORDSPIEL_RULE_SPIRAL
             raise IllegalEvent(
-                f"{w} must start with the last letter(s) of the spiral …{state.spiral[-12:]} and add a card",
+                f"{w} must start with the last letter(s) of the spiral …{state.spiral.tail(12)} "
+                f"and add a card",
                 rule,
             )
         overlap = event.get("overlap", fits[0])
@@ -184,13 +186,13 @@ class WordSpiel(Game[SpielState]):
         hands[p] -= cards
         new = replace(
             state,
-            spiral=state.spiral + w[overlap:],
+            spiral=state.spiral.extend(w[overlap:]),
             hands=tuple(hands),
             to_move=(p + 1) % len(self.players),
             turns_taken=state.turns_taken + 1,
             last=LastWord(p, w, cards, state),
         )
-        summary = f"{w}: {cards} card{'s' if cards != 1 else ''} on {state.spiral[-overlap:]}"
+        summary = f"{w}: {cards} card{'s' if cards != 1 else ''} on {state.spiral.tail(overlap)}"
         if self.solitaire:
             return solo.after_word(new, self.players[0], cards, summary)
         turns = [Turn(self.players[p], 0, summary)]
@@ -215,22 +217,21 @@ class WordSpiel(Game[SpielState]):
         if not isinstance(keep, bool):
             raise IllegalEvent('a draw says whether the card is kept: "keep": true or false', RULE_NO_WORD)
         player = self.players[p]
-        base = replace(
-            state, to_move=(p + 1) % len(self.players), turns_taken=state.turns_taken + 1, last=None
-        )
+        turn = {"to_move": (p + 1) % len(self.players), "turns_taken": state.turns_taken + 1, "last": None}
         if self.solitaire:
             if not keep:
                 raise IllegalEvent("in solitaire a drawn card goes to the hand", RULE_SOLO)
-            return solo.no_word(base, player)
+            return solo.no_word(replace(state, **turn), player)
         hands = list(state.hands)
         if keep:
             hands[p] += 1
             summary = f"no word: drew a card and kept it ({hands[p]} in hand)"
-            return Step(replace(base, hands=tuple(hands)), (Turn(player, 0, summary),), summary)
+            return Step(replace(state, hands=tuple(hands), **turn), (Turn(player, 0, summary),), summary)
         letter = event.get("letter")
         if not isinstance(letter, str) or letter.strip().upper() not in set(string.ascii_uppercase):
             raise IllegalEvent("a card put on the spiral needs its letter, A to Z", RULE_NO_WORD)
-        new = replace(base, spiral=state.spiral + letter.strip().upper())
+        # one new state a turn (replace() copies every field), and the spiral grows by a node
+        new = replace(state, spiral=state.spiral.extend(letter.strip().upper()), **turn)
         summary = f"no word: drew {letter.strip().upper()} and put it on the spiral"
         return Step(new, (Turn(player, 0, summary),), summary)
 
@@ -323,7 +324,8 @@ class WordSpiel(Game[SpielState]):
 
     @property
     def spiral(self) -> str:
-        return self.state.spiral
+        """The spiral's letters (built on demand: a turn never needs them all)."""
+        return str(self.state.spiral)
 
     @property
     def round(self) -> int:

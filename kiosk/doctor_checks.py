@@ -284,7 +284,7 @@ def check_word_list(ctx: Context) -> Result:
     except ImportError as exc:
         return _missing_module(name, exc)
     try:
-        lex = Lexicon.load(words.get("size", 60), words.get("variant", "american"), words.get("dict_dir"))
+        lex = Lexicon.load(words.get("size", 60), words.get("variant", "both"), words.get("dict_dir"))
     except LexiconMissing as exc:
         return Result.fail(name, str(exc), "sudo apt install scowl")
     except LexiconError as exc:

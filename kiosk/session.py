@@ -208,6 +208,7 @@ class Session:
         """Apply one event: refuse it (nothing written) or log it, then show it."""
         if self.game is None or self.game_id is None:
             return Result.refused("No game is being played: start one first.")
+        event = self._plural_ruling(event)
         stamped = {**dict(event), "at": datetime.fromtimestamp(self.now(), UTC).isoformat(timespec="seconds")}
         twin = self.game.copy()
         try:
@@ -221,6 +222,26 @@ class Session:
         self.game = twin
         message = step.message or "; ".join(t.summary for t in step.turns if t.summary)
         return Result(True, message, turns=step.turns, event=twin.peek())
+
+    def _plural_ruling(self, event: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Upwords rule 5: a lone S after a word is refused by the engine unless the event
+        says ``not_plural``. When the word list is loaded and says none of the words made
+        is a plural (HI + S = HIS; PANT + S = PANTS is a noun of its own), say so in the
+        event — it is logged, so a replay rules the same. Never waits for the word list."""
+        authority = self.authority
+        if self.game is None or self.game.name != "upwords" or event.get("type") != "play":
+            return event
+        if "not_plural" in event or authority is None or not hasattr(authority, "plural_of"):
+            return event
+        from games.upwords_rules import added_s, parse_tiles
+
+        try:
+            pairs = added_s(self.game.board, parse_tiles(event.get("tiles"), self.game.board.size))
+            if pairs and all(authority.plural_of(new) != old for new, old in pairs):
+                return {**event, "not_plural": True}
+        except Exception:  # a malformed play: the engine will say what is wrong with it
+            log.debug("plural check skipped", exc_info=True)
+        return event
 
     def try_event(self, event: Mapping[str, Any]) -> tuple[Game[Any] | None, str]:
         """The game as it would be after ``event`` (nothing logged, nothing shown), or why not."""

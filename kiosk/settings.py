@@ -25,7 +25,8 @@ log = logging.getLogger(__name__)
 
 #: Sections and their defaults. Each part validates its own section (e.g. hardware pins).
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "words": {"size": 60, "dict_dir": "/usr/share/dict/scowl", "variant": "american"},
+    # issue 12: both spellings by default; plurals "any" (every S-plural) or "nouns"
+    "words": {"size": 60, "dict_dir": "/usr/share/dict/scowl", "variant": "both", "plurals": "any"},
     "timer": {
         "warning": 10,
         "ticks": True,

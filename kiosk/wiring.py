@@ -44,11 +44,12 @@ def authority_loader(settings: settings_file.Settings) -> Callable[[], Any]:
     def load() -> Any:
         return WordAuthority.load(
             size=int(section.get("size", 60)),
-            variant=str(section.get("variant", "american")),
+            variant=str(section.get("variant", "both")),
+            plurals=str(section.get("plurals", "any")),
             dict_dir=Path(section.get("dict_dir") or "/usr/share/dict/scowl"),
             house=open_house_words(),
             cache=CacheFolder(),
-        )
+        ).warm()  # off the UI thread: then the first challenge reads no more files
 
     return load
 

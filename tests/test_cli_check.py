@@ -86,7 +86,7 @@ def test_json_has_game_word_legal_reason_rule(tk: Table) -> None:
     data = json.loads(r.stdout)
     assert data["game"] == "wordspiel" and data["word"] == "UNITE" and data["legal"] is True
     assert data["rule"] == "WordSpiel, rule G" and "UN" in data["reason"]
-    assert data["dictionary"] == "SCOWL size 60" and data["verdict"] == "LEGAL"
+    assert data["dictionary"] == "SCOWL size 60, American and British" and data["verdict"] == "LEGAL"
     r = tk("check", "wordspiel", "Tue", "--json")
     assert r.returncode == 1 and json.loads(r.stdout)["legal"] is False
 
@@ -119,8 +119,24 @@ def test_bad_usage_exits_2_with_a_message(tk: Table, args: list[str], message: s
 def test_settings_choose_the_dictionary_size(tk: Table) -> None:
     tk.settings('[words]\nsize = 35\n')
     r = tk("check", "option", "pigskin")  # a size-50 word
-    assert r.returncode == 1 and "PIGSKIN is not in the dictionary (SCOWL size 35)" in r.stdout
+    assert r.returncode == 1
+    assert "PIGSKIN is not in the dictionary (SCOWL size 35, American and British)" in r.stdout
     assert tk("check", "option", "pigskin", "--size", "60").returncode == 0
+
+
+def test_settings_choose_the_spelling_and_the_plural_rule(tk: Table) -> None:
+    # issue 12: both spellings and "any added S" by default; the settings narrow or relax them
+    assert tk("check", "upwords", "colour").returncode == 0
+    assert tk("check", "tosswords", "runs").returncode == 1
+    tk.settings('[words]\nvariant = "american"\nplurals = "nouns"\n')
+    r = tk("check", "upwords", "colour")
+    assert r.returncode == 1 and "british spelling list" in r.stdout
+    assert tk("check", "tosswords", "runs").returncode == 0
+    assert tk("check", "tosswords", "runs", "--plurals", "any").returncode == 1
+    tk.settings('[words]\nplurals = "some"\n')
+    r = tk("check", "tosswords", "runs")
+    assert r.returncode == 2 and "any, nouns" in r.stderr
+    no_traceback(r)
 
 
 def test_missing_word_list_says_how_to_install_it(tk: Table, tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ def test_size_60_american_knows_each_kind_of_entry(lex60: Lexicon) -> None:
     assert lex60.is_contraction("don't")
     assert lex60.apostrophe_form("dont") == "don't"
     assert not lex60.knows("zqxv")
-    assert lex60.describe() == "SCOWL size 60"
+    assert lex60.describe() == "SCOWL size 60, American and British"
     assert len(lex60.words) > 90_000  # SCOWL's own table: ~123k entries with names at 60
 
 
@@ -46,7 +46,7 @@ def test_larger_sizes_contain_smaller_ones() -> None:
     small = Lexicon.load(size=35)
     assert small.words < Lexicon.load(size=50).words
     assert "pigskin" not in small.words  # a size-50 word
-    assert small.describe() == "SCOWL size 35"
+    assert small.describe() == "SCOWL size 35, American and British"
 
 
 @needs_scowl
@@ -55,7 +55,11 @@ def test_spelling_variants() -> None:
     british = Lexicon.load(size=50, variant="British")
     assert american.is_word("color") and not american.is_word("colour")
     assert british.is_word("colour") and not british.is_word("color")
-    assert british.describe() == "SCOWL size 50, british"
+    assert british.describe() == "SCOWL size 50, British"
+    both = Lexicon.load(size=50)  # the default: a family table accepts either spelling
+    assert both.is_word("color") and both.is_word("colour") and both.is_word("gray") and both.is_word("grey")
+    assert both.spelling_of("colour") == "British" and both.spelling_of("color") == "American"
+    assert both.spelling_of("trance") is None and american.describe() == "SCOWL size 50, American"
 
 
 @needs_scowl
@@ -71,7 +75,7 @@ def test_bad_size_and_variant_say_what_would_work() -> None:
         Lexicon.load(size=61)
     with pytest.raises(LexiconError, match="must be a number"):
         Lexicon.load(size="big")  # type: ignore[arg-type]
-    with pytest.raises(LexiconError, match="unknown spelling variant 'klingon'; choose one of american"):
+    with pytest.raises(LexiconError, match="unknown spelling variant 'klingon'; choose one of both, ameri"):
         Lexicon.load(variant="klingon")
 
 
@@ -107,7 +111,7 @@ def small_scowl(tmp_path: Path) -> Path:
     target = tmp_path / "scowl"
     target.mkdir()
     for f in DEFAULT_DICT_DIR.iterdir():
-        if f.name.startswith(("english-", "american-")) and f.suffix in (".10", ".20"):
+        if f.name.startswith(("english-", "american-", "british-")) and f.suffix in (".10", ".20"):
             shutil.copy2(f, target / f.name)
     return target
 
@@ -123,13 +127,13 @@ def test_cache_gives_the_same_lexicon_and_is_used(small_scowl: Path, tmp_path: P
     parsed = Lexicon.load(size=20, dict_dir=small_scowl)
     first = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache))
     [cache_file] = cache.iterdir()
-    assert cache_file.name == "scowl-american-20.marshal"
+    assert cache_file.name == "scowl-both-20.marshal"
     second = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache))
     assert _same(parsed, first) and _same(parsed, second)
     # Prove the second load came from the cache: plant a marker word in it (checksum and all).
     fmt, key, _checksum, body = marshal.loads(cache_file.read_bytes())
     payload = marshal.loads(body)
-    payload[1].append("zzcachedzz")
+    payload[0][0].append("zzcachedzz")  # the first level's words (the words are the levels' union)
     body = marshal.dumps(payload)
     cache_file.write_bytes(marshal.dumps((fmt, key, hashlib.sha256(body).hexdigest(), body)))
     assert Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache)).is_word("zzcachedzz")
@@ -178,7 +182,7 @@ def test_cache_is_rebuilt_when_a_source_file_changes(small_scowl: Path, tmp_path
 def test_damaged_cache_is_ignored_and_replaced(small_scowl: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cache.mkdir()
-    bad = cache / "scowl-american-20.marshal"
+    bad = cache / "scowl-both-20.marshal"
     bad.write_bytes(b"\x00not marshal at all")
     lex = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache))
     assert _same(lex, Lexicon.load(size=20, dict_dir=small_scowl))

@@ -53,7 +53,7 @@ def test_the_sheets_missing_i_k_p_example_has_answers(authority: WordAuthority) 
 
 def test_commonest_words_come_first_and_limit_cuts(authority: WordAuthority) -> None:
     found = authority.fitting_tosswords(("C", "T"), 3)
-    # COUNT (SCOWL size 10) before TRANCE (35) before a size-60 word
+    # COUNT (SCOWL size 10, American and British) before TRANCE (35) before a size-60 word
     assert found.index("COUNT") < found.index("TRANCE")
     assert authority.fitting_tosswords(("C", "T"), 3, limit=5) == found[:5]
 

@@ -24,7 +24,13 @@ def add_dictionary_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--variant", metavar="NAME",
-        help="spelling: american, british, british_z, canadian or australian (default from settings)",
+        help="spelling: both (American and British), american, british, british_z, canadian or "
+        "australian (default from settings: both)",
+    )
+    parser.add_argument(
+        "--plurals", metavar="RULE", choices=("any", "nouns"),
+        help="plurals made with S: 'any' refuses them all (RUNS too), 'nouns' only those that are "
+        "not also verb forms (default from settings: any)",
     )
 
 
@@ -40,6 +46,8 @@ def word_settings(args: argparse.Namespace) -> dict[str, Any]:
         section["size"] = args.size
     if getattr(args, "variant", None) is not None:
         section["variant"] = args.variant
+    if getattr(args, "plurals", None) is not None:
+        section["plurals"] = args.plurals
     return section
 
 
@@ -53,10 +61,11 @@ def load_authority(args: argparse.Namespace, *, house: bool = True) -> WordAutho
     try:
         return WordAuthority.load(
             size=section.get("size", 60),
-            variant=section.get("variant", "american"),
+            variant=section.get("variant", "both"),
             dict_dir=section.get("dict_dir", "/usr/share/dict/scowl"),
             house=open_house_words() if house else None,
             cache=CacheFolder(),
+            plurals=section.get("plurals", "any"),
         )
-    except (LexiconMissing, LexiconError, HouseWordsError) as exc:
+    except (LexiconMissing, LexiconError, HouseWordsError, ValueError) as exc:
         raise UsageError(str(exc)) from None
