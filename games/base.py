@@ -169,6 +169,11 @@ class Game(ABC, Generic[S]):
         return [json.loads(json.dumps(a.event)) for a in self._applied]
 
     @property
+    def event_count(self) -> int:
+        """How many events have been applied: ``len(game.events)`` without copying them all."""
+        return len(self._applied)
+
+    @property
     def turns(self) -> list[Turn]:
         """The score sheet: every line every event added, oldest first."""
         return [t for a in self._applied for t in a.step.turns]
@@ -241,9 +246,12 @@ class Game(ABC, Generic[S]):
         if not isinstance(event, Mapping):
             raise IllegalEvent(f"an event must be an object with a 'type', not {type(event).__name__}")
         try:
-            clean = json.loads(json.dumps(dict(event)))
-        except (TypeError, ValueError) as exc:
-            raise IllegalEvent(f"an event must be plain JSON data: {exc}") from None
+            clean = _plain_copy(dict(event))
+        except _NotPlain:  # anything unusual takes JSON's own road (and its own error)
+            try:
+                clean = json.loads(json.dumps(dict(event)))
+            except (TypeError, ValueError) as exc:
+                raise IllegalEvent(f"an event must be plain JSON data: {exc}") from None
         if not isinstance(clean.get("type"), str) or not clean["type"]:
             raise IllegalEvent("an event needs a 'type'")
         return clean
@@ -253,3 +261,29 @@ class Game(ABC, Generic[S]):
             f"<{type(self).__name__} players={list(self._players)} events={len(self._applied)} "
             f"to_move={self.to_move!r} scores={self.scores()}>"
         )
+
+
+class _NotPlain(Exception):
+    """A value :func:`_plain_copy` leaves to the json module (a tuple key, a set, a subclass)."""
+
+
+def _plain_copy(value: Any) -> Any:
+    """A deep copy of plain JSON data, as ``json.loads(json.dumps(value))`` would make it.
+
+    Why not the json round trip itself: every event of every replay passes here, and on a
+    100,000-event replay the round trip was a third of the time. Only exact built-in types
+    are copied here; anything else raises :class:`_NotPlain` so the caller falls back to json.
+    """
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotPlain
+            out[key] = _plain_copy(item)
+        return out
+    if kind is list or kind is tuple:
+        return [_plain_copy(item) for item in value]
+    raise _NotPlain
