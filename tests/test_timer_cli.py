@@ -108,6 +108,9 @@ class Terminal:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child
             os.chdir(REPO)
+            # A player's terminal delivers Ctrl-C; a test run started in the background (`cmd &`)
+            # would hand down SIGINT ignored, so give the timer what a terminal gives it.
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.execve(COMMAND[0], [*COMMAND, "timer", *args], env)
         self.output = ""
 
@@ -213,8 +216,14 @@ def test_ctrl_c_leaves_the_ring_and_buzzer_off(env: dict[str, str], monkeypatch:
             time.sleep(0.005)
         _thread.interrupt_main()
 
-    threading.Thread(target=interrupt_once_lit, daemon=True).start()
-    assert cli.main(["timer", "30"]) == 130
+    # interrupt_main() does nothing where SIGINT is ignored (a test run started in the background)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Thread(target=interrupt_once_lit, daemon=True).start()
+        code = cli.main(["timer", "30"])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert code == 130
     assert lit.is_set(), "the ring and start chirp never came on"
     for pin in [17, *LED_PINS]:
         history = [s.state for s in factory.pin(pin).states]
