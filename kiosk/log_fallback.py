@@ -3,10 +3,12 @@
 A Pi's SD card can turn read-only (the kernel does that to a failing card) or fill up. The
 kiosk must still start, say so, and show the game in progress. So when the folder cannot
 be written (or has almost no space left), the log and its WAL are *copied* into a scratch
-folder (RAM on the Pi: the unit's private /tmp, else /dev/shm) and opened there: the game
-in progress is rebuilt from the copy and play goes on, and the banner says plainly that
-nothing new reaches the SD card until the folder is fixed and the kiosk restarted. The
-original files are only read, never changed.
+folder (RAM on the Pi: the unit's private /tmp, else /dev/shm) and opened there **read-only**:
+the game in progress is rebuilt from the copy and shown, every new entry is refused in plain
+words (nothing is accepted that a restart would then lose), and the banner says to fix the
+folder and restart. With no log at all there is nothing to show: a game may be refereed in
+memory, and the banner says it lasts only until the kiosk stops. The original files are only
+read, never changed.
 """
 
 from __future__ import annotations
@@ -43,10 +45,11 @@ def open_game_log(problems: list[str]) -> GameLog:
     store, copied = _scratch_log(path)
     if copied:
         tail = (
-            "The games are shown from a copy in memory: play goes on, but new entries are kept "
-            "only until the kiosk stops. Fix the folder, then restart the kiosk."
+            "The games are shown read-only, from a copy: nothing new can be kept. Fix the folder, "
+            "then restart the kiosk to play on."
         )
-    else:
+        store.refuse_writes = f"Not kept: {reason} The games are read-only until the folder is fixed."
+    else:  # nothing to show: a game may still be refereed, in memory, and the banner says so
         tail = "Games are kept only until the kiosk stops."
     message = f"{reason} {tail}"
     log.error("%s", message)

@@ -31,7 +31,16 @@ from pathlib import Path
 from typing import Any
 
 from kiosk import paths, store_queries
-from kiosk.store_errors import BAD_INPUT, CORRUPT, NEWER, NO_SUCH_GAME, REPLAY, StoreError, translate
+from kiosk.store_errors import (
+    BAD_INPUT,
+    CORRUPT,
+    NEWER,
+    NO_SUCH_GAME,
+    REPLAY,
+    UNWRITABLE,
+    StoreError,
+    translate,
+)
 from kiosk.store_queries import GameSummary
 from kiosk.store_recover import Salvage, keep_aside, salvage_into
 from kiosk.store_schema import SCHEMA_VERSION, create_schema, schema_version
@@ -64,6 +73,8 @@ class GameLog:
         self.path = Path(path) if path is not None else paths.game_log_file()
         self._clock = clock
         self._lock = threading.RLock()
+        #: When set, every write is refused with this sentence (a read-only copy of the log).
+        self.refuse_writes: str | None = None
         #: Plain sentences about what went wrong at open (a damaged log kept aside, ...).
         self.problems: list[str] = []
         #: Where a damaged log was moved, when one was.
@@ -182,6 +193,8 @@ class GameLog:
 
     @contextlib.contextmanager
     def _writing(self, what: str) -> Iterator[sqlite3.Connection]:
+        if self.refuse_writes:  # a read-only copy (kiosk.log_fallback): shown, never changed
+            raise StoreError(self.refuse_writes, UNWRITABLE)
         with self._lock:
             conn = self._db
             try:

@@ -176,7 +176,7 @@ def test_a_read_only_data_folder_starts_the_kiosk_on_the_game_in_progress(
         code, journal = _run_kiosk(card, shots, display, tmp_path)
         assert code == 0 and "Traceback" not in journal, journal[-3000:]
         assert f"banner: the data folder {card} is read-only" in journal
-        assert "play goes on, but new entries are kept only until the kiosk stops" in journal
+        assert "The games are shown read-only, from a copy: nothing new can be kept" in journal
         assert (shots / "first-game.png").exists(), "the game in progress is on screen"
         assert not (shots / "first-start.png").exists()
         screen = _screenshot(card, SHOTS, display, "fault-read-only-data")

@@ -305,3 +305,26 @@ def test_a_real_upwords_game_to_the_end_gives_the_statistics(tmp_path: Path) -> 
             assert stats[player]["best_turn"] == (max(points) if points else None)
         assert log.games()[0].status == "finished" and log.games()[0].winners == (winner,)
         assert log.game_in_progress() is None
+
+
+def test_a_read_only_copy_shows_the_game_and_refuses_every_write(log: GameLog) -> None:
+    """kiosk.log_fallback opens a copy of a log on a read-only or full card this way: the game
+    in progress is shown, and nothing new is accepted that a restart would lose."""
+    from kiosk.session import Session
+
+    game_id = log.start_game(storekit.header())
+    log.append(game_id, {"type": "add", "n": 3})
+    log.refuse_writes = "Not kept: the data folder is read-only."
+    writes = (lambda: log.append(game_id, {"type": "add", "n": 1}), lambda: log.drop_last(game_id),
+              lambda: log.start_game(storekit.header()), lambda: log.abandon(game_id))
+    for write in writes:
+        with pytest.raises(StoreError, match="read-only") as caught:
+            write()
+        assert caught.value.kind == "unwritable"
+    assert log.events(game_id) == [{"type": "add", "n": 3}]
+    session = Session(log)
+    session.resume()
+    assert session.game is not None and len(session.game.events) == 1  # the game is shown
+    result = session.submit({"type": "add", "n": 1})
+    assert not result.ok and "read-only" in result.message
+    assert len(session.game.events) == 1 and log.events(game_id) == [{"type": "add", "n": 3}]
