@@ -218,9 +218,10 @@ def real_game(learnt: bool) -> Tally | None:
     return t
 
 
-def measure(family: str, learnt: bool, counts: dict[str, int], frames: int) -> dict[str, Tally]:
+def measure(family: str, learnt: bool, counts: dict[str, int], frames: int, seeds: int = 9000
+            ) -> dict[str, Tally]:
     out: dict[str, Tally] = {}
-    base = 9000 if family == "train" else 19000
+    base = seeds if family == "train" else seeds + 10000
     for kind, n in counts.items():
         t = Tally()
         for i in range(n):
@@ -245,18 +246,22 @@ def row(name: str, t: Tally) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--seeds", type=int, default=9000,
+                        help="first scene seed (held-out scenes start 10,000 later): pick a new one to "
+                             "measure on scenes nobody has looked at")
     args, _ = parser.parse_known_args()
     quick = args.quick or os.environ.get("BENCH_QUICK") == "1"
     counts = {"upwords8": 4, "upwords10": 2, "grid15": 3, "street": 5} if quick else \
         {"upwords8": 10, "upwords10": 4, "grid15": 6, "street": 12}
     frames = 4 if quick else 5
-    print(f"scenes per kind {counts}, {frames} pictures each; medians of read time per picture")
+    print(f"scenes per kind {counts}, {frames} pictures each, seeds from {args.seeds}; "
+          "medians of read time per picture")
     results = {}
     for learnt in (False, True):
         label = "learnt references" if learnt else "baseline (fixed rules)"
         print(f"\n-- {label}")
         for family in ("train", "held_out"):
-            results[(learnt, family)] = measure(family, learnt, counts, frames)
+            results[(learnt, family)] = measure(family, learnt, counts, frames, args.seeds)
             for kind, t in results[(learnt, family)].items():
                 print(row(f"{family:8s} {kind}", t))
         real = real_game(learnt)

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from calibration.file import Calibration, CalibrationError, save_calibration
-from vision.appearance import BoardAppearance, board_looks, board_warp, to_lab, warp_board
+from vision.appearance import BoardAppearance, board_looks, board_warp, tile_colour, to_lab, warp_board
 from vision.hands import reference_skin
 from vision.learn_board import learn_street, occupied_mask, with_tiles
 
@@ -40,14 +40,10 @@ def thickness(cal: Calibration) -> float:
     return cal.tile_thickness_mm or DEFAULT_THICKNESS[cal.kind]
 
 
-def _corners_for(cal: Calibration, image: np.ndarray) -> np.ndarray:
-    return cal.corners_for(image.shape[1], image.shape[0])
-
-
 def learn_start_position(cal: Calibration, image: np.ndarray) -> BoardAppearance:
     """The references from a photo of the board before play: empty (Upwords, grids), or every
     tile on its own median letter (Word on the Street, which also gives the tile colour)."""
-    corners = _corners_for(cal, image)
+    corners = cal.corners_for(image.shape[1], image.shape[0])
     if cal.kind == "wots":
         return learn_street(image, corners, face_fraction(cal))
     warped = board_warp(image, corners, cal.rows, cal.cols)
@@ -61,7 +57,7 @@ def measure_face(cal: Calibration, image: np.ndarray, cells: Iterable[tuple[int,
     """The tile face's size as a fraction of the cell pitch, from tiles on known cells: the
     tile-coloured square around each cell's centre (letters filled in), median over the cells."""
     cell_px, pad = 40, 24
-    corners = _corners_for(cal, image)
+    corners = cal.corners_for(image.shape[1], image.shape[0])
     warped = warp_board(image, corners, cal.rows, cal.cols, cell_px, pad)
     close = np.linalg.norm(to_lab(warped) - tile_lab[None, None, :], axis=2) < 16.0
     mask = cv2.morphologyEx(close.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
@@ -90,11 +86,10 @@ def add_tiles(cal: Calibration, appearance: BoardAppearance | None, image: np.nd
     """The references with the tile colour taught from a photo of tiles on known ``cells``, and
     the tile face's size measured from them (None when it could not be measured)."""
     cells = list(cells)
-    corners = _corners_for(cal, image)
+    corners = cal.corners_for(image.shape[1], image.shape[0])
     looks = board_looks(image, corners, cal.rows, cal.cols, face_fraction(cal))
     if appearance is None:
-        tile_lab = np.median(looks.rim_lab[occupied_mask(cal.rows, cal.cols, cells)], axis=0)
-        appearance = BoardAppearance(tile_lab=tile_lab.astype(np.float32))
+        appearance = BoardAppearance(tile_lab=tile_colour(looks, occupied_mask(cal.rows, cal.cols, cells)))
     else:
         appearance = with_tiles(appearance, looks, cells)
     return appearance, measure_face(cal, image, cells, appearance.tile_lab)

@@ -35,7 +35,6 @@ class CellLooks:
 
     rim_lab: np.ndarray    # (R, C, 3) mean L*a*b* of the face rim
     rim_bgr: np.ndarray    # (R, C, 3) mean linear-ish BGR (0..1) of the face rim, for light changes
-    face_lab: np.ndarray   # (R, C, 3) mean L*a*b* of the whole face region
     spread: np.ndarray     # (R, C) std of L over the face region
     patch: np.ndarray      # (R, C, PATCH*PATCH) zero-mean grey structure (L units)
 
@@ -100,7 +99,6 @@ def measure(warped_bgr: np.ndarray, rows: int, cols: int, cell_px: float, face_f
     patch = patch.reshape(rows, cols, PATCH * PATCH).astype(np.float64)
     patch = patch - patch.mean(axis=2, keepdims=True)
     return CellLooks(rim_lab=rim.astype(np.float32), rim_bgr=rim_bgr.astype(np.float32),
-                     face_lab=face.astype(np.float32),
                      spread=spread.astype(np.float32), patch=patch.astype(np.float32))
 
 
@@ -126,7 +124,7 @@ class BoardAppearance:
         for name in ("empty", "tile"):
             looks = getattr(self, name)
             if looks is not None:
-                for field in ("rim_lab", "rim_bgr", "face_lab", "spread", "patch"):
+                for field in ("rim_lab", "rim_bgr", "spread", "patch"):
                     arrays[f"{name}_{field}"] = getattr(looks, field)
                 arrays[f"{name}_known"] = getattr(self, f"{name}_known").astype(np.uint8)
         if self.skin is not None:
@@ -145,7 +143,7 @@ class BoardAppearance:
                 for name in ("empty", "tile"):
                     if f"{name}_rim_lab" in data:
                         parts[name] = CellLooks(*(data[f"{name}_{f}"] for f in
-                                                  ("rim_lab", "rim_bgr", "face_lab", "spread", "patch")))
+                                                  ("rim_lab", "rim_bgr", "spread", "patch")))
                         parts[f"{name}_known"] = data[f"{name}_known"].astype(bool)
                 if "skin" in data:
                     width = int(data["skin_width"])

@@ -166,6 +166,7 @@ class LetterClassifier:
         self._features = np.zeros((0, 0), np.float32)
         self._tight = np.zeros((0, 0), np.float32)
         self._labels: np.ndarray = np.array([], dtype=object)
+        self._derived: tuple[np.ndarray, np.ndarray, np.ndarray, list[str]] | None = None
 
     @property
     def alphabet(self) -> tuple[str, ...]:
@@ -194,49 +195,43 @@ class LetterClassifier:
         self._features = np.stack(feats)
         self._tight = np.stack(tights)
         self._labels = np.array(kept, dtype=object)
+        self._derived = None
         return self
 
     def classify(self, image: np.ndarray) -> LetterRead:
         views = glyph_features(image)
         if views is None:
             return LetterRead(None, 0.0)
-        whole = self._nearest(self._features, views[0])
-        tight = self._nearest(self._tight, views[1])
+        sq_whole, sq_tight, _, _ = self._taught()
+        whole = self._nearest(self._features, sq_whole, views[0])
+        tight = self._nearest(self._tight, sq_tight, views[1])
         return whole if whole.confidence >= tight.confidence else tight
 
-    def _sq_norms(self, features: np.ndarray) -> np.ndarray:
-        """Squared lengths of the taught examples, worked out once per taught set."""
-        cache = self.__dict__.setdefault("_norm_cache", {})
-        key = (id(features), features.shape)
-        if key not in cache:
-            cache.clear() if len(cache) > 4 else None
-            cache[key] = np.einsum("ij,ij->i", features, features)
-        return cache[key]
-
-    def _codes(self) -> tuple[np.ndarray, list[str]]:
-        """The taught labels as small integers (comparing an object array per read is slow)."""
-        cached = self.__dict__.get("_label_codes")
-        if cached is None or len(cached[0]) != len(self._labels):
+    def _taught(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+        """What every read needs of the taught set, worked out once per set (:meth:`fit` and
+        :meth:`load` drop it): the examples' squared lengths in both views, and the labels as
+        small integers (comparing an object array on every read is slow)."""
+        if self._derived is None:
             names = sorted(set(self._labels.tolist()))
             index = {n: i for i, n in enumerate(names)}
-            cached = (np.array([index[x] for x in self._labels.tolist()], np.int32), names)
-            self.__dict__["_label_codes"] = cached
-        return cached
+            codes = np.array([index[x] for x in self._labels.tolist()], np.int32)
+            self._derived = (np.einsum("ij,ij->i", self._features, self._features),
+                             np.einsum("ij,ij->i", self._tight, self._tight), codes, names)
+        return self._derived
 
     def classify_many(self, images: Sequence[np.ndarray]) -> list[LetterRead]:
         return [self.classify(image) for image in images]
 
-    def _nearest(self, features: np.ndarray, vec: np.ndarray) -> LetterRead:
+    def _nearest(self, features: np.ndarray, sq: np.ndarray, vec: np.ndarray) -> LetterRead:
         if not len(self._labels):
             raise RuntimeError("the letter classifier has not been taught any letters")
         # |a - b|^2 = |a|^2 + |b|^2 - 2 a.b: one matrix-vector product, no temporary array
         # of every taught example (taught sets are augmented to thousands of examples). einsum,
         # not BLAS: a threaded BLAS takes 0.03 ms or 4 ms for this small product depending on
         # what else the machine is doing; einsum's own loop takes ~0.4 ms every time.
-        sq = self._sq_norms(features)
         dot = np.einsum("ij,j->i", features, vec)
         dist = np.sqrt(np.maximum(sq + float(np.dot(vec, vec)) - 2.0 * dot, 0.0))
-        codes, names = self._codes()
+        _, _, codes, names = self._taught()
         if self.k == 1:  # the usual case: the nearest taught example decides
             best = int(np.argmin(dist))
             letter, share = names[codes[best]], 1.0

@@ -105,9 +105,7 @@ class StreetReader:
     def _judge_learnt(self, col: int, letter: str, prob: np.ndarray, top: np.ndarray,
                       hand: np.ndarray) -> StreetColumn:
         """A column's tile from the learnt model: at most one of its five spaces holds it."""
-        flags: list[str] = []
-        if (hand > 0.08).any():
-            flags.append("under a hand or arm")
+        flags = _hand_flags(hand)
         order = np.argsort(prob)[::-1]
         best, second = int(order[0]), float(prob[order[1]])
         p = float(prob[best])
@@ -175,9 +173,7 @@ class StreetReader:
 
     def _judge(self, col: int, letter: str, scores: np.ndarray, top: np.ndarray,
                hand: np.ndarray) -> StreetColumn:
-        flags: list[str] = []
-        if (hand > 0.08).any():
-            flags.append("under a hand or arm")
+        flags = _hand_flags(hand)
         order = np.argsort(scores)[::-1]
         best = int(order[0])
         empty_level = max(float(np.median(scores[order[1:]])), 4.0)
@@ -202,3 +198,8 @@ class StreetReader:
             conf = min(conf, max(letter_conf, 0.61)) if not flags else min(conf, letter_conf)
         return StreetColumn(letter, SPACES[best], conf, letter_conf, tuple(flags),
                             tuple(float(x) for x in scores / empty_level), self.threshold)
+
+
+def _hand_flags(hand: np.ndarray) -> list[str]:
+    """A column any of whose spaces is more than 8 % under a hand is not judged as seen."""
+    return ["under a hand or arm"] if (hand > 0.08).any() else []

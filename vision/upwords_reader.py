@@ -119,7 +119,7 @@ class UpwordsReader:
         g = self.geometry
         self.planes = BoardPlanes.from_corners(corners, rows, cols, image_size, (g.pitch_mm, g.pitch_mm),
                                                camera_matrix)
-        self.face_frac = g.tile_mm / g.pitch_mm
+        self.face_frac = g.face_frac
         self._prepare()
 
     # -- geometry prepared once per calibration -------------------------------------------------
