@@ -209,7 +209,8 @@ import os, pwd, sys
 # Load what doctor needs first: the interpreter's own files under /root are closed to nobody.
 import argparse, gettext, grp, json, locale, shutil, sqlite3, subprocess, tempfile
 import gpiozero.pins.mock, hardware.build, hardware.config, hardware.pins, games.countdown, games.lexicon
-import kiosk.commands.doctor, kiosk.doctor_checks, kiosk.doctor_hardware
+import kiosk.commands.doctor, kiosk.doctor_checks, kiosk.doctor_hardware, kiosk.commands.picture_checks
+import kiosk.doctor_camera, kiosk.camera_faults, kiosk.drm_cards, kiosk.log_fallback
 from kiosk.cli import main
 nobody = pwd.getpwnam("nobody")
 os.setgroups([])
