@@ -17,6 +17,10 @@ Three kinds of data, side by side:
 Each scene is calibrated as a family would: the empty board (or the street's start position),
 then letters taught from a picture of the set's tiles laid out in order. The baseline is the
 previous reader (fixed brightness rules, no learnt references) on the same pictures.
+
+Letters and stack heights are counted on pictures without a hand: nothing can be read under
+one. Those cells must be flagged instead, and the "silently wrong" count checks that on every
+picture, hand or not.
 """
 
 from __future__ import annotations
@@ -117,10 +121,11 @@ def run_grid(s: Scene, learnt: bool, t: Tally) -> None:
             if not right:
                 board_right = False
                 t.silent_wrong_cells += not hcell.uncertain
-            if truth_h:
+            if truth_h and not frame.hand:  # no letter can be read under a hand
                 t.letters += 1
                 t.letters_right += hcell.letter == truth_l
                 t.letters_wrong_sure += (hcell.letter not in (truth_l, None)) and not hcell.uncertain
+            if truth_h and not frame.hand:
                 t.stacks += 1
                 t.history_right += hcell.height == truth_h
                 if cell.height == truth_h:
@@ -237,7 +242,7 @@ def row(name: str, t: Tally) -> str:
     ms = statistics.median(t.times) * 1000 if t.times else float("nan")
     steady = t.pct(t.occ_right_steady, t.cells_steady)
     return (f"{name:30s} occ {t.pct(t.occ_right, t.cells):>9s} (no hand {steady:>8s})"
-            f"  letters {t.pct(t.letters_right, t.letters):>9s}"
+            f"  letters (no hand) {t.pct(t.letters_right, t.letters):>9s}"
             f"  boards {t.boards_right:3d}/{t.boards:<3d}  uncertain {t.pct(t.uncertain, t.cells):>8s}"
             f"  hand pictures flagged {t.hand_frames_flagged}/{t.hand_frames}"
             f"  silently wrong cells {t.silent_wrong_cells:3d}  {ms:6.1f} ms")

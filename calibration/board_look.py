@@ -21,6 +21,7 @@ import numpy as np
 
 from calibration.file import Calibration, CalibrationError, save_calibration
 from vision.appearance import BoardAppearance, board_looks, board_warp, tile_colour, to_lab, warp_board
+from vision.arms import reference_scene
 from vision.hands import reference_skin
 from vision.learn_board import learn_street, occupied_mask, with_tiles
 
@@ -49,7 +50,8 @@ def learn_start_position(cal: Calibration, image: np.ndarray) -> BoardAppearance
     warped = board_warp(image, corners, cal.rows, cal.cols)
     empty = board_looks(image, corners, cal.rows, cal.cols, face_fraction(cal), warped)
     return BoardAppearance(tile_lab=np.full(3, np.nan, np.float32), empty=empty,
-                           empty_known=np.ones((cal.rows, cal.cols), bool), skin=reference_skin(warped))
+                           empty_known=np.ones((cal.rows, cal.cols), bool), skin=reference_skin(warped),
+                           scene=reference_scene(image))
 
 
 def measure_face(cal: Calibration, image: np.ndarray, cells: Iterable[tuple[int, int]],

@@ -118,6 +118,7 @@ class BoardAppearance:
     tile: CellLooks | None = None
     tile_known: np.ndarray | None = None
     skin: np.ndarray | None = None   # skin-coloured pixels of the start picture (red squares...)
+    scene: np.ndarray | None = None  # the start picture, small (:func:`vision.arms.reference_scene`)
 
     def save(self, path: str | Path) -> None:
         arrays: dict[str, np.ndarray] = {"tile_lab": np.asarray(self.tile_lab, np.float32)}
@@ -130,6 +131,8 @@ class BoardAppearance:
         if self.skin is not None:
             arrays["skin"] = np.packbits(self.skin, axis=-1)
             arrays["skin_width"] = np.array(self.skin.shape[1])
+        if self.scene is not None:
+            arrays["scene"] = np.asarray(self.scene, np.uint8)
         tmp = Path(path).with_suffix(".tmp.npz")
         np.savez_compressed(tmp, **arrays)
         tmp.replace(path)
@@ -148,10 +151,14 @@ class BoardAppearance:
                 if "skin" in data:
                     width = int(data["skin_width"])
                     parts["skin"] = np.unpackbits(data["skin"], axis=-1)[:, :width].astype(bool)
+                if "scene" in data:
+                    parts["scene"] = data["scene"].astype(np.uint8)
         except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as exc:
             raise ValueError(f"the board appearance file {path} cannot be read ({exc}); "
                              "calibrate the board again") from None
-        if np.asarray(parts["tile_lab"]).shape != (3,):
+        scene = parts.get("scene")
+        if np.asarray(parts["tile_lab"]).shape != (3,) or (
+                scene is not None and (np.ndim(scene) != 3 or np.shape(scene)[2] != 3)):
             raise ValueError(f"the board appearance file {path} is damaged; calibrate the board again")
         return cls(**parts)  # type: ignore[arg-type]
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from vision.appearance import BoardAppearance, CellLooks, board_looks, board_warp, tile_colour
+from vision.arms import reference_scene
 from vision.hands import reference_skin
 
 STREET_ROWS, STREET_COLS, MEDIAN_ROW = 5, 17, 2
@@ -40,7 +41,8 @@ def learn_grid(empty_image: np.ndarray, corners: np.ndarray, rows: int, cols: in
         raise ValueError("the tile colour needs a picture with tiles on known cells (the teaching picture)")
     looks = board_looks(tiles_image, corners, rows, cols, face_frac)
     return BoardAppearance(tile_lab=tile_colour(looks, occupied_mask(rows, cols, tile_cells)),
-                           empty=empty, empty_known=known, skin=reference_skin(warped))
+                           empty=empty, empty_known=known, skin=reference_skin(warped),
+                           scene=reference_scene(empty_image))
 
 
 def with_tiles(appearance: BoardAppearance, looks: CellLooks, tile_cells: Iterable[tuple[int, int]]
@@ -49,7 +51,8 @@ def with_tiles(appearance: BoardAppearance, looks: CellLooks, tile_cells: Iterab
     rows, cols = looks.shape
     return BoardAppearance(tile_lab=tile_colour(looks, occupied_mask(rows, cols, tile_cells)),
                            empty=appearance.empty, empty_known=appearance.empty_known,
-                           tile=appearance.tile, tile_known=appearance.tile_known, skin=appearance.skin)
+                           tile=appearance.tile, tile_known=appearance.tile_known, skin=appearance.skin,
+                           scene=appearance.scene)
 
 
 def learn_street(start_image: np.ndarray, corners: np.ndarray, face_frac: float) -> BoardAppearance:
@@ -59,4 +62,5 @@ def learn_street(start_image: np.ndarray, corners: np.ndarray, face_frac: float)
     median = np.zeros((STREET_ROWS, STREET_COLS), bool)
     median[MEDIAN_ROW] = True
     return BoardAppearance(tile_lab=tile_colour(looks, median), empty=looks, empty_known=~median,
-                           tile=looks, tile_known=median, skin=reference_skin(warped))
+                           tile=looks, tile_known=median, skin=reference_skin(warped),
+                           scene=reference_scene(start_image))

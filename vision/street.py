@@ -91,7 +91,7 @@ class StreetReader:
             board = board_warp(image, self.corners, self.rows, self.cols)
             looks = board_looks(image, self.corners, self.rows, self.cols, face, board)
             prob = self.model.probability(looks, self.appearance)
-            hand = hand_cells(board, self.rows, self.cols, self.appearance)
+            hand = hand_cells(board, self.rows, self.cols, self.appearance, image, self.corners)
             return StreetReading(columns=tuple(
                 self._judge_learnt(col, letter, prob[:, col], top, hand[:, col])
                 for col, letter in enumerate(STREET_LETTERS)))

@@ -264,7 +264,7 @@ class UpwordsReader:
             board = board_warp(image, self.corners, self.rows, self.cols)
             looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac, board)
             self._p_occ = self.model.probability(looks, self.appearance)
-            hand = hand_cells(board, self.rows, self.cols, self.appearance)[r0:r1, c0:c1]
+            hand = hand_cells(board, self.rows, self.cols, self.appearance, image, self.corners)[r0:r1, c0:c1]
         else:
             colour0 = self._remap(image, 0, window)
             hand = cell_fraction(skin_mask(colour0), window[2], window[3], self.cell_px, pad)
@@ -461,7 +461,10 @@ class UpwordsReader:
                 flags.append(f"height fell from {prev.height} to {geo}")
             elif geo != expected:
                 flags.append(f"the picture shows a stack of {geo}, the game's history says {expected}")
-            return expected, min(letter_conf, 1.0 - geo_conf * 0.5), "both"
+            # Flagged either way; the value shown is what the picture clearly shows, since history
+            # goes wrong with any earlier misread (measured: single pictures' heights were right
+            # more often than history's where the two disagreed).
+            return geo, min(letter_conf, 1.0 - geo_conf * 0.5), "both"
         confirmed = geo == expected and geo_conf >= 0.6
         conf = max(letter_conf, geo_conf) if geo == expected else letter_conf
         if prev.height and not confirmed:
