@@ -67,7 +67,7 @@ def place_lanes(image: np.ndarray, quad: np.ndarray, rows: int = 5, cols: int = 
     middle lane's two edges; along it, the two ends. Searched within a lane and a half of
     where ``quad`` puts them, at lane depths within 15 % of it.
     """
-    lab, M, w, h = _view(image, quad, rows, cols, cell_aspect)
+    lab, M, w, _h = _view(image, quad, rows, cols, cell_aspect)
     p = PAD_LANES * LANE_PX
     x0, x1 = round(p + 0.1 * w), round(p + 0.9 * w)
     across = np.median(lab[:, x0:x1], axis=1)  # (rows of the view, 3): tiles are a minority in each lane
@@ -170,7 +170,8 @@ def _meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) ->
 
 def fit_sides(image: np.ndarray, quad: np.ndarray, rows: int = 5, cols: int = 17, cell_aspect: float = 1.0,
               reach: float = 0.45) -> np.ndarray | None:
-    """The four sides fitted to the picture's edges near ``quad`` (within ``reach`` lanes); None if unclear."""
+    """The four sides fitted to the picture's edges near ``quad`` (within ``reach`` lanes);
+    None if unclear."""
     lab, M, w, h = _view(image, quad, rows, cols, cell_aspect)
     Minv = np.linalg.inv(M)
     p = PAD_LANES * LANE_PX
@@ -204,7 +205,8 @@ def fit_sides(image: np.ndarray, quad: np.ndarray, rows: int = 5, cols: int = 17
 
 def refine_street(image: np.ndarray, quad: np.ndarray, rows: int = 5, cols: int = 17, cell_aspect: float = 1.0
                   ) -> np.ndarray:
-    """``quad`` (TL, TR, BR, BL, TL -> TR along the street) put on the street's edges; unchanged if unclear."""
+    """``quad`` (TL, TR, BR, BL, TL -> TR along the street) put on the street's edges;
+    unchanged if unclear."""
     quad = np.asarray(quad, np.float64).reshape(4, 2)
     placed = place_lanes(image, quad, rows, cols, cell_aspect)
     if placed is None:
