@@ -84,8 +84,8 @@ def place_lanes(image: np.ndarray, quad: np.ndarray, rows: int = 5, cols: int = 
     valid = (offsets[None, :] >= 0) & (pos[..., -1] < len(e_y) - 1)
     vals = near[np.clip(np.round(pos).astype(int), 0, len(e_y) - 1)]
     score = np.where(valid, vals.min(axis=2) + 0.25 * vals.mean(axis=2), -1.0)
-    if not valid.any():
-        return None
+    if not valid.any() or float(score.max()) <= 0:
+        return None  # no colour change anywhere across: nothing to place the lanes on
     i, j = np.unravel_index(int(np.argmax(score)), score.shape)
     best = (float(score[i, j]), float(offsets[j]), float(depths[i]))
     _s, top, depth = best
