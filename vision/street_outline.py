@@ -51,17 +51,20 @@ def _view(image: np.ndarray, quad: np.ndarray, rows: int, cols: int, cell_aspect
     return lab, M.astype(np.float64), w, h
 
 
-def _signed_edges(profile: np.ndarray, sigma: float = 1.2) -> np.ndarray:
-    """Colour-change strength along a (n, 3) Lab profile, positive where it gets lighter, else 0."""
+def _signed_edges(profile: np.ndarray, sigma: float = 1.2, polarity: int = 1) -> np.ndarray:
+    """Colour-change strength along a (n, 3) Lab profile where it gets lighter (``polarity`` -1:
+    darker), else 0."""
     prof = cv2.GaussianBlur(profile.reshape(-1, 1, 3), (1, 0), sigmaX=0.1, sigmaY=sigma).reshape(-1, 3)
     grad = np.gradient(prof, axis=0)
     strength = np.linalg.norm(grad, axis=1)
-    return np.where(grad[:, 0] > 0, strength, 0.0)
+    return np.where(polarity * grad[:, 0] > 0, strength, 0.0)
 
 
 def place_lanes(image: np.ndarray, quad: np.ndarray, rows: int = 5, cols: int = 17, cell_aspect: float = 1.0
-                ) -> np.ndarray | None:
-    """The street's outline from a rough one (both TL, TR, BR, BL), by its strong edges; None if unclear.
+                ) -> tuple[np.ndarray, int] | None:
+    """The street's outline from a rough one (both TL, TR, BR, BL), by its strong edges, and +1 when
+    the street is darker than what is round it (asphalt in a light pavement; -1: lighter); None
+    if unclear.
 
     Across the street the model's strong edges are the outline (lanes 0 and ``rows``) and the
     middle lane's two edges; along it, the two ends. Searched within a lane and a half of
@@ -91,9 +94,21 @@ def place_lanes(image: np.ndarray, quad: np.ndarray, rows: int = 5, cols: int = 
     _s, top, depth = best
     bottom = top + rows * depth
     y0, y1 = round(top + 0.1 * depth), round(bottom - 0.1 * depth)
+    # Which side of the outline is lighter, just inside and just outside its two long sides
+    # (the lanes are placed by edges of either sign; the ends and the sides need the sign).
+    light = across[:, 0]
+
+    def band(a: float, b: float) -> np.ndarray:
+        return light[max(round(a), 0):max(round(b), 1)]
+
+    inner = np.concatenate([band(top + 0.1 * depth, top + 0.4 * depth),
+                            band(bottom - 0.4 * depth, bottom - 0.1 * depth)])
+    outer = np.concatenate([band(top - 0.2 * depth, top - 0.05 * depth),
+                            band(bottom + 0.05 * depth, bottom + 0.2 * depth)])
+    polarity = 1 if float(np.median(outer)) >= float(np.median(inner)) else -1
     along = np.median(lab[y0:y1], axis=0)  # (columns of the view, 3)
-    e_x = _signed_edges(along)  # lighter going right: the right end
-    e_xl = _signed_edges(along[::-1])[::-1]  # lighter going left: the left end
+    e_x = _signed_edges(along, polarity=polarity)  # lighter going out of the right end
+    e_xl = _signed_edges(along[::-1], polarity=polarity)[::-1]  # and out of the left end
     reach = round(1.5 * LANE_PX)
 
     def end(expected: float, ev: np.ndarray) -> float:
@@ -102,15 +117,16 @@ def place_lanes(image: np.ndarray, quad: np.ndarray, rows: int = 5, cols: int = 
 
     left, right = end(p, e_xl), end(p + w, e_x)
     rect = np.float64([[[left, top], [right, top], [right, bottom], [left, bottom]]])
-    return cv2.perspectiveTransform(rect, np.linalg.inv(M))[0]
+    return cv2.perspectiveTransform(rect, np.linalg.inv(M))[0], polarity
 
 
 def _edge_points(lab: np.ndarray, side: int, start: float, stop: float, line: float, reach: float,
-                 pieces: int, outward: int) -> list[tuple[float, float, float]]:
+                 pieces: int, outward: int, polarity: int = 1) -> list[tuple[float, float, float]]:
     """Sub-pixel edge points (along, across, strength) in the view along one side.
 
     ``side`` 0: a horizontal side (pieces along x), 1: a vertical one. ``outward``: +1 when
-    outside is towards larger coordinates. The edge is where it gets lighter going outwards.
+    outside is towards larger coordinates. The edge is where it gets lighter going outwards
+    (``polarity`` -1: darker, a street lighter than its surround).
     """
     img = lab if side == 0 else lab.transpose(1, 0, 2)
     out = []
@@ -125,7 +141,7 @@ def _edge_points(lab: np.ndarray, side: int, start: float, stop: float, line: fl
         prof = np.median(strip, axis=1)
         if outward < 0:
             prof = prof[::-1]
-        ev = _signed_edges(prof)
+        ev = _signed_edges(prof, polarity=polarity)
         k = int(np.argmax(ev[1:-1])) + 1
         if ev[k] <= 0:
             continue
@@ -169,7 +185,7 @@ def _meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) ->
 
 
 def fit_sides(image: np.ndarray, quad: np.ndarray, rows: int = 5, cols: int = 17, cell_aspect: float = 1.0,
-              reach: float = 0.45) -> np.ndarray | None:
+              reach: float = 0.45, polarity: int = 1) -> np.ndarray | None:
     """The four sides fitted to the picture's edges near ``quad`` (within ``reach`` lanes);
     None if unclear."""
     lab, M, w, h = _view(image, quad, rows, cols, cell_aspect)
@@ -185,7 +201,7 @@ def fit_sides(image: np.ndarray, quad: np.ndarray, rows: int = 5, cols: int = 17
     ]
     lines = []
     for side, a, b, line, pieces, outward in specs:
-        found = _edge_points(lab, side, a, b, line, r, pieces, outward)
+        found = _edge_points(lab, side, a, b, line, r, pieces, outward, polarity)
         if len(found) < 4:
             return None
         arr = np.array(found)
@@ -211,9 +227,9 @@ def refine_street(image: np.ndarray, quad: np.ndarray, rows: int = 5, cols: int 
     placed = place_lanes(image, quad, rows, cols, cell_aspect)
     if placed is None:
         return quad
-    current = placed
+    current, polarity = placed
     for reach in (0.5, 0.3, 0.2):
-        sides = fit_sides(image, current, rows, cols, cell_aspect, reach)
+        sides = fit_sides(image, current, rows, cols, cell_aspect, reach, polarity)
         if sides is None:
             break
         current = sides
