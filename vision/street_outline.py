@@ -15,10 +15,11 @@ top-down view of the current outline:
    letters), but only faintly at the two dashed lines. A one-lane slide puts two of those
    four strong edges on dashes and one on plain pavement, so the offset and lane depth
    that put the four strong edges on colour changes are the street's. Its two ends are
-   the strongest edges, darker inside, near where the outline says.
+   the strongest edges near where the outline says, of the sign measured just inside and
+   outside the long sides (asphalt darker than its pavement, or a light street on dark).
 2. **Sides** (:func:`fit_sides`): each of the four sides is cut into short pieces; in each
-   the edge across it (darker inside than outside, as asphalt is next to pavement) is
-   located to a fraction of a pixel, the pieces' edge points are mapped back into the
+   the edge across it (of that sign: asphalt to pavement) is located to a fraction of a
+   pixel, the pieces' edge points are mapped back into the
    picture and a straight line is fitted through them by consensus, so a tile lying on the
    side, a letter or a shadow cannot pull it. The corners are where the four lines meet.
 
@@ -90,8 +91,7 @@ def place_lanes(image: np.ndarray, quad: np.ndarray, rows: int = 5, cols: int = 
     if not valid.any() or float(score.max()) <= 0:
         return None  # no colour change anywhere across: nothing to place the lanes on
     i, j = np.unravel_index(int(np.argmax(score)), score.shape)
-    best = (float(score[i, j]), float(offsets[j]), float(depths[i]))
-    _s, top, depth = best
+    top, depth = float(offsets[j]), float(depths[i])
     bottom = top + rows * depth
     y0, y1 = round(top + 0.1 * depth), round(bottom - 0.1 * depth)
     # Which side of the outline is lighter, just inside and just outside its two long sides
