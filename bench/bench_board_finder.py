@@ -7,6 +7,10 @@
   (``vision.board_finder.find_board``, grid lines) against the baseline of the ArUco
   marker finder (``calibration.markers.find_board`` with the renderer's marker layout) on
   the very same pictures, measured in the same run.
+* **Word on the Street renders** (same poses as the tests' street renders, markers in the
+  pavement): the marker-free finder (its lanes, then :mod:`vision.street_outline`'s fit of the
+  street's edges) against the marker finder on the same pictures, and the share of the time
+  the outline fit itself takes.
 * **Real photos** (``../shared/data/real-scrabble-photos``, 3264x2448, when present): median
   time of the marker-free finder on a phone photo.
 """
@@ -28,15 +32,16 @@ if str(ROOT) not in sys.path:
 from calibration.markers import MarkerLayout  # noqa: E402
 from calibration.markers import find_board as find_by_markers  # noqa: E402
 from vision.board_finder import find_board  # noqa: E402
-from vision.render import Pose, UpwordsSpec, render_upwords  # noqa: E402
+from vision.render import Pose, StreetSpec, UpwordsSpec, render_street, render_upwords  # noqa: E402
 from vision.render_textures import marker_layout_mm  # noqa: E402
+from vision.street_outline import refine_street  # noqa: E402
 
 PHOTOS = ROOT.parent / "shared" / "data" / "real-scrabble-photos"
 
 
-def _error(found: np.ndarray, truth: np.ndarray) -> float:
+def _error(found: np.ndarray, truth: np.ndarray, turns: tuple[int, ...] = (0, 1, 2, 3)) -> float:
     size = float(np.sqrt(cv2.contourArea(truth.astype(np.float32))))
-    worst = min(float(np.linalg.norm(np.roll(found, -k, axis=0) - truth, axis=1).max()) for k in range(4))
+    worst = min(float(np.linalg.norm(np.roll(found, -k, axis=0) - truth, axis=1).max()) for k in turns)
     return worst / size
 
 
@@ -65,6 +70,40 @@ def bench_renders(n: int = 8) -> None:
         print(f"{name:32s} {t * 1000:10.0f} {t / base:10.1f} {err * 100:11.2f}%")
 
 
+def bench_streets(n: int = 8) -> None:
+    spec = StreetSpec()
+    w_mm, h_mm = spec.cols * spec.pitch_mm, spec.rows * spec.lane_mm
+    layout = MarkerLayout((w_mm, h_mm), dict(enumerate(marker_layout_mm(w_mm, h_mm, spec.margin_mm))))
+    shots = []
+    for seed in range(n):
+        rng = np.random.default_rng(500 + seed)
+        pose = Pose.random(rng, max_tilt=40, yaw_deg=float(rng.uniform(-40, 40)),
+                           roll_deg=float(rng.uniform(-20, 20)))
+        positions = {letter: int(rng.integers(-2, 3)) for letter in "BCDFGHKLMNPRSTVWY"}
+        shots.append(render_street(positions, pose=pose, seed=500 + seed, markers=True))
+    rows = []
+    fit_times = []
+    finders = (("lanes + street outline (no markers)", lambda im: find_board(im, 5, 17, (5, 1)).corners),
+               ("markers (baseline)", lambda im: find_by_markers(im, layout)))
+    for name, fn in finders:
+        times, errors = [], []
+        for shot in shots:
+            t0 = time.perf_counter()
+            corners = np.asarray(fn(shot.image))
+            times.append(time.perf_counter() - t0)
+            errors.append(_error(corners, shot.corners, (0, 2)))
+            if name.startswith("lanes"):
+                t0 = time.perf_counter()
+                refine_street(shot.image, corners)
+                fit_times.append(time.perf_counter() - t0)
+        rows.append((name, statistics.median(times), max(errors)))
+    base = rows[1][1]
+    print(f"{'Street renders, 1024x768':36s} {'median ms':>10s} {'x baseline':>10s} {'worst error':>12s}")
+    for name, t, err in rows:
+        print(f"{name:36s} {t * 1000:10.0f} {t / base:10.1f} {err * 100:11.2f}%")
+    print(f"{'  of which the street outline fit':36s} {statistics.median(fit_times) * 1000:10.0f}")
+
+
 def bench_photos() -> None:
     files = sorted(PHOTOS.glob("*.jpg"))[:4]
     if not files:
@@ -82,4 +121,5 @@ def bench_photos() -> None:
 
 if __name__ == "__main__":
     bench_renders()
+    bench_streets()
     bench_photos()

@@ -59,3 +59,18 @@ def street_moves(game: Any, camera: Any, authority: Any, limit: int = 3) -> Stre
         return StreetMoves()
     state = game.state
     return StreetMoves(seen, offers(authority, state, state.on_street, seen, limit) if authority else [])
+
+
+def street_picture(game: Any, camera: Any, flagged: frozenset[str]) -> tuple[Any, ...]:
+    """What the street widget (``kiosk.widgets.boards.StreetView``) draws on the turn entry:
+    the tiles where the camera sees them now (the engine's place for a tile it cannot see), the
+    teams, and the letters to frame in red (those the typed word and the camera disagree on,
+    and those the camera itself doubts)."""
+    positions = dict(game.positions())
+    doubtful = frozenset(flagged)
+    read = camera.view_of(game) if camera is not None and hasattr(camera, "view_of") else None
+    if read is not None and getattr(read, "positions", None):
+        seen = read.positions
+        positions = {k: (v if seen.get(k) is None else seen[k]) for k, v in positions.items()}
+        doubtful |= frozenset(getattr(read, "uncertain", frozenset()))
+    return tuple(positions.items()), tuple(game.players), doubtful

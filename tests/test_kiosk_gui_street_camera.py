@@ -26,6 +26,14 @@ def test_the_camera_offers_the_word_its_moves_make_and_flags_a_typo(data: Path) 
     assert found["preview_typo"] == "camera: P moved 2, the word moves it 1"
     assert found["flag_banner"].startswith("The camera saw other moves for PURLE: P moved 2")
     assert found["screen_after_typo"] == "entry"  # nothing was played
+    # The entry screen draws the street as the camera sees it, the disagreeing tile framed in red,
+    # in the keyboard's place; a tap on the street brings the keyboard back with the word kept.
+    street = found["entry_street"]
+    assert street["shown"] and not street["keyboard"]
+    assert street["flagged"] == ["P"]
+    assert {k: v for k, v in street["tiles"].items() if v} == {"P": -2, "R": -1, "L": -1}
+    assert street["title"].startswith("Red: check these tiles")
+    assert found["after_street_tap"] == {"street": False, "keyboard": True, "field": "PURLE"}
     assert found["street_flagged"] == ["P"]  # shown on the street, framed in red
     assert found["screen_after_offer"] == "game"
     assert found["last_word"] == "PURPLE"

@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from vision.grid_fit import GridFit, find_grid, line_evidence, score_grid, segments_seen
+from vision.street_outline import refine_street
 
 #: Longest side of the picture the outlines are looked for in.
 WORK_SIDE = 1000
@@ -242,6 +243,10 @@ def find_board(image: np.ndarray, rows: int, cols: int, lines: tuple[int, int] |
         if got is None or got[2].H is None:
             break
         full = got[1]
+    if lines == (rows, 1) and cols > 1:
+        # Only lanes drawn (Word on the Street): its few lines cannot hold the grid to a pixel,
+        # the street's own edges can (vision.street_outline).
+        full = refine_street(image, full, rows, cols)
     confidence, seen = board_evidence(image, full, rows, cols)
     if confidence < MIN_CONFIDENCE:
         raise NoBoardFound(f"the best {rows}x{cols} grid in the picture shows only {seen:.0%} of its lines")

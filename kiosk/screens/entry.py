@@ -13,6 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.screens import forms
 from kiosk.screens.base import KioskScreen
+from kiosk.screens.street_check import StreetCheck
 from kiosk.widgets import theme
 from kiosk.widgets.basics import BigButton, Panel, Text
 from kiosk.widgets.keyboard import BigKeyboard
@@ -34,6 +35,7 @@ class EntryScreen(KioskScreen):
             BigButton("Cancel", tid="entry.cancel", on_tap=lambda: self.app.go("game")),
             BigButton("Done", tid="entry.done", on_tap=self.done, accent=True),
         )
+        self.bar.title.tid = "entry.title"
         self.body.add_widget(self.bar)
         field = Panel(size_hint_y=None, height=theme.TOUCH, padding=(10, 0), spacing=8)
         self.field = Text("", size=theme.LARGE, bold=True, halign="left")
@@ -49,6 +51,10 @@ class EntryScreen(KioskScreen):
         self.body.add_widget(self.actions)
         self.keyboard = BigKeyboard(tid="kb", on_change=self.typed, spaces=False)
         self.body.add_widget(self.keyboard)
+        #: Word on the Street: the street as the camera sees it, in the keyboard's place while
+        #: the players check the tiles the typed word and the camera disagree on.
+        self.street = StreetCheck(on_tap=self.hide_street)
+        self._keyboard_title = ""
 
     def prepare(
         self,
@@ -62,6 +68,7 @@ class EntryScreen(KioskScreen):
         game = self.session.game
         if game is None:
             return
+        self.hide_street()
         if keep and self.form is not None:
             typed = self.keyboard.text
             self._build_rows()
@@ -107,6 +114,26 @@ class EntryScreen(KioskScreen):
         for row in (self.controls, self.actions):
             row.height = theme.TOUCH if row.children else 0
             row.opacity = 1 if row.children else 0
+
+    def show_street(self, data: Any, title: str) -> None:
+        """The street (``StreetView`` data) in place of the keyboard and the row of other moves."""
+        if self.street.parent is None:
+            self._keyboard_title = self.bar.title.text
+            self.body.remove_widget(self.keyboard)
+            self.actions.opacity, self.actions.height = 0, 0
+            self.body.add_widget(self.street)
+        self.street.set(data)
+        self.bar.title.text = title
+
+    def hide_street(self) -> None:
+        """The keyboard back (a tap on the street, a new turn)."""
+        if self.street.parent is None:
+            return
+        self.body.remove_widget(self.street)
+        self.body.add_widget(self.keyboard)
+        if self.actions.children:
+            self.actions.opacity, self.actions.height = 1, theme.TOUCH
+        self.bar.title.text = self._keyboard_title
 
     def typed(self, text: str) -> None:
         if self.form is None:

@@ -129,10 +129,17 @@ class WotsForm(Form):
         return self._with_category(event) if event is not None else None
 
     def _show_on_street(self, letters: frozenset[str]) -> None:
+        """Frame ``letters`` on the game screen's street and, when there are any, draw the street
+        on this screen too (in the keyboard's place: a tap on it brings the keyboard back)."""
         game_screen = self.screen.app.screens.get("game")
         table = getattr(game_screen, "table", None)
         if table is not None:
             table.flagged = letters
+        if letters and hasattr(self.screen, "show_street"):
+            from kiosk.street_moves import street_picture
+
+            self.screen.show_street(street_picture(self.game, self.screen.app.camera, letters),
+                                    "Red: check these tiles (tap the street to type)")
 
     def after_submit(self, event: dict[str, Any]) -> None:
         self._show_on_street(frozenset())

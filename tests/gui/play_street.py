@@ -44,9 +44,18 @@ def demo_street_turn(ui: Any) -> Steps:
     yield
     ui.note("flag_banner", ui.app.banner.showing)
     ui.note("screen_after_typo", ui.screen)
-    yield from ui.shot("entry-wots-camera-flagged")
     while ui.app.banner.messages:
         ui.app.banner.hide()
+    # The street is drawn on the entry screen itself, in the keyboard's place, the tile framed.
+    street = ui.widget("entry.street")
+    ui.note("entry_street", {"shown": ui.has("entry.street"), "keyboard": ui.has("kb"),
+                             "flagged": sorted(street.data[2]), "tiles": dict(street.data[0]),
+                             "title": ui.text("entry.title") if ui.has("entry.title") else None})
+    yield from ui.shot("entry-wots-camera-flagged")
+    ui.tap("entry.street")  # a tap on the street: the keyboard again, the word as typed
+    yield
+    ui.note("after_street_tap", {"street": ui.has("entry.street"), "keyboard": ui.has("kb"),
+                                 "field": ui.text("entry.field")})
     ui.tap("entry.cancel")  # the players look at the street: the disagreeing tile is framed
     yield 0.3
     ui.note("street_flagged", sorted(ui.widget("game.table.street").data[2]))
