@@ -19,6 +19,23 @@ from vision.appearance import LOOK_CELL_PX, BoardAppearance, to_lab
 from vision.arms import arm_cells
 from vision.occupancy import cell_fraction, skin_mask
 
+#: A cell more than this share under a hand is not judged.
+UNDER_HAND = 0.08
+#: The flags a reader gives: the cells under the hand, and every other cell of the picture (an
+#: arm's outline is never exact, a tile it hides may have moved: nothing in a picture with a
+#: hand in it is certain; the kiosk waits for the hand to go).
+UNDER_HAND_FLAG = "under a hand or arm"
+HAND_OVER_BOARD_FLAG = "a hand or arm is over the board"
+
+
+def hand_flags(under: float, any_hand: bool) -> list[str]:
+    """The hand's flag for a cell ``under`` that share under a hand, in a picture with
+    (``any_hand``) or without a hand over the board."""
+    if under > UNDER_HAND:
+        return [UNDER_HAND_FLAG]
+    return [HAND_OVER_BOARD_FLAG] if any_hand else []
+
+
 #: A hand (with its arm) covers at least this many cells' area.
 MIN_HAND_CELLS = 1.5
 #: A pixel this close (L*a*b*) to the tile colour is a tile, not skin.

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.appearance import BoardAppearance, board_looks, board_warp
-from vision.hands import hand_cells
+from vision.hands import UNDER_HAND, hand_cells, hand_flags
 from vision.occupancy import cell_fraction, glyph_centre, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model
 from vision.planes import BoardPlanes
@@ -92,20 +92,21 @@ class StreetReader:
             looks = board_looks(image, self.corners, self.rows, self.cols, face, board)
             prob = self.model.probability(looks, self.appearance)
             hand = hand_cells(board, self.rows, self.cols, self.appearance, image, self.corners)
+            any_hand = bool((hand > UNDER_HAND).any())
             return StreetReading(columns=tuple(
-                self._judge_learnt(col, letter, prob[:, col], top, hand[:, col])
+                self._judge_learnt(col, letter, prob[:, col], top, hand_flags(hand[:, col].max(), any_hand))
                 for col, letter in enumerate(STREET_LETTERS)))
         scores = self.space_scores(top)
         hand = cell_fraction(skin_mask(top), self.rows, self.cols, self.cell_px, 0.0)
-        columns = []
-        for col, letter in enumerate(STREET_LETTERS):
-            columns.append(self._judge(col, letter, scores[:, col], top, hand[:, col]))
-        return StreetReading(columns=tuple(columns))
+        any_hand = bool((hand > UNDER_HAND).any())
+        return StreetReading(columns=tuple(
+            self._judge(col, letter, scores[:, col], top, hand_flags(hand[:, col].max(), any_hand))
+            for col, letter in enumerate(STREET_LETTERS)))
 
     def _judge_learnt(self, col: int, letter: str, prob: np.ndarray, top: np.ndarray,
-                      hand: np.ndarray) -> StreetColumn:
-        """A column's tile from the learnt model: at most one of its five spaces holds it."""
-        flags = _hand_flags(hand)
+                      flags: list[str]) -> StreetColumn:
+        """A column's tile from the learnt model: at most one of its five spaces holds it;
+        ``flags``: the hand's (:func:`vision.hands.hand_flags`)."""
         order = np.argsort(prob)[::-1]
         best, second = int(order[0]), float(prob[order[1]])
         p = float(prob[best])
@@ -172,8 +173,7 @@ class StreetReader:
         return top[max(round(cy - hy), 0):round(cy + hy), max(round(cx - hx), 0):round(cx + hx)]
 
     def _judge(self, col: int, letter: str, scores: np.ndarray, top: np.ndarray,
-               hand: np.ndarray) -> StreetColumn:
-        flags = _hand_flags(hand)
+               flags: list[str]) -> StreetColumn:
         order = np.argsort(scores)[::-1]
         best = int(order[0])
         empty_level = max(float(np.median(scores[order[1:]])), 4.0)
@@ -199,7 +199,3 @@ class StreetReader:
         return StreetColumn(letter, SPACES[best], conf, letter_conf, tuple(flags),
                             tuple(float(x) for x in scores / empty_level), self.threshold)
 
-
-def _hand_flags(hand: np.ndarray) -> list[str]:
-    """A column any of whose spaces is more than 8 % under a hand is not judged as seen."""
-    return ["under a hand or arm"] if (hand > 0.08).any() else []

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from vision.appearance import BoardAppearance, board_looks, board_warp
-from vision.hands import hand_cells
+from vision.hands import UNDER_HAND, hand_cells, hand_flags
 from vision.occupancy import cell_fraction, face_features, glyph_centre, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model
 from vision.planes import BoardPlanes
@@ -264,10 +264,13 @@ class UpwordsReader:
             board = board_warp(image, self.corners, self.rows, self.cols)
             looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac, board)
             self._p_occ = self.model.probability(looks, self.appearance)
-            hand = hand_cells(board, self.rows, self.cols, self.appearance, image, self.corners)[r0:r1, c0:c1]
+            hand = hand_cells(board, self.rows, self.cols, self.appearance, image, self.corners)
+            self._any_hand = bool((hand > UNDER_HAND).any())
+            hand = hand[r0:r1, c0:c1]
         else:
             colour0 = self._remap(image, 0, window)
             hand = cell_fraction(skin_mask(colour0), window[2], window[3], self.cell_px, pad)
+            self._any_hand = bool((hand > UNDER_HAND).any())
         self._origin = (r0, c0)
         occluder = np.zeros((h, w), np.uint8)
         results: dict[tuple[int, int], CellReading] = {}
@@ -310,9 +313,7 @@ class UpwordsReader:
                occluder: np.ndarray, hand: float, prev: CellReading | None) -> CellReading:
         g = self.geometry
         wr, wc = r - self._origin[0], c - self._origin[1]  # the cell in the warped window
-        flags: list[str] = []
-        if hand > 0.08:
-            flags.append("under a hand or arm")
+        flags = hand_flags(hand, self._any_hand)
         # Any tile in this cell covers its floor, and only nearer things can hide the floor, so a
         # visible floor settles occupancy (measured on its visible part only); the higher planes
         # may show a farther stack's side instead.
