@@ -217,8 +217,9 @@ def _reader_and_watcher(cal: Any, cal_path: Path) -> tuple[Any, Any]:
     matrix = None if cal.lens is None else np.array(cal.lens.camera_matrix, np.float64)
     # A damaged board.npz is a CalibrationError in plain words: the camera is then "unavailable"
     # with that reason, and the kiosk referees by touch.
+    appearance = load_appearance(cal, cal_path)
     reader: Any = reader_for(cal, corners, cal.image_size, letters=letters,
-                             appearance=load_appearance(cal, cal_path), camera_matrix=matrix)
+                             appearance=appearance, camera_matrix=matrix)
     if cal.kind == "wots":
         def read(frame: Any, _previous: Any, _changed: Any) -> Any:
             return reader.read(frame)
@@ -226,5 +227,12 @@ def _reader_and_watcher(cal: Any, cal_path: Path) -> tuple[Any, Any]:
         def read(frame: Any, previous: Any, changed: Any) -> Any:
             return reader.read(frame, previous=previous, only=changed)
 
-    gate = SteadinessGate(lambda f: reader.planes.warp(f, cal.rows, cal.cols, 16), cal.rows, cal.cols)
+    hands = None
+    if appearance is not None and appearance.scene is not None:
+        from vision.hands import hand_over_board
+
+        def hands(frame: Any) -> bool:
+            return hand_over_board(frame, reader.corners, reader.rows, reader.cols, appearance)
+    gate = SteadinessGate(lambda f: reader.planes.warp(f, cal.rows, cal.cols, 16), cal.rows, cal.cols,
+                          hand_over_board=hands)
     return reader, BoardWatcher(gate, read)

@@ -83,3 +83,26 @@ def test_the_calibration_picture_is_kept_with_the_references(board, tmp_path) ->
     again = BoardAppearance.load(tmp_path / "board.npz")
     assert again.scene is not None and np.array_equal(again.scene, appearance.scene)
     assert max(again.scene.shape[:2]) == 256
+
+
+def test_the_kiosks_steadiness_gate_waits_for_an_arm_not_for_a_red_board(board) -> None:
+    """The gate's old skin check took a skin-coloured board for a hand in every frame (the kiosk
+    would never read it); the calibration's own arm check waits only while an arm is there."""
+    from vision.hands import hand_over_board
+    from vision.planes import BoardPlanes
+    from vision.stability import SteadinessGate
+
+    empty, appearance = board
+    planes = BoardPlanes.from_corners(empty.corners, 8, 8, empty.image_size)
+
+    def warp(frame):
+        return planes.warp(frame, 8, 8, 16)
+
+    calm = _shot(Effects()).image
+    arm = _shot(Effects(hand=Hand(tip=(500, 330), angle_deg=70, width_px=110, colour=LIGHT_HAND))).image
+    by_skin = SteadinessGate(warp, 8, 8, still_for=0.5)
+    assert [by_skin.update(calm, t).state for t in (0.0, 0.3, 0.6, 0.9)][-1] == "obstructed"
+    by_arm = SteadinessGate(warp, 8, 8, still_for=0.5, hand_over_board=lambda f: hand_over_board(
+        f, empty.corners, 8, 8, appearance))
+    assert [by_arm.update(calm, t).state for t in (0.0, 0.3, 0.6, 0.9)][-1] == "steady"
+    assert by_arm.update(arm, 1.2).state == "obstructed"

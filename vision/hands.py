@@ -36,6 +36,16 @@ def hand_flags(under: float, any_hand: bool) -> list[str]:
     return [HAND_OVER_BOARD_FLAG] if any_hand else []
 
 
+def hand_over_board(image: np.ndarray, corners: np.ndarray, rows: int, cols: int,
+                    appearance: BoardAppearance) -> bool:
+    """Whether a hand or arm covers any cell of the board in a camera picture (the calibration
+    must have kept its picture: ``appearance.scene``)."""
+    if appearance.scene is None:
+        raise ValueError("this calibration kept no picture to find hands against")
+    arm = arm_cells(image, corners, rows, cols, appearance.scene, appearance.tile_lab)
+    return bool((arm > UNDER_HAND).any())
+
+
 #: A hand (with its arm) covers at least this many cells' area.
 MIN_HAND_CELLS = 1.5
 #: A pixel this close (L*a*b*) to the tile colour is a tile, not skin.

@@ -50,14 +50,19 @@ class SteadinessGate:
 
     ``warp``: turns a camera frame into a top-down BGR image of the playing area with
     ``cell_px`` pixels per cell (no margin), e.g. ``lambda f: planes.warp(f, rows, cols, 16)``.
+    ``hand_over_board``: says whether a frame has a hand over the board; the calibration's own
+    check when it kept its picture (:func:`vision.hands.hand_over_board`: any colour of hand,
+    and a red or pink board is not a hand). Without it, skin-coloured pixels on the board.
     """
 
     def __init__(self, warp: Callable[[np.ndarray], np.ndarray], rows: int, cols: int, *, cell_px: int = 16,
                  still_for: float = 0.6, motion_level: float = 7.0, change_level: float = 10.0,
-                 hand_fraction: float = 0.04) -> None:
+                 hand_fraction: float = 0.04,
+                 hand_over_board: Callable[[np.ndarray], bool] | None = None) -> None:
         self.warp, self.rows, self.cols, self.cell_px = warp, rows, cols, cell_px
         self.still_for, self.motion_level, self.change_level = still_for, motion_level, change_level
         self.hand_fraction = hand_fraction
+        self.hand_over_board = hand_over_board
         self._last: np.ndarray | None = None
         self._still_since: float | None = None
         self._reference_image: np.ndarray | None = None  # the last accepted steady picture
@@ -69,9 +74,13 @@ class SteadinessGate:
     def update(self, frame: np.ndarray, timestamp: float) -> Steadiness:
         top = self.warp(frame)
         gray = cv2.GaussianBlur(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-        skin = skin_mask(top)
-        if skin.mean() > self.hand_fraction or (
-                cell_fraction(skin, self.rows, self.cols, self.cell_px, 0.0) > 0.1).any():
+        if self.hand_over_board is not None:
+            obstructed = self.hand_over_board(frame)
+        else:
+            skin = skin_mask(top)
+            obstructed = bool(skin.mean() > self.hand_fraction or (
+                cell_fraction(skin, self.rows, self.cols, self.cell_px, 0.0) > 0.1).any())
+        if obstructed:
             self._last, self._still_since = gray, None
             return Steadiness("obstructed", timestamp)
         motion = 0.0
