@@ -146,7 +146,9 @@ def _plan(mode: str) -> list[Any]:
     return [
         _cpu("stopped"),
         _fps("stopped"),
-        _untimed("game.timer", 0.5),
+        # A second after the tap: the tap's own redraws (the button, the first digits) are a
+        # tap's cost, measured above; this is the timer running on by itself.
+        _untimed("game.timer", 1.0),
         _cpu("running"),
         _fps("running"),
         _tick_cost(),
@@ -154,7 +156,7 @@ def _plan(mode: str) -> list[Any]:
     ]
 
 
-def _cpu(name: str, seconds: float = 6.0) -> Any:
+def _cpu(name: str, seconds: float = 10.0) -> Any:
     """The process's CPU time over wall time (all threads), in % of one core."""
 
     def step(app: Any, _pending: Any, results: dict[str, list[float]], clock: Any) -> float:
@@ -304,7 +306,7 @@ def main() -> None:
     busy, idle = statistics.median(fps["cpu_running"]), statistics.median(fps["cpu_stopped"])
     print(
         f"{'CPU, timer running (% of a core)':<34}{busy:>10.2f}{idle:>10.2f}{busy / max(idle, 0.01):>8.2f}"
-        f"  < 3 %  (baseline: timer stopped; {len(fps['cpu_running'])} runs of 6 s)"
+        f"  < 3 %  (baseline: timer stopped; {len(fps['cpu_running'])} runs of 10 s)"
     )
     tick = statistics.median(fps["tick_ms"])
     print(f"{'one timer tick (ms)':<34}{tick:>10.3f}{'':>18}  (one redraw: timer view, ring, digits)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -82,3 +83,23 @@ def test_history_corrects_an_earlier_turn_and_the_engine_replays_from_there(data
     with game_log(data) as log:
         events = log.events(log.games(1)[0].id)
     assert [e.get("word") for e in events] == ["MOOD", "MA", "DEAR"]
+
+
+def test_option_letter_points_taught_once_are_kept_across_a_restart(data: Path) -> None:
+    first = run("option_teach", data)
+    assert first["score"] == "17"  # Z 10 + A 2 + P 4 + S 1
+    kept = json.loads((data / "option-letters.json").read_text())
+    assert kept["letters"] == {"A": 2, "P": 4, "S": 1, "Z": 10}
+    again = run("option_taught", data)  # a new process: the kiosk started again
+    assert again["screen"] == "game"
+    assert again["came_with"] == ["4 pts", "10 pts", "2 pts", "10 pts"]
+    assert again["banners"] == []
+
+
+def test_a_damaged_letter_points_file_is_said_kept_aside_and_the_letters_start_at_1(data: Path) -> None:
+    run("option_teach", data)
+    (data / "option-letters.json").write_text('{"version": 1, "letters": {"Z": 10, "A"')  # cut short
+    found = run("option_taught", data)
+    assert found["came_with"] == ["1 pts"] * 4
+    assert any("damaged" in m and "option-letters.json.bad" in m for m in found["banners"]), found["banners"]
+    assert (data / "option-letters.json.bad").read_text().endswith('"A"')  # nothing lost
