@@ -67,6 +67,16 @@ def test_upwords_is_placed_on_a_large_board_and_scored_before_done(data: Path) -
     assert drawn[:16] == [str(n) for i in range(1, 9) for n in (i, i)]  # row and column numbers
     assert [ch for ch in drawn[16:] if ch.isalpha()] == ["M", "O", "O", "D"]  # the play, on the board
     assert found["after_mood"] == ["8", "0"]
+    # Typed on the large board: a play the engine refuses still shows its letters where they
+    # would go, framed red, with the engine's reason (DEA across from row 8, column 7).
+    assert found["off_board"] == ["M", "O", "O", "D", "D", "E"]
+    assert "runs off the board" in found["off_board_score"]
+    assert found["off_board_framed"] == [[7, 6], [7, 7]]
+    # DEAR down from MOOD's D: each letter shows as it is typed, with the points so far.
+    assert found["typed_D_word"] == "D" and found["typed_A_word"] == "DEA"
+    assert found["typed_E"] == ["M", "O", "O", "D", "E"]
+    assert found["typed_A"] == ["M", "O", "O", "D", "E", "A"]
+    assert "(6 points)" in found["typed_A_score"]
     assert "(8 points)" in found["dear_score"]
     assert found["entry_preview"] == "row 4, col 5, down: places E A R for 8 points"
     assert found["after_dear"] == ["8", "8"]
