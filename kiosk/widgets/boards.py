@@ -158,8 +158,8 @@ class GridView(_Canvas):
                     stacked = bool(h and h > 1)
                     # A stacked tile's letter moves to the upper left, clear of the height badge
                     # in the lower right: both stay whole and readable at arm's length.
-                    lx, ly = (x + cell * 0.38, y + cell * 0.6) if stacked else (x + cell / 2, y + cell / 2)
-                    self.letter(str(top), lx, ly, int(cell * 0.6), theme.ACCENT_TEXT)
+                    lx, ly, font = (0.38, 0.6, 0.6) if stacked else (0.5, 0.5, 0.7)
+                    self.letter(str(top), x + cell * lx, y + cell * ly, int(cell * font), theme.ACCENT_TEXT)
                     if stacked:  # the stack's height: a dark badge in the corner
                         badge = max(theme.SMALL, int(cell * 0.42))
                         Color(0.12, 0.12, 0.14, 1)
