@@ -12,9 +12,11 @@ repeated runs, next to a baseline measured the same way in the same run:
   screen (the word list is loaded, as it is a moment after start); baseline: a touch on
   Menu -> the history screen flipped. Target under 100 ms.
 * timer: main-loop turns per second while the turn timer runs (how often a tap is looked
-  for; the kiosk caps it at 20: ``KCFG_GRAPHICS_MAXFPS``); baseline: the same screen with
-  the timer stopped. Target 20 or more (issue 6 asked 30+ when the ring was animated every
-  frame; now nothing moves more than once a second, see docs/kiosk.md).
+  for; the kiosk caps it with ``KCFG_GRAPHICS_MAXFPS`` = 15, which Kivy's clock runs at about
+  20); baseline: the same screen with the timer stopped. Target 15 or more: a tap is seen
+  within 67 ms (issue 6 asked 30+ frames a second when the ring was animated every frame;
+  now nothing moves more than once a second, see docs/kiosk.md). The tap timings below use
+  touches injected into the loop, so a real tap adds up to one turn of waiting.
 * redraws per second with the timer running (the window's flips): the digits change once a
   second, so 1.0 is the least there can be.
 * CPU with the timer running: the kiosk process's CPU time (every thread: the UI, the
@@ -295,7 +297,7 @@ def main() -> None:
         f"  < 100 ms  (baseline: Menu tap to history drawn, {len(taps['challenge'])} taps)"
     )
     print(
-        f"{'loop turns/s, timer running':<34}{running:>10.1f}{stopped:>10.1f}{running / stopped:>8.2f}  >= 20"
+        f"{'loop turns/s, timer running':<34}{running:>10.1f}{stopped:>10.1f}{running / stopped:>8.2f}  >= 15"
         f"  (main-loop turns, a tap is seen at the next; baseline: timer stopped)"
     )
     redraws, still = statistics.median(fps["flips_running"]), statistics.median(fps["flips_stopped"])
