@@ -85,9 +85,10 @@ class LetterValues:
 
     def teach(self, letter: str, points: int) -> None:
         """Remember a letter's points (at once on disk, atomically). Anything but a letter A-Z
-        worth 0-11 is not remembered (the screen still uses it for this word)."""
+        worth 1-11 is not remembered (the screen still uses it for this word): 0 is the blank
+        symbol's value, tapped for a letter the blank stands for, not that letter's own."""
         letter = letter.upper()
-        if not _valid(letter, points) or self._values.get(letter) == points:
+        if not _valid(letter, points) or points == 0 or self._values.get(letter) == points:
             return
         self._values[letter] = points
         data = {"version": 1, "letters": dict(sorted(self._values.items()))}

@@ -15,10 +15,11 @@ def test_taught_points_are_read_back_by_a_new_instance(tmp_path: Path) -> None:
     values = LetterValues(path)
     assert values.value("Q") == 1 and not path.exists()  # nothing taught: nothing written
     values.teach("q", 10)
-    values.teach("A", 0)
+    values.teach("A", 2)
+    values.teach("A", 0)  # a blank played as A: not A's own value
     again = LetterValues(path)
-    assert again.value("Q") == 10 and again.value("a") == 0 and again.value("E") == 1
-    assert again.known() == {"A": 0, "Q": 10}
+    assert again.value("Q") == 10 and again.value("a") == 2 and again.value("E") == 1
+    assert again.known() == {"A": 2, "Q": 10}
     assert again.take_problem() == ""
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no temporary file left
 
