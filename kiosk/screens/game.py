@@ -21,7 +21,7 @@ from kiosk.screens.base import KioskScreen
 from kiosk.widgets import theme
 from kiosk.widgets.basics import BigButton, FitText, Panel, Text
 from kiosk.widgets.ring import RingView
-from kiosk.widgets.still import StillLayer
+from kiosk.widgets.still import StillLayer, cover_window
 
 
 class GameScreen(KioskScreen):
@@ -138,9 +138,11 @@ class GameScreen(KioskScreen):
         self.refresh()
 
     def on_enter(self, *_: Any) -> None:
+        cover_window(True)
         self.tick(0)
 
     def on_leave(self, *_: Any) -> None:
+        cover_window(False)
         if self._tick_event is not None:
             self._tick_event.cancel()
             self._tick_event = None
