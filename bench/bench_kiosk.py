@@ -11,12 +11,18 @@ repeated runs, next to a baseline measured the same way in the same run:
 * challenge: a real touch on Challenge -> the frame with the verdict flipped to the
   screen (the word list is loaded, as it is a moment after start); baseline: a touch on
   Menu -> the history screen flipped. Target under 100 ms.
-* timer: main-loop frames per second while the turn timer runs; baseline: the same screen
-  with the timer stopped. Target 30 or more.
+* timer: main-loop turns per second while the turn timer runs (how often a tap is looked
+  for; the kiosk caps it with ``KCFG_GRAPHICS_MAXFPS`` = 15, which Kivy's clock runs at about
+  20); baseline: the same screen with the timer stopped. Target 15 or more: a tap is seen
+  within 67 ms (issue 6 asked 30+ frames a second when the ring was animated every frame;
+  now nothing moves more than once a second, see docs/kiosk.md). The tap timings below use
+  touches injected into the loop, so a real tap adds up to one turn of waiting.
+* redraws per second with the timer running (the window's flips): the digits change once a
+  second, so 1.0 is the least there can be.
 * CPU with the timer running: the kiosk process's CPU time (every thread: the UI, the
-  table timer's thread) over wall time, in % of one core; baseline: the same screen with
-  the timer stopped. Target under 3 % (issue 10 found 9-13 % running, 0.7 % idle: the
-  screen then redrew the timer 30 times a second; now only when a pixel changes).
+  table timer's thread, Mesa's llvmpipe threads that paint the window) over wall time, in
+  % of one core; baseline: the same screen with the timer stopped. Target under 3 %
+  (issue 10 found 9-13 % running, 0.7 % idle; an earlier round measured 8.7 % / 2.3 %).
 """
 
 from __future__ import annotations
@@ -142,7 +148,9 @@ def _plan(mode: str) -> list[Any]:
     return [
         _cpu("stopped"),
         _fps("stopped"),
-        _untimed("game.timer", 0.5),
+        # A second after the tap: the tap's own redraws (the button, the first digits) are a
+        # tap's cost, measured above; this is the timer running on by itself.
+        _untimed("game.timer", 1.0),
         _cpu("running"),
         _fps("running"),
         _tick_cost(),
@@ -150,15 +158,26 @@ def _plan(mode: str) -> list[Any]:
     ]
 
 
-def _cpu(name: str, seconds: float = 6.0) -> Any:
+def _cpu(name: str, seconds: float = 10.0) -> Any:
     """The process's CPU time over wall time (all threads), in % of one core."""
 
     def step(app: Any, _pending: Any, results: dict[str, list[float]], clock: Any) -> float:
+        from kivy.core.window import Window
+
+        flips = {"n": 0}
+
+        def flipped(*_: Any) -> None:
+            flips["n"] += 1
+
+        Window.bind(on_flip=flipped)
         cpu, wall = time.process_time(), time.perf_counter()
 
         def stop(_dt: float) -> None:
-            used = (time.process_time() - cpu) / (time.perf_counter() - wall) * 100
+            spent = time.perf_counter() - wall
+            used = (time.process_time() - cpu) / spent * 100
+            Window.unbind(on_flip=flipped)
             results.setdefault(f"cpu_{name}", []).append(used)
+            results.setdefault(f"flips_{name}", []).append(flips["n"] / spent)
 
         clock.schedule_once(stop, seconds)
         return seconds + 0.1
@@ -278,13 +297,18 @@ def main() -> None:
         f"  < 100 ms  (baseline: Menu tap to history drawn, {len(taps['challenge'])} taps)"
     )
     print(
-        f"{'frames/s, timer running':<34}{running:>10.1f}{stopped:>10.1f}{running / stopped:>8.2f}  >= 30"
-        f"  (main-loop frames; baseline: timer stopped)"
+        f"{'loop turns/s, timer running':<34}{running:>10.1f}{stopped:>10.1f}{running / stopped:>8.2f}  >= 15"
+        f"  (main-loop turns, a tap is seen at the next; baseline: timer stopped)"
+    )
+    redraws, still = statistics.median(fps["flips_running"]), statistics.median(fps["flips_stopped"])
+    print(
+        f"{'redraws/s, timer running':<34}{redraws:>10.2f}{still:>10.2f}{'':>8}  1.0 least"
+        f"  (window flips; the digits change once a second)"
     )
     busy, idle = statistics.median(fps["cpu_running"]), statistics.median(fps["cpu_stopped"])
     print(
         f"{'CPU, timer running (% of a core)':<34}{busy:>10.2f}{idle:>10.2f}{busy / max(idle, 0.01):>8.2f}"
-        f"  < 3 %  (baseline: timer stopped; {len(fps['cpu_running'])} runs of 6 s)"
+        f"  < 3 %  (baseline: timer stopped; {len(fps['cpu_running'])} runs of 10 s)"
     )
     tick = statistics.median(fps["tick_ms"])
     print(f"{'one timer tick (ms)':<34}{tick:>10.3f}{'':>18}  (one redraw: timer view, ring, digits)")

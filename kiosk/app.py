@@ -20,12 +20,13 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.floatlayout import FloatLayout
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.screenmanager import ScreenManager
 
 from kiosk.session import Session
 from kiosk.settings import Settings
 from kiosk.widgets import theme
-from kiosk.widgets.basics import Banner, fill
+from kiosk.widgets.basics import Banner
+from kiosk.widgets.still import PlainScreenManager
 
 log = logging.getLogger(__name__)
 
@@ -84,13 +85,15 @@ class TableKeeperApp(App):
     def build(self) -> FloatLayout:
         from kiosk.screens import build_screens
 
+        # The background is the window's clear colour, not a rectangle: under software GL a
+        # full-window rectangle costs as much to paint on every redraw as the clear and the
+        # flip together (bench kiosk).
         Window.clearcolor = theme.BG
         root = FloatLayout()
-        fill(root, theme.BG)
         # The banner floats over the top of the screen (every screen is laid out for the full
         # 800x480); information fades by itself, a problem stays until it is tapped.
         self.banner = Banner(pos_hint={"x": 0, "top": 1})
-        self.manager = ScreenManager(transition=NoTransition())
+        self.manager = PlainScreenManager()
         for screen in build_screens(self):
             self.screens[screen.name] = screen
             self.manager.add_widget(screen)
@@ -306,6 +309,17 @@ class TableKeeperApp(App):
         self.screenshots.mkdir(parents=True, exist_ok=True)
         path = self.screenshots / f"{name}.png"
         # Rendered from the widget tree (not read back from the screen), so it is exactly
-        # the screen as laid out now, whatever the display server's buffers hold.
-        self.root.export_to_png(str(path))
+        # the screen as laid out now, whatever the display server's buffers hold. The window's
+        # background is its clear colour, which a rendering of the tree does not have: it is
+        # painted under the tree for the picture only.
+        from kivy.graphics import Color, Rectangle
+
+        background = (Color(*theme.BG), Rectangle(pos=self.root.pos, size=self.root.size))
+        for instruction in background:
+            self.root.canvas.before.add(instruction)
+        try:
+            self.root.export_to_png(str(path))
+        finally:
+            for instruction in background:
+                self.root.canvas.before.remove(instruction)
         return path

@@ -189,6 +189,16 @@ def test_the_timer_runs_pauses_resets_and_warns_with_the_ring_lit(data: Path) ->
     lit = [rgb for rgb in found["frame_running"] if any(rgb)]
     assert 10 <= len(lit) <= 12 and all(rgb == [0, 255, 40] for rgb in lit[:-1])  # green, draining
     assert found["warning"] in ("10", "9")  # New card started it; the last 10 s are amber
+    # Redrawn when a pixel changes: once a second while it runs (each second's digits were
+    # shown), not every frame; the ring is drawn over the still layer, not inside it.
+    seconds = found["running_seconds"]
+    assert len(found["running_digits_seen"]) >= int(seconds)
+    assert seconds - 1.5 <= found["running_flips"] <= seconds * 1.5 + 1, found["running_flips"]
+    assert found["ring_outside_still"] is True
+    # What the X server shows is what the widget tree draws (under 1 % of pixels apart: text
+    # anti-aliasing, a digit that changed between the two), on the game screen and after it.
+    assert found["window_vs_tree_game"] < 3840, found["window_vs_tree_game"]
+    assert found["window_vs_tree_history"] < 3840, found["window_vs_tree_history"]
     amber = [rgb for rgb in found["frame_warning"] if any(rgb)]
     assert amber and all(rgb == [255, 140, 0] for rgb in amber[:-1])  # the last one may be part-lit
     assert found["paused_state"].startswith("PAUSED")

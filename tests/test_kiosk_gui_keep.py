@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -66,6 +67,16 @@ def test_upwords_is_placed_on_a_large_board_and_scored_before_done(data: Path) -
     assert drawn[:16] == [str(n) for i in range(1, 9) for n in (i, i)]  # row and column numbers
     assert [ch for ch in drawn[16:] if ch.isalpha()] == ["M", "O", "O", "D"]  # the play, on the board
     assert found["after_mood"] == ["8", "0"]
+    # Typed on the large board: a play the engine refuses still shows its letters where they
+    # would go, framed red, with the engine's reason (DEA across from row 8, column 7).
+    assert found["off_board"] == ["M", "O", "O", "D", "D", "E"]
+    assert "runs off the board" in found["off_board_score"]
+    assert found["off_board_framed"] == [[7, 6], [7, 7]]
+    # DEAR down from MOOD's D: each letter shows as it is typed, with the points so far.
+    assert found["typed_D_word"] == "D" and found["typed_A_word"] == "DEA"
+    assert found["typed_E"] == ["M", "O", "O", "D", "E"]
+    assert found["typed_A"] == ["M", "O", "O", "D", "E", "A"]
+    assert "(6 points)" in found["typed_A_score"]
     assert "(8 points)" in found["dear_score"]
     assert found["entry_preview"] == "row 4, col 5, down: places E A R for 8 points"
     assert found["after_dear"] == ["8", "8"]
@@ -82,3 +93,23 @@ def test_history_corrects_an_earlier_turn_and_the_engine_replays_from_there(data
     with game_log(data) as log:
         events = log.events(log.games(1)[0].id)
     assert [e.get("word") for e in events] == ["MOOD", "MA", "DEAR"]
+
+
+def test_option_letter_points_taught_once_are_kept_across_a_restart(data: Path) -> None:
+    first = run("option_teach", data)
+    assert first["score"] == "17"  # Z 10 + A 2 + P 4 + S 1
+    kept = json.loads((data / "option-letters.json").read_text())
+    assert kept["letters"] == {"A": 2, "P": 4, "S": 1, "Z": 10}
+    again = run("option_taught", data)  # a new process: the kiosk started again
+    assert again["screen"] == "game"
+    assert again["came_with"] == ["4 pts", "10 pts", "2 pts", "10 pts"]
+    assert again["banners"] == []
+
+
+def test_a_damaged_letter_points_file_is_said_kept_aside_and_the_letters_start_at_1(data: Path) -> None:
+    run("option_teach", data)
+    (data / "option-letters.json").write_text('{"version": 1, "letters": {"Z": 10, "A"')  # cut short
+    found = run("option_taught", data)
+    assert found["came_with"] == ["1 pts"] * 4
+    assert any("damaged" in m and "option-letters.json.bad" in m for m in found["banners"]), found["banners"]
+    assert (data / "option-letters.json.bad").read_text().endswith('"A"')  # nothing lost

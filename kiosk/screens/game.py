@@ -1,7 +1,10 @@
 """The game screen: whose turn (huge), the scores, the table, the timer ring, big buttons.
 
-It redraws from the session after every action and animates only the timer (30 frames a
-second while it runs). Turn entry, challenges and history are their own screens.
+It redraws from the session after every action and animates only the timer ring, which
+changes once a second while it runs. Everything else is kept in a :class:`StillLayer` (one
+off-screen picture, re-rendered only when something in it changes) and the ring is drawn on
+top of it, over a place kept for it in the layout: a redraw for the ring repaints the ring, not
+the whole screen. Turn entry, challenges and history are their own screens.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
 
 from kiosk import playbook
 from kiosk.screens import tables
@@ -17,6 +21,7 @@ from kiosk.screens.base import KioskScreen
 from kiosk.widgets import theme
 from kiosk.widgets.basics import BigButton, FitText, Panel, Text
 from kiosk.widgets.ring import RingView
+from kiosk.widgets.still import StillLayer, cover_window
 
 
 class GameScreen(KioskScreen):
@@ -24,6 +29,10 @@ class GameScreen(KioskScreen):
 
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
+        self.remove_widget(self.body)
+        self.still = StillLayer()
+        self.still.add_widget(self.body)
+        self.add_widget(self.still)
         self._tick_event: Any = None
         from kiosk import paths
         from kiosk.timer_keep import TimerKeep
@@ -35,9 +44,7 @@ class GameScreen(KioskScreen):
         #: The log id of the game the news line speaks of: another game's news is never shown.
         self._news_game: int | None = None
         top = BoxLayout(size_hint_y=None, height=88, spacing=theme.GAP)
-        self.mover = Text(
-            "", size=theme.HUGE, bold=True, color=theme.ACCENT, halign="left", size_hint_x=0.42
-        )
+        self.mover = Text("", size=theme.HUGE, bold=True, color=theme.ACCENT, halign="left", size_hint_x=0.42)
         self.mover.tid = "game.mover"
         top.add_widget(self.mover)
         side = BoxLayout(orientation="vertical", size_hint_x=0.58)
@@ -74,9 +81,18 @@ class GameScreen(KioskScreen):
         self.table = tables.TablePanel()
         middle.add_widget(self.table)
         timer_box = BoxLayout(orientation="vertical", size_hint_x=None, width=200, spacing=4)
-        self.ring = RingView()
+        # The ring's place in the layout; the ring itself is drawn over it, outside the still
+        # layer, so its once-a-second change does not repaint the rest of the screen.
+        ring_place = Widget()
+        timer_box.add_widget(ring_place)
+        self.ring = RingView(size_hint=(None, None))
         self.ring.on_tap = self.reset_timer
-        timer_box.add_widget(self.ring)
+
+        def follow(*_: Any) -> None:
+            self.ring.pos, self.ring.size = ring_place.pos, ring_place.size
+
+        ring_place.bind(pos=follow, size=follow)
+        self.add_widget(self.ring)
         # The timer's state in words under the ring: PAUSED, TIME!, what a tap on the ring does.
         self.ring_hint = Text("", size=theme.BODY, bold=True, color=theme.MUTED, size_hint_y=None, height=50)
         self.ring_hint.tid = "game.timer_state"
@@ -122,9 +138,11 @@ class GameScreen(KioskScreen):
         self.refresh()
 
     def on_enter(self, *_: Any) -> None:
+        cover_window(True)
         self.tick(0)
 
     def on_leave(self, *_: Any) -> None:
+        cover_window(False)
         if self._tick_event is not None:
             self._tick_event.cancel()
             self._tick_event = None
@@ -226,7 +244,10 @@ class GameScreen(KioskScreen):
             self._tick_event = None
         wait = self._draw_timer()
         if self.manager is not None and self.manager.current == self.name:
-            self._tick_event = Clock.schedule_once(self.tick, 0.5 if wait is None else wait + 0.002)
+            # A little after the change: Kivy's clock may run an event a few ms early (it
+            # compares with the frame's start), and a tick just before the digits change
+            # would redraw the ring for nothing and again a moment later.
+            self._tick_event = Clock.schedule_once(self.tick, 0.5 if wait is None else wait + 0.03)
 
     def _draw_timer(self) -> float | None:
         timer = self.app.timer

@@ -3,7 +3,8 @@
 The prism set is not in the rule sheet, so the kiosk cannot know a letter's value: the
 player taps it in on a number pad — one tap a letter, the next letter is selected by
 itself — and the colour of the side showing, for the one-colour double. A letter's points
-are remembered once taught (until the kiosk restarts), so later words come filled in.
+are remembered once taught, across restarts (``kiosk.letter_values``: a small file in the
+data folder), so later words — and later games — come filled in.
 Further words formed by the same turn are added one after another.
 """
 
@@ -13,6 +14,7 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
+from kiosk.letter_values import FILE_NAME, LetterValues
 from kiosk.screens.base import KioskScreen
 from kiosk.screens.forms import Form, letters
 from kiosk.widgets import theme
@@ -84,8 +86,16 @@ class LettersScreen(KioskScreen):
         self.colours: list[BigButton] = []
         self.values: list[int] = []
         self.selected = 0
-        #: Each letter's points as last entered: the set's table, taught once.
-        self.taught: dict[str, int] = {}
+        #: Each letter's points as last entered: the set's table, taught once (opened at first use).
+        self._taught: LetterValues | None = None
+
+    @property
+    def taught(self) -> LetterValues:
+        if self._taught is None:
+            from kiosk import paths
+
+            self._taught = LetterValues(paths.data_dir() / FILE_NAME)
+        return self._taught
 
     def prepare(self, word: str = "", **_context: Any) -> None:
         if word:
@@ -98,7 +108,10 @@ class LettersScreen(KioskScreen):
         )
         self.columns.clear_widgets()
         self.points, self.colours = [], []
-        self.values = [self.taught.get(ch, 1) for ch in self.word]
+        self.values = [self.taught.value(ch) for ch in self.word]
+        problem = self.taught.take_problem()
+        if problem:
+            self.app.warn(problem)
         self.selected = 0
         for i, ch in enumerate(self.word):
             column = BoxLayout(orientation="vertical", spacing=2)
@@ -143,7 +156,10 @@ class LettersScreen(KioskScreen):
         if not self.values:
             return
         self.values[self.selected] = value
-        self.taught[self.word[self.selected]] = value
+        self.taught.teach(self.word[self.selected], value)
+        problem = self.taught.take_problem()
+        if problem:
+            self.app.warn(problem)
         self.selected = min(len(self.values) - 1, self.selected + 1)
         self._show_points()
 

@@ -97,11 +97,9 @@ class TablePanel(BoxLayout):
             last = game.last_play
             fresh = frozenset(p.cell for p in last.tiles) if last is not None else frozenset()
             self._use("grid", GridView).set((_freeze(tops), _freeze(heights), uncertain, fresh))
-            self.caption.text = (
-                f"camera: {read.summary} (tap: photo)"
-                if read is not None
-                else f"tiles in the bag: {game.bag}"
-            )
+            # Without a camera no caption: the bag is on the info line top right, and the
+            # board takes the caption's height (larger letters and stack heights).
+            self.caption.text = f"camera: {read.summary} (tap: photo)" if read is not None else ""
         elif name == "tosswords":
             rows = tuple((side, ALPHABET, "".join(tiles)) for side, tiles in game.retired().items())
             self._use("tiles", TilesView).set(rows)

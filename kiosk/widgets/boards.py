@@ -155,14 +155,16 @@ class GridView(_Canvas):
                     Color(*theme.PANEL_HI)
                 Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
                 if top:
-                    self.letter(
-                        str(top), x + cell / 2, y + cell / 2 + cell * 0.06, int(cell * 0.5), theme.ACCENT_TEXT
-                    )
-                    if h and h > 1:  # the stack's height: a badge in the corner
-                        badge = max(theme.SMALL, int(cell * 0.34))
+                    stacked = bool(h and h > 1)
+                    # A stacked tile's letter moves to the upper left, clear of the height badge
+                    # in the lower right: both stay whole and readable at arm's length.
+                    lx, ly, font = (0.38, 0.6, 0.6) if stacked else (0.5, 0.5, 0.7)
+                    self.letter(str(top), x + cell * lx, y + cell * ly, int(cell * font), theme.ACCENT_TEXT)
+                    if stacked:  # the stack's height: a dark badge in the corner
+                        badge = max(theme.SMALL, int(cell * 0.42))
                         Color(0.12, 0.12, 0.14, 1)
-                        Rectangle(pos=(x + cell - badge - 2, y + 2), size=(badge, badge))
-                        self.letter(str(h), x + cell - 2 - badge / 2, y + 2 + badge / 2, badge, theme.WARN)
+                        RoundedRectangle(pos=(x + cell - badge - 1, y + 1), size=(badge, badge), radius=[3])
+                        self.letter(str(h), x + cell - 1 - badge / 2, y + 1 + badge / 2, badge, theme.WARN)
                 if (r, c) in uncertain:
                     Color(*theme.BAD)
                     Line(rectangle=(x + 2, y + 2, cell - 4, cell - 4), width=2)

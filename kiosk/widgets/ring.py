@@ -18,6 +18,8 @@ from kivy.uix.label import Label
 from kiosk.widgets import theme
 
 RGB = tuple[int, int, int]
+#: A dot of at most 16 px looks round with 16 sides.
+DOT_SEGMENTS = 16
 
 
 class RingView(FloatLayout):
@@ -81,10 +83,12 @@ class RingView(FloatLayout):
         self._size_digits()
         add = self._dots.add
         add(Color(0.18, 0.2, 0.25, 1))
-        add(Line(circle=(cx, cy, radius), width=1.2))
+        # Few segments: under software GL every triangle costs set-up time on each redraw, and
+        # Kivy's default (180 a circle, 25 circles) cost more than the rest of the ring.
+        add(Line(circle=(cx, cy, radius, 0, 360, 72), width=1.2))
         for i, (r, g, b) in enumerate(self._frame):
             angle = math.pi / 2 - 2 * math.pi * i / n
             x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
             lit = (r, g, b) != (0, 0, 0)
             add(Color(r / 255, g / 255, b / 255, 1) if lit else Color(0.22, 0.24, 0.28, 1))
-            add(Ellipse(pos=(x - dot / 2, y - dot / 2), size=(dot, dot)))
+            add(Ellipse(pos=(x - dot / 2, y - dot / 2), size=(dot, dot), segments=DOT_SEGMENTS))

@@ -96,11 +96,31 @@ def upwords_board(ui: Any) -> Steps:
     ui.note("after_mood", [ui.text("game.score.0"), ui.text("game.score.1")])
     ui.tap("game.turn")
     yield
-    ui.type("DEAR")
-    ui.tap("entry.board")
+    ui.tap("entry.board")  # nothing typed yet: the board first, then the word typed on it
     yield
-    ui.tap_at(*_square(ui, 3, 4))
+    ui.tap_at(*_square(ui, 7, 6))  # row 8, column 7, across: DEA would run off the board
+    yield
+    for ch in "DEA":
+        ui.tap(f"place.kb.{ch}")
+        yield
+    ui.note("off_board", [t for t in ui.widget("place.board").painted_text if t.isalpha()])
+    ui.note("off_board_score", ui.text("place.score"))
+    ui.note("off_board_framed", sorted(ui.widget("place.board").data[2]))
+    yield from ui.shot("place-off-board")
+    for _ in "DEA":
+        ui.tap("place.kb.del")
+    yield
+    ui.tap_at(*_square(ui, 3, 4))  # down from MOOD's D
     ui.tap("place.direction")
+    yield
+    for ch in "DEA":  # each letter shows on the board as it is typed, before the word is whole
+        ui.tap(f"place.kb.{ch}")
+        yield
+        ui.note(f"typed_{ch}", [t for t in ui.widget("place.board").painted_text if t.isalpha()])
+        ui.note(f"typed_{ch}_score", ui.text("place.score"))
+        ui.note(f"typed_{ch}_word", ui.text("place.word"))
+    yield from ui.shot("place-typing")
+    ui.tap("place.kb.R")
     yield
     ui.note("dear_score", ui.text("place.score"))
     yield from ui.shot("place-dear")

@@ -21,6 +21,7 @@ from play_evening import (
 )
 from play_games import option, tosswords, upwords, wordspiel, wots
 from play_keep import correct_turn, demo_asks, keep_games, upwords_board
+from play_option import option_taught, option_teach
 from play_settings import (
     demo_calibrate,
     markers_from_photo,
@@ -74,6 +75,8 @@ __all__ = [
     "no_camera_calibrate",
     "no_word_list",
     "option",
+    "option_taught",
+    "option_teach",
     "pins_bad_file",
     "pins_clash",
     "pins_saved",
