@@ -99,6 +99,16 @@ def _in_todays_light(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
     return cv2.transform(reference, coef.T.astype(np.float32))  # saturates to 0..255
 
 
+_SCENE_CACHE: list = []  # [(the calibration picture, its signals)]: one board at a time
+
+
+def _scene_signals(scene: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The calibration picture's signals, worked out once: every read compares with them."""
+    if not _SCENE_CACHE or _SCENE_CACHE[0][0] is not scene:
+        _SCENE_CACHE[:] = [(scene, _signals(scene))]
+    return _SCENE_CACHE[0][1]
+
+
 def _change(now: tuple[np.ndarray, np.ndarray], then: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """How far each pixel differs from the reference: 1 is the threshold. ``now``, ``then``:
     the :func:`_signals` of the picture and of the reference."""
@@ -159,7 +169,8 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     # and a full colour map (a real camera's exposure and saturation drift); either alone takes
     # some light changes for changes on the table.
     now = _signals(small)
-    score = np.minimum(_change(now, _signals(scene)), _change(now, _signals(_in_todays_light(scene, small))))
+    score = np.minimum(_change(now, _scene_signals(scene)),
+                       _change(now, _signals(_in_todays_light(scene, small))))
     changed = _changed(score)
     h, w = changed.shape
     edge = np.zeros((h, w), bool)
