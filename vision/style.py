@@ -92,7 +92,12 @@ _TRAIN_TILES = ((178, 214, 232), (215, 235, 245), (120, 170, 210))   # cream, iv
 _HELD_TILES = ((140, 195, 225), (225, 225, 225), (95, 150, 190))     # tan, white plastic, dark wood
 _TRAIN_INKS = ((35, 42, 70), (20, 20, 20))
 _HELD_INKS = ((30, 30, 110), (70, 40, 20))                          # dark red, dark blue
-_TRAIN_MEDIANS = ((40, 140, 240), (60, 200, 230))                   # orange, yellow
+# orange, yellow, red, blue and tan. With only medians whose colour differs from the tiles',
+# the model learnt to tell a bare median from a tile by colour alone, and took a grey median's
+# bare letters for white tiles (held-out, development seeds: 8 silently wrong spaces, 36 with
+# red and blue added); a tan median beside wooden tiles makes it use lightness and structure
+# too (2).
+_TRAIN_MEDIANS = ((40, 140, 240), (60, 200, 230), (50, 50, 190), (170, 110, 50), (120, 160, 190))
 _HELD_MEDIANS = ((140, 140, 140), (70, 160, 70))                    # grey, green
 _TRAIN_TABLES = ("wood", "cloth")
 _HELD_TABLES = ("carpet", "plain")
