@@ -136,7 +136,8 @@ def _changed(score: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-def _from_edge(changed: np.ndarray, band: np.ndarray, min_area: float, min_band: float) -> np.ndarray:
+def _from_edge(changed: np.ndarray, band: np.ndarray, min_area: float, min_band: float,
+               max_share: float = MAX_SHARE) -> np.ndarray:
     """The connected parts of ``changed`` that overlap ``band`` by ``min_band`` pixels and are at
     least ``min_area`` big."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
@@ -144,7 +145,7 @@ def _from_edge(changed: np.ndarray, band: np.ndarray, min_area: float, min_band:
         return np.zeros(changed.shape, bool)
     in_band = np.bincount(labels[band], minlength=count)
     area = stats[:, cv2.CC_STAT_AREA]
-    keep = (in_band >= min_band) & (area >= min_area) & (area <= MAX_SHARE * changed.size)
+    keep = (in_band >= min_band) & (area >= min_area) & (area <= max_share * changed.size)
     keep[0] = False
     return keep[labels]
 
@@ -164,19 +165,31 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
                     [pad, pad + rows * px]]))
     size = (cols * px + 2 * pad, rows * px + 2 * pad)
 
-    # The whole picture: a change that touches the picture's edge and reaches the board.
     # Changed under both models of the light: a plain gain per colour (a lamp, the white balance),
     # and a full colour map (a real camera's exposure and saturation drift); either alone takes
-    # some light changes for changes on the table.
+    # some light changes for changes on the table. The second is only worked out when the first
+    # finds an arm at all (a pixel changed under both is changed under the first: most pictures
+    # have no arm, and this halves their cost).
     now = _signals(small)
-    score = np.minimum(_change(now, _scene_signals(scene)),
-                       _change(now, _signals(_in_todays_light(scene, small))))
+    by_gain = _change(now, _scene_signals(scene))
+    if not _arm_mask(by_gain, small, to_board, size, tile_lab, max_share=1.0).any():
+        return np.zeros((rows, cols))
+    score = np.minimum(by_gain, _change(now, _signals(_in_todays_light(scene, small))))
+    return cell_fraction(_arm_mask(score, small, to_board, size, tile_lab), rows, cols, px, pad)
+
+
+def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: tuple[int, int],
+              tile_lab: np.ndarray | None, max_share: float = MAX_SHARE) -> np.ndarray:
+    """The arm on the board's surround warp (``to_board``, ``size``), from a change ``score`` of
+    the small picture."""
+    px = RING_CELL_PX
+    # The whole picture: a change that touches the picture's edge and reaches the board.
     changed = _changed(score)
     h, w = changed.shape
     edge = np.zeros((h, w), bool)
     edge[:2], edge[-2:], edge[:, :2], edge[:, -2:] = True, True, True, True
-    through_table = cv2.warpPerspective(_from_edge(changed, edge, 0, 1).astype(np.uint8), to_board, size,
-                                        flags=cv2.INTER_NEAREST)
+    from_edge = _from_edge(changed, edge, 0, 1, max_share).astype(np.uint8)
+    through_table = cv2.warpPerspective(from_edge, to_board, size, flags=cv2.INTER_NEAREST)
 
     # The board's surround: a change (not tile-coloured) that reaches from its outer half in.
     near = _changed(cv2.warpPerspective(score, to_board, size, flags=cv2.INTER_LINEAR,
@@ -192,7 +205,6 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     outer = np.zeros(near.shape, bool)
     band = px // 2
     outer[:band], outer[-band:], outer[:, :band], outer[:, -band:] = True, True, True, True
-    across_frame = _from_edge(near, outer, 1.5 * px * px, 0.2 * px * px)
+    across_frame = _from_edge(near, outer, 1.5 * px * px, 0.2 * px * px, max_share)
 
-    arm = across_frame | through_table.astype(bool)
-    return cell_fraction(arm, rows, cols, px, pad)
+    return across_frame | through_table.astype(bool)
