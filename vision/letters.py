@@ -66,6 +66,15 @@ def ink_mask(image: np.ndarray) -> np.ndarray:
     return bw
 
 
+def bare_face(image: np.ndarray) -> bool:
+    """Whether the middle of a tile face carries no ink at all: a blank tile, even when the crop
+    catches an edge of the board or of the next tile (which a classifier may read as an I or a T)."""
+    bw = ink_mask(image)
+    h, w = bw.shape
+    middle = bw[h // 5: h - h // 5, w // 5: w - w // 5]
+    return bool(middle.size) and float(middle.mean()) < 0.02 * 255
+
+
 def _glyph_components(bw: np.ndarray) -> np.ndarray | None:
     """Keep the letter's strokes; drop tile edges, point-value digits and specks."""
     h, w = bw.shape

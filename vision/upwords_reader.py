@@ -31,6 +31,7 @@ import numpy as np
 
 from vision.appearance import BoardAppearance, board_looks, board_warp
 from vision.hands import UNDER_HAND, hand_cells, hand_flags
+from vision.letters import bare_face
 from vision.occupancy import cell_fraction, face_features, glyph_centre, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model
 from vision.planes import BoardPlanes
@@ -402,7 +403,9 @@ class UpwordsReader:
         if self.letters is not None and crop.size:
             read = self.letters.read(crop)
             letter, letter_conf = read.letter, float(read.confidence)
-            if letter is None and self.loose_tiles:  # no glyph at all: a blank tile (or a covered one)
+            if self.loose_tiles and (letter is None or bare_face(crop)):
+                # No glyph at all, or no ink in the face's middle (the classifier may still "read"
+                # the edge of the board caught in the crop: a blank on the centre star read as Q).
                 letter = BLANK
                 flags.append("a blank tile (no letter on it)")
             elif letter_conf < NO_LETTER_BELOW:
