@@ -119,6 +119,7 @@ class BoardAppearance:
     tile_known: np.ndarray | None = None
     skin: np.ndarray | None = None   # skin-coloured pixels of the start picture (red squares...)
     scene: np.ndarray | None = None  # the start picture, small (:func:`vision.arms.reference_scene`)
+    faces: np.ndarray | None = None  # (R, C, 3) :func:`face_colours` of the start picture
 
     def save(self, path: str | Path) -> None:
         arrays: dict[str, np.ndarray] = {"tile_lab": np.asarray(self.tile_lab, np.float32)}
@@ -133,6 +134,8 @@ class BoardAppearance:
             arrays["skin_width"] = np.array(self.skin.shape[1])
         if self.scene is not None:
             arrays["scene"] = np.asarray(self.scene, np.uint8)
+        if self.faces is not None:
+            arrays["faces"] = np.asarray(self.faces, np.float32)
         tmp = Path(path).with_suffix(".tmp.npz")
         np.savez_compressed(tmp, **arrays)
         tmp.replace(path)
@@ -153,12 +156,15 @@ class BoardAppearance:
                     parts["skin"] = np.unpackbits(data["skin"], axis=-1)[:, :width].astype(bool)
                 if "scene" in data:
                     parts["scene"] = data["scene"].astype(np.uint8)
+                if "faces" in data:
+                    parts["faces"] = data["faces"].astype(np.float32)
         except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as exc:
             raise ValueError(f"the board appearance file {path} cannot be read ({exc}); "
                              "calibrate the board again") from None
-        scene = parts.get("scene")
+        scene, faces = parts.get("scene"), parts.get("faces")
         if np.asarray(parts["tile_lab"]).shape != (3,) or (
-                scene is not None and (np.ndim(scene) != 3 or np.shape(scene)[2] != 3)):
+                scene is not None and (np.ndim(scene) != 3 or np.shape(scene)[2] != 3)) or (
+                faces is not None and (np.ndim(faces) != 3 or np.shape(faces)[2] != 3)):
             raise ValueError(f"the board appearance file {path} is damaged; calibrate the board again")
         return cls(**parts)  # type: ignore[arg-type]
 
@@ -249,6 +255,46 @@ def board_looks(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, fa
     if warped is None:
         warped = board_warp(image, corners, rows, cols)
     return measure(warped, rows, cols, LOOK_CELL_PX, face_frac * MEASURE_FRAC, LOOK_CELL_PX // 4)
+
+
+#: :func:`face_colours` averages the pixels of a face at or above this quantile of lightness.
+LIGHT_QUANTILE = 0.67
+
+
+def face_colours(warped_bgr: np.ndarray, rows: int, cols: int, face_frac: float,
+                 gains: np.ndarray | None = None, only_row: int | None = None) -> np.ndarray:
+    """The colour of the light part of every cell's face (rows x cols x 3, L*a*b*), from a
+    :func:`board_warp` picture; ``gains``: a :class:`LightChange`'s, to undo; ``only_row``:
+    measure that row alone (1 x cols x 3), for a reader that needs no other.
+
+    Why the light part: the face rim's mean (:class:`CellLooks`) is pulled towards ink by a
+    heavy letter (a bold W or M fills most of a face) and by a letter printed on the board, so
+    two tiles, or a tile and the strip it stood on, can differ by more than a tile and a bare
+    strip. The lightest third of a face is its ground: the tile's own colour, or the board's.
+    """
+    pad, cell = LOOK_CELL_PX // 4, LOOK_CELL_PX
+    half = face_frac * MEASURE_FRAC * cell / 2
+    side = max(round(2 * half), 2)
+    steps = np.arange(side) - side / 2 + 0.5
+    h, w = warped_bgr.shape[:2]
+
+    def pixels(n: int, limit: int) -> np.ndarray:  # (n, side): each cell's rows or columns of its face
+        centres = pad + (np.arange(n)[:, None] + 0.5) * cell
+        return np.clip(np.round(centres + steps[None, :]).astype(int), 0, limit - 1)
+
+    ys, xs = pixels(rows, h), pixels(cols, w)
+    if only_row is not None:
+        ys = ys[only_row:only_row + 1]
+        gains = None if gains is None else gains[only_row:only_row + 1]
+    blocks = warped_bgr[ys[:, None, :, None], xs[None, :, None, :]].reshape(len(ys), cols, side * side, 3)
+    bgr = blocks.astype(np.float32) * (1.0 / 255.0)
+    if gains is not None:
+        bgr = np.minimum(bgr * np.exp(-gains).astype(np.float32)[:, :, None, :], 1.0)
+    lab = cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(bgr.shape)
+    light = lab[..., 0]
+    kth = int(LIGHT_QUANTILE * (side * side - 1))
+    ground = light >= np.partition(light, kth, axis=2)[..., kth:kth + 1]
+    return ((lab * ground[..., None]).sum(axis=2) / ground.sum(axis=2)[..., None]).astype(np.float32)
 
 
 def structure_distance(a: np.ndarray, b: np.ndarray, floor: float = 24.0) -> np.ndarray:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from vision.appearance import BoardAppearance, CellLooks, board_looks, board_warp, tile_colour
+from vision.appearance import BoardAppearance, CellLooks, board_looks, board_warp, face_colours, tile_colour
 from vision.arms import reference_scene
 from vision.hands import reference_skin
 
@@ -52,7 +52,7 @@ def with_tiles(appearance: BoardAppearance, looks: CellLooks, tile_cells: Iterab
     return BoardAppearance(tile_lab=tile_colour(looks, occupied_mask(rows, cols, tile_cells)),
                            empty=appearance.empty, empty_known=appearance.empty_known,
                            tile=appearance.tile, tile_known=appearance.tile_known, skin=appearance.skin,
-                           scene=appearance.scene)
+                           scene=appearance.scene, faces=appearance.faces)
 
 
 def learn_street(start_image: np.ndarray, corners: np.ndarray, face_frac: float) -> BoardAppearance:
@@ -63,4 +63,5 @@ def learn_street(start_image: np.ndarray, corners: np.ndarray, face_frac: float)
     median[MEDIAN_ROW] = True
     return BoardAppearance(tile_lab=tile_colour(looks, median), empty=looks, empty_known=~median,
                            tile=looks, tile_known=median, skin=reference_skin(warped),
-                           scene=reference_scene(start_image))
+                           scene=reference_scene(start_image),
+                           faces=face_colours(warped, STREET_ROWS, STREET_COLS, face_frac))

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.appearance import BoardAppearance, board_looks, board_warp
+from vision.appearance import BoardAppearance, board_looks, board_warp, face_colours
 from vision.hands import UNDER_HAND, hand_cells, hand_flags
+from vision.median_strip import MEDIAN_ROW, settle_median
 from vision.occupancy import cell_fraction, glyph_centre, skin_mask
-from vision.occupancy_model import OccupancyModel, default_model
+from vision.occupancy_model import OccupancyModel, default_model, light_change
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, StreetColumn, StreetReading, unit
 from vision.render_textures import STREET_LETTERS
@@ -90,11 +91,18 @@ class StreetReader:
             face = self.geometry.tile_mm / self.geometry.pitch_mm
             board = board_warp(image, self.corners, self.rows, self.cols)
             looks = board_looks(image, self.corners, self.rows, self.cols, face, board)
-            prob = self.model.probability(looks, self.appearance)
+            light = light_change(looks, self.appearance)
+            prob = self.model.probability(looks, self.appearance, light)
+            doubts: list[str | None] = [None] * self.cols
+            if self.appearance.faces is not None:
+                now = face_colours(board, self.rows, self.cols, face, light.gains, only_row=MEDIAN_ROW)
+                prob, doubts = settle_median(prob, now[0], self.appearance.faces[MEDIAN_ROW])
             hand = hand_cells(board, self.rows, self.cols, self.appearance, image, self.corners)
             any_hand = bool((hand > UNDER_HAND).any())
+            flags = [hand_flags(hand[:, col].max(), any_hand) + ([doubt] if doubt else [])
+                     for col, doubt in enumerate(doubts)]
             return StreetReading(columns=tuple(
-                self._judge_learnt(col, letter, prob[:, col], top, hand_flags(hand[:, col].max(), any_hand))
+                self._judge_learnt(col, letter, prob[:, col], top, flags[col])
                 for col, letter in enumerate(STREET_LETTERS)))
         scores = self.space_scores(top)
         hand = cell_fraction(skin_mask(top), self.rows, self.cols, self.cell_px, 0.0)

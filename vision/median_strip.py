@@ -1,0 +1,60 @@
+"""Is a Word on the Street tile still on its median letter? Ask the bare median in the same picture.
+
+Why: calibration sees every median space with its tile on it and never bare, so the trained
+occupancy model has only the tile's look and the set's tile colour to go on. On a median
+strip printed close to the tile's colour (grey, cream, beige) or when a tile stands a little off
+its letter, that model calls a bare median a tile, or a tile bare, with confidence. The picture
+being read holds the answer: every column whose tile is out in a lane shows its median space
+bare, under this light, with its printed letter. So each doubtful median space is compared with
+those bare spaces and with its own tile as calibration saw it, on the colour of the face's light
+part (:func:`vision.appearance.face_colours`) after undoing the light's change. Nearer one by a
+clear factor settles it; in between, where the model disagrees, the space is marked uncertain.
+
+Measured on randomised streets (``python -m bench generalise``): see ``docs/reading.md``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MEDIAN_ROW = 2
+LANE_ROWS = (0, 1, 3, 4)
+#: A lane tile this sure tells us its column's median space is bare: an example of the bare strip.
+SURE_LANE = 0.9
+#: Bare examples needed; the second nearest is used, so one wrong example cannot decide.
+MIN_EXAMPLES = 2
+#: Share of the distance (to the bare examples, over both) below which the space is bare and
+#: above whose complement it holds its tile.
+CLEAR_SHARE = 0.3
+DOUBT = "the tile on the median is hard to tell from the bare strip"
+
+
+def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarray
+                  ) -> tuple[np.ndarray, list[str | None]]:
+    """The street's tile probabilities (5 x 17) with the median row settled against the bare
+    median seen in this picture, and a doubt (or None) per column.
+
+    ``faces_now``: the median row's face colours now, light undone (17 x 3, L*a*b*);
+    ``faces_start``: the same at calibration, each space with its own tile on it.
+    """
+    out = np.array(prob, np.float64, copy=True)
+    doubts: list[str | None] = [None] * out.shape[1]
+    lanes = out[list(LANE_ROWS)].max(axis=0)
+    bare = np.flatnonzero(lanes >= SURE_LANE)
+    for col in range(out.shape[1]):
+        examples = bare[bare != col]
+        if len(examples) < MIN_EXAMPLES:
+            continue
+        to_bare = np.sort(np.linalg.norm(faces_now[examples] - faces_now[col], axis=-1))[MIN_EXAMPLES - 1]
+        to_tile = float(np.linalg.norm(faces_now[col] - faces_start[col]))
+        share = float(to_bare / (to_bare + to_tile + 1e-9))
+        p = float(out[MEDIAN_ROW, col])
+        if share <= CLEAR_SHARE:
+            out[MEDIAN_ROW, col] = min(p, 0.1 * share / CLEAR_SHARE)
+        elif share >= 1.0 - CLEAR_SHARE:
+            if lanes[col] < 0.5:
+                out[MEDIAN_ROW, col] = max(p, 0.9 + 0.1 * (share - 1.0 + CLEAR_SHARE) / CLEAR_SHARE)
+        elif (share > 0.5) != (p >= 0.5):
+            out[MEDIAN_ROW, col] = 0.55 if p >= 0.5 else 0.45
+            doubts[col] = DOUBT
+    return out, doubts
