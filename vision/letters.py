@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 #: Side of the normalised glyph the classifier sees, in pixels.
 GLYPH_SIZE = 32
 
+#: A read's confidence is scaled by this when the two views of the cell name different letters.
+DISAGREEMENT = 0.5
+
 _HOG = cv2.HOGDescriptor((GLYPH_SIZE, GLYPH_SIZE), (16, 16), (8, 8), (8, 8), 9)
 
 
@@ -214,7 +217,10 @@ class LetterClassifier:
         sq_whole, sq_tight, _, _ = self._taught()
         whole = self._nearest(self._features, sq_whole, views[0])
         tight = self._nearest(self._tight, sq_tight, views[1])
-        return whole if whole.confidence >= tight.confidence else tight
+        best = whole if whole.confidence >= tight.confidence else tight
+        if whole.letter != tight.letter:
+            return LetterRead(best.letter, round(best.confidence * DISAGREEMENT, 4), best.source)
+        return best
 
     def _taught(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
         """What every read needs of the taught set, worked out once per set (:meth:`fit` and
