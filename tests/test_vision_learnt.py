@@ -116,6 +116,23 @@ def test_a_serif_letter_the_two_views_disagree_on_is_flagged(seed: int) -> None:
     assert letters > 40 and silent == 0
 
 
+@pytest.mark.slow
+def test_a_letter_seen_again_after_a_hand_is_not_a_new_tile() -> None:
+    """A hand hid an O (no letter readable under it); in the next picture the O is back. History
+    had read that as a new letter on top and said the stack was 2 (flagged, but wrong)."""
+    scene = grid_scene(67104, "held_out", "upwords8", n_frames=5, sequence=True)
+    assert scene.frames[2].hand and not scene.frames[3].hand
+    reader = _grid_reader(scene, learnt=True)
+    previous = None
+    for index, frame in enumerate(scene.frames):
+        previous = reader.read(frame.image, previous=previous)
+        if index == 2:
+            assert previous.cell(3, 5).letter is None  # under the hand
+        if index >= 3:
+            assert previous.cell(3, 5).height == frame.heights[3][5] == 1
+            assert previous.cell(3, 5).letter == "O"
+
+
 def test_a_warm_board_square_is_not_a_hand_but_a_hand_is() -> None:
     """Red squares and tan tiles are skin-coloured; the learnt reader knows them from calibration."""
     style = BoardStyle(board=(40, 40, 150), floor=(35, 35, 140), premium=((60, 60, 200),),

@@ -456,6 +456,12 @@ class UpwordsReader:
                 flags.append(f"the tile read {prev.letter} before, {letter} now")
         elif letter is None:  # unreadable: history cannot tell whether a tile was added
             return max(prev.height, geo), 0.3, "history"
+        elif prev.letter is None:
+            # Unreadable before (under a hand): a letter seen again is not a new tile on top.
+            # The stack cannot have shrunk, and the picture says how tall it is.
+            if geo >= prev.height:
+                return geo, min(letter_conf, geo_conf), "both"
+            return prev.height, 0.3, "history"
         elif letter == prev.letter:
             expected = prev.height
         else:
