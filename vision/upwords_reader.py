@@ -315,6 +315,11 @@ class UpwordsReader:
         g = self.geometry
         wr, wc = r - self._origin[0], c - self._origin[1]  # the cell in the warped window
         flags = hand_flags(hand, self._any_hand)
+        if hand > UNDER_HAND and prev is not None:
+            # Nothing under a hand can be read, and a guess would become the next picture's
+            # history (a stack read as gone under a hand, then its top taken for a new tile):
+            # the cell keeps what it was, marked uncertain, until it is seen again.
+            return self._carried(r, c, prev, flags)
         # Any tile in this cell covers its floor, and only nearer things can hide the floor, so a
         # visible floor settles occupancy (measured on its visible part only); the higher planes
         # may show a farther stack's side instead.
@@ -423,7 +428,10 @@ class UpwordsReader:
         return float(self.appearance.tile_lab[0]) * 2.55
 
     def _hidden(self, r: int, c: int, prev: CellReading | None, flags: list[str]) -> CellReading:
-        flags = [*flags, "hidden behind a taller stack"]
+        return self._carried(r, c, prev, [*flags, "hidden behind a taller stack"])
+
+    def _carried(self, r: int, c: int, prev: CellReading | None, flags: list[str]) -> CellReading:
+        """A cell that cannot be seen: the previous reading's value, never sure."""
         if prev is not None:
             return CellReading(r, c, prev.letter, prev.height, min(prev.confidence, 0.5),
                                prev.letter_confidence, prev.height_confidence, "history", tuple(flags),
