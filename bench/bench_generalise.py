@@ -44,6 +44,7 @@ if str(ROOT) not in sys.path:
 from bench import pi5  # noqa: E402
 from vision.learn_board import learn_grid, learn_street  # noqa: E402
 from vision.letters import LetterClassifier, LetterReader, augmented  # noqa: E402
+from vision.reading import BoardReading, CellReading  # noqa: E402
 from vision.render_textures import STREET_LETTERS  # noqa: E402
 from vision.scenes import Scene, grid_scene, street_scene  # noqa: E402
 from vision.street import StreetGeometry, StreetReader  # noqa: E402
@@ -98,14 +99,21 @@ def grid_readers(s: Scene, learnt: bool) -> UpwordsReader:
     return reader
 
 
+def empty_board(rows: int, cols: int) -> BoardReading:
+    """The history a game starts from: the empty board, as the kiosk's own game state gives it
+    (:func:`kiosk.camera_view.history`)."""
+    return BoardReading("upwords", rows, cols, tuple(CellReading(r, c, None, 0, 1.0, height_from="history")
+                                                     for r in range(rows) for c in range(cols)))
+
+
 def run_grid(s: Scene, learnt: bool, t: Tally) -> None:
     reader = grid_readers(s, learnt)
-    previous = None
+    previous = empty_board(reader.rows, reader.cols)  # the scenes' frames are a game from its first move
     for frame in s.frames:
         start = time.perf_counter()
         single = reader.read(frame.image)
         t.times.append(time.perf_counter() - start)
-        with_history = reader.read(frame.image, previous=previous) if previous is not None else single
+        with_history = reader.read(frame.image, previous=previous)
         previous = with_history
         board_right = True
         for cell, hcell in zip(single.cells, with_history.cells, strict=True):

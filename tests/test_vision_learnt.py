@@ -117,14 +117,17 @@ def test_a_serif_letter_the_two_views_disagree_on_is_flagged(seed: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("seed", "hand_at", "cells"), [(67104, 2, [(3, 5)]), (69107, 3, [(4, 7), (5, 7)])])
-def test_what_a_hand_hid_does_not_become_history(seed: int, hand_at: int, cells: list) -> None:
-    """Under a hand a cell cannot be read: an O's letter was lost (then, seen again, taken for a
-    new tile: a stack of 2), a stack of 1 read as gone (then a tile put on it while the hand was
-    there read as a stack of 1, surely). The cell keeps its last value, flagged, and history
-    picks up from there."""
-    scene = grid_scene(seed, "held_out", "upwords8", n_frames=5, sequence=True)
-    assert scene.frames[hand_at].hand and not any(f.hand for f in scene.frames[hand_at + 1:])
+@pytest.mark.parametrize(("seed", "family", "hand_at", "cells"), [
+    (67104, "held_out", 2, [(3, 5)]), (69107, "held_out", 3, [(4, 7), (5, 7)]),
+    (63103, "train", 0, [(7, 7)]), (63103, "train", 3, [(3, 2)])])
+def test_what_a_hand_hid_does_not_become_history(seed: int, family: str, hand_at: int, cells: list) -> None:
+    """Under a hand a cell cannot be read, and a guess there became the next picture's history:
+    an O's lost letter, seen again, taken for a new tile (a stack of 2); a stack read as gone,
+    then the tile put on it surely a stack of 1; a stack of 5 guessed under a hand kept for
+    good. Under the hand the cell keeps its last value, flagged; the next picture is read on
+    its own (flagged where the picture alone is unsure), and history picks up from there."""
+    scene = grid_scene(seed, family, "upwords8", n_frames=5, sequence=True)
+    assert scene.frames[hand_at].hand
     reader = _grid_reader(scene, learnt=True)
     previous = None
     for index, frame in enumerate(scene.frames):
@@ -133,8 +136,8 @@ def test_what_a_hand_hid_does_not_become_history(seed: int, hand_at: int, cells:
             cell = previous.cell(r, c)
             if index == hand_at:
                 assert "under a hand or arm" in cell.flags and cell.uncertain
-            elif index > hand_at:
-                assert (cell.height, cell.letter) == (frame.heights[r][c], frame.letters[r][c])
+            elif index > hand_at and "under a hand or arm" not in cell.flags:
+                assert (cell.height, cell.letter) == (frame.heights[r][c], frame.letters[r][c]), index
 
 
 def test_a_warm_board_square_is_not_a_hand_but_a_hand_is() -> None:

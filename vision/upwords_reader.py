@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from vision.appearance import BoardAppearance, board_looks, board_warp
-from vision.hands import UNDER_HAND, hand_cells, hand_flags
+from vision.hands import UNDER_HAND, UNDER_HAND_FLAG, hand_cells, hand_flags
 from vision.letters import bare_face
 from vision.occupancy import cell_fraction, face_features, glyph_centre, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model
@@ -442,6 +442,8 @@ class UpwordsReader:
                 height_conf: float, prev: CellReading | None, flags: list[str], *,
                 geo_height: int, geo_conf: float) -> CellReading:
         source = "geometry"
+        if prev is not None and UNDER_HAND_FLAG in prev.flags:
+            prev = None  # what a hand hid is no history: this picture is read on its own
         if prev is not None:
             height, height_conf, source = self._with_history(letter, height, prev, geo_height, geo_conf,
                                                              letter_conf, flags)
@@ -467,7 +469,7 @@ class UpwordsReader:
         elif prev.letter is None:
             # Unreadable before (under a hand): a letter seen again is not a new tile on top.
             # The stack cannot have shrunk, and the picture says how tall it is.
-            if geo >= prev.height:
+            if geo >= prev.height or prev.height_confidence < 0.6:
                 return geo, min(letter_conf, geo_conf), "both"
             return prev.height, 0.3, "history"
         elif letter == prev.letter:
