@@ -22,6 +22,7 @@ from vision.appearance import BoardAppearance
 from vision.learn_board import learn_grid, learn_street
 from vision.letters import LetterClassifier, LetterReader, augmented
 from vision.occupancy_model import Logistic, OccupancyModel, default_model
+from vision.reading import BoardReading, CellReading
 from vision.render import Effects, Hand, Pose, UpwordsSpec, render_upwords
 from vision.scenes import grid_scene, street_scene
 from vision.street import StreetGeometry, StreetReader
@@ -123,13 +124,14 @@ def test_a_serif_letter_the_two_views_disagree_on_is_flagged(seed: int) -> None:
 def test_what_a_hand_hid_does_not_become_history(seed: int, family: str, hand_at: int, cells: list) -> None:
     """Under a hand a cell cannot be read, and a guess there became the next picture's history:
     an O's lost letter, seen again, taken for a new tile (a stack of 2); a stack read as gone,
-    then the tile put on it surely a stack of 1; a stack of 5 guessed under a hand kept for
-    good. Under the hand the cell keeps its last value, flagged; the next picture is read on
-    its own (flagged where the picture alone is unsure), and history picks up from there."""
+    then the tile put on it surely a stack of 1. Under the hand the cell keeps its value from
+    before, flagged; in the next picture the same letter is the same stack, and a new letter
+    means at least one tile more, the picture saying how many (flagged where it is unsure)."""
     scene = grid_scene(seed, family, "upwords8", n_frames=5, sequence=True)
     assert scene.frames[hand_at].hand
     reader = _grid_reader(scene, learnt=True)
-    previous = None
+    previous = BoardReading("upwords", 8, 8, tuple(CellReading(r, c, None, 0, 1.0, height_from="history")
+                                                   for r in range(8) for c in range(8)))  # the game's start
     for index, frame in enumerate(scene.frames):
         previous = reader.read(frame.image, previous=previous)
         for r, c in cells:

@@ -442,8 +442,6 @@ class UpwordsReader:
                 height_conf: float, prev: CellReading | None, flags: list[str], *,
                 geo_height: int, geo_conf: float) -> CellReading:
         source = "geometry"
-        if prev is not None and UNDER_HAND_FLAG in prev.flags:
-            prev = None  # what a hand hid is no history: this picture is read on its own
         if prev is not None:
             height, height_conf, source = self._with_history(letter, height, prev, geo_height, geo_conf,
                                                              letter_conf, flags)
@@ -460,6 +458,14 @@ class UpwordsReader:
             if prev.height:
                 flags.append(f"the stack of {prev.height} ({prev.letter}) has gone")
             return 0, 1.0, "history"
+        stale = UNDER_HAND_FLAG in prev.flags and self.geometry.max_height > 1
+        if stale and letter not in (None, prev.letter):
+            # Tiles were laid while a hand hid the cell (its reading is the one from before the
+            # hand): at least one, perhaps more, so the picture decides above that floor.
+            least = prev.height + 1 if prev.height_confidence >= 0.6 else 1
+            if geo >= least:
+                return geo, min(letter_conf, geo_conf), "both"
+            return least, min(letter_conf, 0.3), "history"
         if prev.height == 0 or self.geometry.max_height == 1:  # flat tiles: a new letter is no stack
             expected = 1
             if prev.height and letter is not None and prev.letter not in (None, letter):
