@@ -90,11 +90,12 @@ def add_tiles(cal: Calibration, appearance: BoardAppearance | None, image: np.nd
     cells = list(cells)
     corners = cal.corners_for(image.shape[1], image.shape[0])
     looks = board_looks(image, corners, cal.rows, cal.cols, face_fraction(cal))
+    as_seen = tile_colour(looks, occupied_mask(cal.rows, cal.cols, cells))  # under this photo's light
     if appearance is None:
-        appearance = BoardAppearance(tile_lab=tile_colour(looks, occupied_mask(cal.rows, cal.cols, cells)))
+        appearance = BoardAppearance(tile_lab=as_seen)
     else:
-        appearance = with_tiles(appearance, looks, cells)
-    return appearance, measure_face(cal, image, cells, appearance.tile_lab)
+        appearance = with_tiles(appearance, looks, cells, image, corners)
+    return appearance, measure_face(cal, image, cells, as_seen)
 
 
 def save_appearance(cal: Calibration, calibration_path: str | Path, appearance: BoardAppearance,

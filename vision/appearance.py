@@ -169,11 +169,51 @@ class BoardAppearance:
         return cls(**parts)  # type: ignore[arg-type]
 
 
-def tile_colour(looks: CellLooks, cells: np.ndarray) -> np.ndarray:
-    """The set's tile colour: the median rim colour of cells known to hold a tile."""
+def tile_colour(looks: CellLooks, cells: np.ndarray, light: LightChange | None = None) -> np.ndarray:
+    """The set's tile colour: the median rim colour of cells known to hold a tile.
+
+    ``light``: how the teaching picture's light differs from the calibration's
+    (:func:`teaching_light`). The reader compares every later picture with its references
+    *under the calibration's light*, so the tile colour must be under it too: taken as seen
+    under a warmer lamp, every tile had looked "unlike the tile colour", and a tan tile on a
+    peach square read as the bare square, with confidence (held-out seed 77108).
+    """
     if not cells.any():
         raise ValueError("no tile was seen to learn the tile colour from")
-    return np.median(looks.rim_lab[cells], axis=0).astype(np.float32)
+    colours = looks.rim_lab if light is None else light.undo(looks)
+    return np.median(colours[cells], axis=0).astype(np.float32)
+
+
+#: The surround used to compare two pictures' light when the board's cells are covered: this
+#: many cells' width around the playing area (the board's frame, perhaps some table).
+SURROUND_CELLS = 1
+
+
+def teaching_light(reference: np.ndarray, image: np.ndarray, corners: np.ndarray, rows: int, cols: int,
+                   looks: CellLooks, empty: CellLooks | None, cells: np.ndarray) -> LightChange:
+    """How ``image``'s light differs from the calibration picture ``reference`` (which may be
+    kept smaller, as :func:`vision.arms.reference_scene` keeps it).
+
+    Measured on the board's free cells where enough are free; a teaching layout often covers
+    every cell, and then on the surround of the playing area, which both pictures show bare.
+    One gain per colour channel (a lamp, the white balance), the median over the surround's
+    pixels so a stray object there does not count.
+    """
+    free = ~cells
+    if empty is not None and free.sum() >= 8:
+        return light_between(looks, empty, free)
+    scale = reference.shape[1] / image.shape[1]
+    small = cv2.resize(image, (reference.shape[1], reference.shape[0]), interpolation=cv2.INTER_AREA)
+    cell_px, pad = 8, 8 * SURROUND_CELLS
+    then = warp_board(reference, np.asarray(corners) * scale, rows, cols, cell_px, pad).astype(np.float32)
+    now = warp_board(small, np.asarray(corners) * scale, rows, cols, cell_px, pad).astype(np.float32)
+    ring = np.ones(then.shape[:2], bool)
+    ring[pad:-pad, pad:-pad] = False
+    usable = ring & (then.min(axis=-1) > 12) & (now.min(axis=-1) > 12)
+    if usable.sum() < 20:
+        return LightChange.none(looks.shape)
+    gains = np.median(np.log(now[usable] / then[usable]), axis=0)
+    return LightChange(np.broadcast_to(gains, (*looks.shape, 3)).copy())
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,15 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from vision.appearance import BoardAppearance, CellLooks, board_looks, board_warp, face_colours, tile_colour
+from vision.appearance import (
+    BoardAppearance,
+    CellLooks,
+    board_looks,
+    board_warp,
+    face_colours,
+    teaching_light,
+    tile_colour,
+)
 from vision.arms import reference_scene
 from vision.hands import reference_skin
 
@@ -40,16 +48,23 @@ def learn_grid(empty_image: np.ndarray, corners: np.ndarray, rows: int, cols: in
     if tiles_image is None:
         raise ValueError("the tile colour needs a picture with tiles on known cells (the teaching picture)")
     looks = board_looks(tiles_image, corners, rows, cols, face_frac)
-    return BoardAppearance(tile_lab=tile_colour(looks, occupied_mask(rows, cols, tile_cells)),
+    tiles = occupied_mask(rows, cols, tile_cells)
+    light = teaching_light(empty_image, tiles_image, corners, rows, cols, looks, empty, tiles)
+    return BoardAppearance(tile_lab=tile_colour(looks, tiles, light),
                            empty=empty, empty_known=known, skin=reference_skin(warped),
                            scene=reference_scene(empty_image))
 
 
-def with_tiles(appearance: BoardAppearance, looks: CellLooks, tile_cells: Iterable[tuple[int, int]]
-               ) -> BoardAppearance:
-    """The same references with the tile colour learnt from ``looks`` at ``tile_cells``."""
+def with_tiles(appearance: BoardAppearance, looks: CellLooks, tile_cells: Iterable[tuple[int, int]],
+               image: np.ndarray | None = None, corners: np.ndarray | None = None) -> BoardAppearance:
+    """The same references with the tile colour learnt from ``looks`` at ``tile_cells``; with the
+    picture and the board's corners in it, brought to the calibration's light."""
     rows, cols = looks.shape
-    return BoardAppearance(tile_lab=tile_colour(looks, occupied_mask(rows, cols, tile_cells)),
+    tiles = occupied_mask(rows, cols, tile_cells)
+    light = None
+    if image is not None and corners is not None and appearance.scene is not None:
+        light = teaching_light(appearance.scene, image, corners, rows, cols, looks, appearance.empty, tiles)
+    return BoardAppearance(tile_lab=tile_colour(looks, tiles, light),
                            empty=appearance.empty, empty_known=appearance.empty_known,
                            tile=appearance.tile, tile_known=appearance.tile_known, skin=appearance.skin,
                            scene=appearance.scene, faces=appearance.faces)
