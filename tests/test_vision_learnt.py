@@ -366,3 +366,15 @@ def test_umlauts_are_told_from_their_plain_letters() -> None:
         wrong += [(want, reading.cell(*rc).letter) for rc, (want, _) in cells.items()
                   if reading.cell(*rc).letter != want]
     assert wrong == []
+
+
+def test_a_tile_behind_a_taller_stack_is_not_surely_a_stack() -> None:
+    """A single tile just behind a stack of 3 (held-out seed 53002): its own face lies on the
+    plane the stack hides, and the best visible plane said 2 with full confidence. When a hidden
+    plane fits better than any visible one the height is flagged, not guessed."""
+    scene = grid_scene(53002, "held_out", "upwords10", n_frames=5, hand_chance=0.0)
+    reader = _grid_reader(scene, learnt=True)
+    frame = scene.frames[2]
+    assert frame.heights[0][3] == 1 and frame.heights[1][3] == 3
+    cell = reader.read(frame.image).cell(0, 3)
+    assert cell.height == 1 or cell.uncertain or cell.height_confidence < 0.6, cell

@@ -390,18 +390,17 @@ class UpwordsReader:
             return self._hidden(r, c, prev, flags)
         g = self.geometry
         wr, wc = r - self._origin[0], c - self._origin[1]
-        scores, visible = [], []
-        for k in range(1, g.max_height + 1):
-            f = feats[k]
-            scores.append(float(f.rim[wr, wc] - 0.75 * f.rim_spread[wr, wc]))
-            visible.append(self._cover(occluder, r, c, k)[0] < MAX_COVER)
-        scores_arr = np.array(scores) / max(self._tile_gray, 20.0)
-        cand = np.where(visible, scores_arr, -np.inf) if any(visible) else scores_arr
+        scores_arr, visible, informative = self._height_scores(r, c, feats, occluder)
+        cand = np.where(visible, scores_arr, -np.inf) if visible.any() else scores_arr
         best = int(np.argmax(cand))
         height = best + 1
         ordered = np.sort(cand[np.isfinite(cand)])[::-1]
         gap = float(ordered[0] - ordered[1]) if len(ordered) > 1 else 0.0
-        informative = unit((self.layer_shift_px[r, c] - 0.6) / 1.6)
+        if scores_arr.max() > cand[best]:
+            # A plane a nearer stack hides fits better than any visible one: the hidden part may
+            # be this cell's own face (a single tile behind a stack of 3 read surely as 2: held-out
+            # seed 53002). The picture cannot tell; history or the players must.
+            gap = 0.0
         geo_conf = unit(gap / HEIGHT_GAP) * informative if g.max_height > 1 else 1.0  # flat tiles: 1 high
         crop = self.face_crop(warps[height], wr, wc)
         letter, letter_conf = None, 0.0
@@ -419,6 +418,20 @@ class UpwordsReader:
                 flags.append("no letter can be read on this tile")
         return self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, flags,
                             geo_height=height, geo_conf=geo_conf)
+
+    def _height_scores(self, r: int, c: int, feats: list, occluder: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray, float]:
+        """Per plane k = 1..max: how cleanly a tile face sits in the cell on that plane (a light,
+        even rim; in units of the tile's grey), whether a nearer stack leaves it visible, and how
+        far apart the planes are in the picture (0..1: straight overhead they nearly coincide)."""
+        wr, wc = r - self._origin[0], c - self._origin[1]
+        scores, visible = [], []
+        for k in range(1, self.geometry.max_height + 1):
+            f = feats[k]
+            scores.append(float(f.rim[wr, wc] - 0.75 * f.rim_spread[wr, wc]))
+            visible.append(self._cover(occluder, r, c, k)[0] < MAX_COVER)
+        informative = unit((self.layer_shift_px[r, c] - 0.6) / 1.6)
+        return np.array(scores) / max(self._tile_gray, 20.0), np.array(visible), informative
 
     @property
     def _tile_gray(self) -> float:

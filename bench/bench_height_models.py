@@ -1,0 +1,143 @@
+"""Which stack-height reader generalises: a model trained on randomised renders, or the planes?
+
+    python -m bench height_models            # about 10 minutes on 2 cores (rendering)
+    python -m bench height_models --quick    # a few minutes
+
+Issue 14 asks for the height classifier to be chosen by measurement. Two candidates read the
+same measurements of each occupied cell (:meth:`vision.upwords_reader.UpwordsReader._height_scores`:
+for every plane 1..5, how cleanly a tile face sits in the cell on it, whether a nearer stack
+hides it, and how far apart the planes are in this picture):
+
+* **planes**: the reader's own rule, the best-scoring visible plane, sure only when it beats
+  the next by a margin and the planes are far enough apart to tell;
+* **trained**: a softmax (multinomial logistic) model over the same measurements, trained on
+  Upwords scenes of the ``train`` style family (fixed seed), sure when its probability is
+  at least :data:`SURE`.
+
+Both are scored on single pictures, no history (history makes both right where the first
+picture was), on held-out scenes (``held_out`` family: thicker tiles, other colours) and on
+train-family scenes the model did not train on: right, wrong but flagged, wrong and sure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.bench_generalise import grid_readers  # noqa: E402
+from vision.scenes import grid_scene  # noqa: E402
+
+#: The trained model's read is sure at or above this probability.
+SURE = 0.9
+MAX_HEIGHT = 5
+
+
+def _features(scores: np.ndarray, visible: np.ndarray, informative: float) -> np.ndarray:
+    shown = np.where(visible, scores, -1.0)
+    return np.concatenate([shown, visible.astype(float), [informative], shown * informative])
+
+
+def collect(family: str, seeds: range, kinds: tuple[str, ...], frames: int) -> list[dict]:
+    """One row per occupied, visible cell read: its features, truth, and the planes' answer."""
+    rows: list[dict] = []
+    for seed in seeds:
+        for kind in kinds:
+            s = grid_scene(seed, family, kind, n_frames=frames, hand_chance=0.0)
+            reader = grid_readers(s, True)
+            seen: dict[tuple[int, int], np.ndarray] = {}
+            measure = reader._height_scores
+
+            def recording(r, c, feats, occluder, _measure=measure, _seen=seen):
+                out = _measure(r, c, feats, occluder)
+                _seen[(r, c)] = _features(*out)
+                return out
+
+            reader._height_scores = recording  # instrumented: the rule itself is unchanged
+            for frame in s.frames:
+                seen.clear()
+                reading = reader.read(frame.image)
+                for cell in reading.cells:
+                    truth = frame.heights[cell.row][cell.col]
+                    if not truth or (cell.row, cell.col) not in seen:
+                        continue
+                    sure = cell.height_confidence >= 0.6 and not cell.uncertain
+                    rows.append({"x": seen[(cell.row, cell.col)], "truth": truth,
+                                 "planes": cell.height, "planes_sure": sure})
+    return rows
+
+
+def fit_softmax(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 3000, rate: float = 0.5
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Multinomial logistic regression by full-batch gradient descent (deterministic)."""
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-9
+    z = np.column_stack([(x - mean) / scale, np.ones(len(x))])
+    onehot = np.eye(MAX_HEIGHT)[y - 1]
+    w = np.zeros((z.shape[1], MAX_HEIGHT))
+    for _ in range(steps):
+        logits = z @ w
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        grad = z.T @ (p - onehot) / len(z) + l2 * np.vstack([w[:-1], np.zeros((1, MAX_HEIGHT))])
+        w -= rate * grad
+    return mean, scale, w
+
+
+def predict(model: tuple[np.ndarray, np.ndarray, np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    mean, scale, w = model
+    logits = np.column_stack([(x - mean) / scale, np.ones(len(x))]) @ w
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    return p.argmax(axis=1) + 1, p.max(axis=1)
+
+
+def tally(truth: np.ndarray, got: np.ndarray, sure: np.ndarray) -> str:
+    right = got == truth
+    n = len(truth)
+    stacked = truth >= 2
+    flagged_wrong, sure_wrong = int((~right & ~sure).sum()), int((~right & sure).sum())
+    return (f"right {100 * right.mean():6.2f} % (stacks of 2+: {100 * right[stacked].mean():6.2f} %)"
+            f"  wrong but flagged {flagged_wrong:3d}  wrong and sure {sure_wrong:3d}"
+            f"  flagged {100 * (~sure).mean():5.1f} %  of {n}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--seeds", type=int, default=52000,
+                        help="first scene seed: training scenes from it, test scenes 1,000 later")
+    args, _ = parser.parse_known_args()
+    quick = args.quick or os.environ.get("BENCH_QUICK") == "1"
+    n_train, n_test = (6, 4) if quick else (16, 10)
+    kinds = ("upwords8", "upwords10")
+    print(f"training scenes {n_train} per kind (train family, seeds from {args.seeds}); "
+          f"test scenes {n_test} per kind and family (seeds from {args.seeds + 1000}); 5 pictures each")
+    train = collect("train", range(args.seeds, args.seeds + n_train), kinds, 5)
+    x = np.array([r["x"] for r in train])
+    y = np.array([r["truth"] for r in train])
+    model = fit_softmax(x, y)
+    got, _ = predict(model, x)
+    print(f"trained on {len(y)} tiles, training accuracy {100 * (got == y).mean():.2f} %")
+    for family in ("train", "held_out"):
+        test = collect(family, range(args.seeds + 1000, args.seeds + 1000 + n_test), kinds, 5)
+        xt = np.array([r["x"] for r in test])
+        truth = np.array([r["truth"] for r in test])
+        planes = np.array([r["planes"] for r in test])
+        planes_sure = np.array([r["planes_sure"] for r in test])
+        trained, p = predict(model, xt)
+        label = "in-domain" if family == "train" else "held-out"
+        print(f"\n-- {label} ({family} family), single pictures")
+        print(f"planes   {tally(truth, planes, planes_sure)}")
+        print(f"trained  {tally(truth, trained, p >= SURE)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
