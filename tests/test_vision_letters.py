@@ -11,9 +11,11 @@ import pytest
 from vision.letters import (
     LetterClassifier,
     LetterReader,
+    glyph_features,
     load_labelled_folder,
     normalise_glyph,
     tesseract_letter,
+    tight_glyph,
 )
 
 CROPS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-tile-crops"
@@ -123,3 +125,26 @@ def test_opencv_apis_we_rely_on_exist() -> None:
     assert hasattr(cv2, "HOGDescriptor")
     assert hasattr(cv2.aruco, "ArucoDetector") and hasattr(cv2.aruco, "generateImageMarker")
     assert hasattr(cv2.aruco, "CharucoDetector")
+
+
+def _face(letter: str, frame: bool) -> np.ndarray:
+    """A small tile face as a crossword board's cut shows it: a dark serif letter on a light
+    face, with (optionally) the tile's thin dark edge round it where the tile is smaller than
+    the cut."""
+    face = np.full((30, 30, 3), 200, np.uint8)
+    cv2.putText(face, letter, (9, 21), cv2.FONT_HERSHEY_TRIPLEX, 0.5, (40, 40, 40), 1, cv2.LINE_AA)
+    if frame:  # drawn 2 px wide: more ink than the letter, as on the held-out boards
+        cv2.rectangle(face, (0, 0), (29, 29), (60, 60, 60), 2)
+    return face
+
+
+def test_the_tiles_edge_round_the_cut_is_not_part_of_the_letter() -> None:
+    """The tight view of a letter framed by its tile's edge is the letter's own (with the edge
+    in it, held-out serif F's were read as P and P's as E); an edge with nothing inside is no
+    letter at all."""
+    for letter in "FPE":
+        framed, bare = tight_glyph(_face(letter, True)), tight_glyph(_face(letter, False))
+        assert framed is not None and bare is not None
+        framed, bare = framed > 127, bare > 127
+        assert (framed & bare).sum() / (framed | bare).sum() > 0.7, letter  # the same strokes
+    assert glyph_features(_face("", True)) is None

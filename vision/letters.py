@@ -89,6 +89,16 @@ def _glyph_components(bw: np.ndarray) -> np.ndarray | None:
     central = (np.abs(cx - w / 2) < w * 0.32) & (np.abs(cy - h / 2) < h * 0.32)
     if not central.any():
         return None
+    # The tile's own edge, seen as a ring round the letter when a small tile sits in a larger
+    # cut: its centre is the crop's and it is often the biggest piece. Taken for the letter, the
+    # "tight" view was frame and letter together, framed however the tile happened to lie: serif
+    # F read as P, P as E (held-out crossword boards). A ring is told from a letter cut tight
+    # (which can touch and span the cut too) by its thin line, empty middle and inked corners.
+    frame = np.array([_is_frame(labels, i + 1, stats[i + 1]) for i in range(count - 1)])
+    if frame.any():
+        central &= ~frame
+        if not central.any():
+            return None  # the tile's edge and nothing inside: a face with no letter
     main = int(np.argmax(np.where(central, areas, 0)))
     if areas[main] < 0.01 * h * w:
         return None
@@ -103,6 +113,23 @@ def _glyph_components(bw: np.ndarray) -> np.ndarray | None:
         if inner[i] and not touches_edge and areas[i] >= 0.04 * areas[main]:
             keep[i + 1] = True
     return keep[labels]
+
+
+def _is_frame(labels: np.ndarray, label: int, stat: np.ndarray) -> bool:
+    """Whether one connected piece of ink is a tile's edge round the cut, not a letter."""
+    h, w = labels.shape
+    x, y, bw, bh = (int(v) for v in stat[:4])
+    if bw <= 0.7 * w or bh <= 0.7 * h or not (x == 0 or y == 0 or x + bw >= w or y + bh >= h):
+        return False
+    box = labels[y: y + bh, x: x + bw] == label
+    if box.sum() / (2.0 * (bw + bh)) > 0.08 * max(bw, bh):  # thick strokes: a letter's, not an edge line
+        return False
+    my, mx = max(1, int(0.3 * bh)), max(1, int(0.3 * bw))
+    if box[my: bh - my, mx: bw - mx].mean() > 0.05:  # ink in the middle: a letter (M, W, X)
+        return False
+    cy, cx = max(1, int(0.15 * bh)), max(1, int(0.15 * bw))
+    corners = (box[:cy, :cx], box[:cy, -cx:], box[-cy:, :cx], box[-cy:, -cx:])
+    return sum(c.mean() > 0.1 for c in corners) >= 3  # square corners: no O, D or C has three
 
 
 def normalise_glyph(image: np.ndarray, size: int = GLYPH_SIZE) -> np.ndarray | None:
