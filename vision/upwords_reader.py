@@ -79,6 +79,11 @@ NO_LETTER_BELOW = 0.1
 #: With learnt references: the lead (as a share of the tile's grey level) of the best plane's face
 #: score over the next one that makes a single-frame height sure.
 HEIGHT_GAP = 0.08
+#: A stack's top moves this many warped pixels per tile of height, or more, before a single
+#: picture's height can be sure (less: the planes overlap and blur decides between them). At
+#: 2.2 px a benchmark of dense boards found tall stacks read one low, surely, at 1.7-2.5 px
+#: (3 of 4,994: ``python -m bench height_models --seeds 54000``).
+PLANES_APART_PX = 3.0
 
 
 class UpwordsReader:
@@ -430,7 +435,7 @@ class UpwordsReader:
             f = feats[k]
             scores.append(float(f.rim[wr, wc] - 0.75 * f.rim_spread[wr, wc]))
             visible.append(self._cover(occluder, r, c, k)[0] < MAX_COVER)
-        informative = unit((self.layer_shift_px[r, c] - 0.6) / 1.6)
+        informative = unit((self.layer_shift_px[r, c] - 0.6) / (PLANES_APART_PX - 0.6))
         return np.array(scores) / max(self._tile_gray, 20.0), np.array(visible), informative
 
     @property
