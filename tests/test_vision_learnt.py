@@ -292,7 +292,7 @@ def test_the_tile_colour_is_kept_under_the_calibrations_light(kind: str) -> None
     calibration's light. The 8x8 layout covers every cell (the light is measured on the board's
     surround), the 15x15 one leaves cells free (measured on them)."""
     from vision.appearance import board_looks, tile_colour
-    from vision.learn_board import occupied_mask
+    from vision.learn_board import occupied_mask, with_tiles
 
     scene = grid_scene(3100, "held_out", kind, n_frames=1)
     cal, teach = scene.calibration, scene.teaching
@@ -302,8 +302,14 @@ def test_the_tile_colour_is_kept_under_the_calibrations_light(kind: str) -> None
     assert np.linalg.norm(taught[0] - taught[1]) < 3.0, taught
     # as the lamp showed it (what was kept before), the colour moves far more than that
     tiles = occupied_mask(cal.rows, cal.cols, scene.teaching_layout.keys())
-    as_seen = tile_colour(board_looks(lamp, cal.corners, cal.rows, cal.cols, scene.face_frac), tiles)
+    lamp_looks = board_looks(lamp, cal.corners, cal.rows, cal.cols, scene.face_frac)
+    as_seen = tile_colour(lamp_looks, tiles)
     assert np.linalg.norm(as_seen - taught[0]) > 10.0
+    # the command line's path: a calibration saved earlier keeps only a small copy of its picture
+    saved = learn_grid(cal.image, cal.corners, cal.rows, cal.cols, scene.face_frac, teach.image,
+                       scene.teaching_layout.keys())
+    retaught = with_tiles(saved, lamp_looks, scene.teaching_layout.keys(), lamp, cal.corners)
+    assert np.linalg.norm(retaught.tile_lab - taught[0]) < 3.0, retaught.tile_lab
 
 
 def test_read_grid_prints_the_real_board(real_game_calibration: Path) -> None:
