@@ -25,9 +25,7 @@ picture, hand or not.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import statistics
 import sys
 import time
@@ -41,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import pi5  # noqa: E402
+from bench import options, pi5  # noqa: E402
 from vision.learn_board import learn_grid, learn_street  # noqa: E402
 from vision.letters import LetterClassifier, LetterReader, augmented  # noqa: E402
 from vision.reading import BoardReading, CellReading  # noqa: E402
@@ -257,13 +255,9 @@ def row(name: str, t: Tally) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--seeds", type=int, default=9000,
-                        help="first scene seed (held-out scenes start 10,000 later): pick a new one to "
-                             "measure on scenes nobody has looked at")
-    args, _ = parser.parse_known_args()
-    quick = args.quick or os.environ.get("BENCH_QUICK") == "1"
+    args = options(9000, "first scene seed (held-out scenes start 10,000 later): pick a new one to "
+                         "measure on scenes nobody has looked at")
+    quick = args.quick
     counts = {"upwords8": 4, "upwords10": 2, "grid15": 3, "street": 5} if quick else \
         {"upwords8": 10, "upwords10": 4, "grid15": 6, "street": 12}
     frames = 4 if quick else 5

@@ -19,8 +19,6 @@ uses when the calibration kept no picture.
 
 from __future__ import annotations
 
-import argparse
-import os
 import statistics
 import sys
 import time
@@ -31,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import options  # noqa: E402
 from bench.bench_generalise import grid_readers  # noqa: E402
 from vision.learn_board import learn_street  # noqa: E402
 from vision.letters import LetterClassifier, LetterReader, augmented  # noqa: E402
@@ -92,12 +91,8 @@ def run(kind: str, family: str, seeds: range, keep_picture: bool) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--seeds", type=int, default=81000,
-                        help="first scene seed (held-out scenes start 10,000 later)")
-    args, _ = parser.parse_known_args()
-    quick = args.quick or os.environ.get("BENCH_QUICK") == "1"
+    args = options(81000, "first scene seed (held-out scenes start 10,000 later)")
+    quick = args.quick
     n = 3 if quick else 8
     print(f"{n} scenes per kind and family, 6 pictures each, a hand in about half; seeds from {args.seeds}")
     for family, base in (("train", args.seeds), ("held_out", args.seeds + 10000)):

@@ -21,8 +21,6 @@ train-family scenes the model did not train on: right, wrong but flagged, wrong 
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -32,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import options, softmax  # noqa: E402
 from bench.bench_generalise import grid_readers  # noqa: E402
 from vision.scenes import grid_scene  # noqa: E402
 
@@ -74,27 +73,18 @@ def collect(family: str, seeds: range, kinds: tuple[str, ...], frames: int) -> l
     return rows
 
 
-def fit_softmax(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 3000, rate: float = 0.5
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Multinomial logistic regression by full-batch gradient descent (deterministic)."""
+def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The trained candidate: a softmax over standardised measurements, heights 1..5."""
     mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-9
-    z = np.column_stack([(x - mean) / scale, np.ones(len(x))])
-    onehot = np.eye(MAX_HEIGHT)[y - 1]
-    w = np.zeros((z.shape[1], MAX_HEIGHT))
-    for _ in range(steps):
-        logits = z @ w
-        p = np.exp(logits - logits.max(axis=1, keepdims=True))
-        p /= p.sum(axis=1, keepdims=True)
-        grad = z.T @ (p - onehot) / len(z) + l2 * np.vstack([w[:-1], np.zeros((1, MAX_HEIGHT))])
-        w -= rate * grad
-    return mean, scale, w
+    weights = softmax.fit((x - mean) / scale, y - 1, MAX_HEIGHT, steps=3000, rate=0.5, l2=1e-3,
+                          regularise_bias=False, dtype=np.float64)
+    return mean, scale, weights
 
 
 def predict(model: tuple[np.ndarray, np.ndarray, np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    mean, scale, w = model
-    logits = np.column_stack([(x - mean) / scale, np.ones(len(x))]) @ w
-    p = np.exp(logits - logits.max(axis=1, keepdims=True))
-    p /= p.sum(axis=1, keepdims=True)
+    """Each row's height and the model's probability for it."""
+    mean, scale, weights = model
+    p = softmax.probabilities((x - mean) / scale, weights)
     return p.argmax(axis=1) + 1, p.max(axis=1)
 
 
@@ -109,12 +99,8 @@ def tally(truth: np.ndarray, got: np.ndarray, sure: np.ndarray) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--seeds", type=int, default=52000,
-                        help="first scene seed: training scenes from it, test scenes 1,000 later")
-    args, _ = parser.parse_known_args()
-    quick = args.quick or os.environ.get("BENCH_QUICK") == "1"
+    args = options(52000, "first scene seed: training scenes from it, test scenes 1,000 later")
+    quick = args.quick
     n_train, n_test = (6, 4) if quick else (16, 10)
     kinds = ("upwords8", "upwords10")
     print(f"training scenes {n_train} per kind (train family, seeds from {args.seeds}); "
@@ -122,7 +108,7 @@ def main() -> int:
     train = collect("train", range(args.seeds, args.seeds + n_train), kinds, 5)
     x = np.array([r["x"] for r in train])
     y = np.array([r["truth"] for r in train])
-    model = fit_softmax(x, y)
+    model = fit(x, y)
     got, _ = predict(model, x)
     print(f"trained on {len(y)} tiles, training accuracy {100 * (got == y).mean():.2f} %")
     for family in ("train", "held_out"):

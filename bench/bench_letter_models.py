@@ -18,8 +18,6 @@ not train on) is printed beside it: the gap is what a fixed model loses on a set
 
 from __future__ import annotations
 
-import argparse
-import os
 import statistics
 import sys
 import time
@@ -31,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import options, softmax  # noqa: E402
 from bench.bench_generalise import grid_readers  # noqa: E402
 from vision.letters import LetterClassifier, augmented, glyph_features  # noqa: E402
 from vision.scenes import grid_scene  # noqa: E402
@@ -64,26 +63,8 @@ def _features(crops):
     return xs, ys
 
 
-def train_softmax(x: np.ndarray, y: np.ndarray, classes: int, steps: int = 600,
-                  l2: float = 1e-4) -> np.ndarray:
-    """Full-batch gradient descent on the softmax loss (deterministic: no sampling)."""
-    x = np.hstack([x, np.ones((len(x), 1), np.float32)])
-    weights = np.zeros((x.shape[1], classes), np.float32)
-    target = np.eye(classes, dtype=np.float32)[y]
-    for _ in range(steps):
-        z = x @ weights
-        z -= z.max(axis=1, keepdims=True)
-        p = np.exp(z)
-        p /= p.sum(axis=1, keepdims=True)
-        weights -= 1.0 * (x.T @ (p - target) / len(x) + l2 * weights)
-    return weights
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    args, _ = parser.parse_known_args()
-    quick = args.quick or os.environ.get("BENCH_QUICK") == "1"
+    quick = options().quick
     n_train, n_test = (8, 4) if quick else (30, 12)
     start = time.perf_counter()
     train_x, train_y = [], []
@@ -96,7 +77,7 @@ def main() -> int:
     classes = sorted(set(train_y))
     index = {c: i for i, c in enumerate(classes)}
     labels = np.array([index[y] for y in train_y])
-    weights = train_softmax(np.array(train_x, np.float32), labels, len(classes))
+    weights = softmax.fit(np.array(train_x, np.float32), labels, len(classes), steps=600, rate=1.0, l2=1e-4)
     print(f"trained softmax on {len(train_y)} crops of {n_train} train-family scenes per kind "
           f"({time.perf_counter() - start:.0f} s)")
     for family, base in (("train", 24000), ("held_out", 34000)):

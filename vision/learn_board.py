@@ -56,13 +56,14 @@ def learn_grid(empty_image: np.ndarray, corners: np.ndarray, rows: int, cols: in
 
 
 def with_tiles(appearance: BoardAppearance, looks: CellLooks, tile_cells: Iterable[tuple[int, int]],
-               image: np.ndarray | None = None, corners: np.ndarray | None = None) -> BoardAppearance:
-    """The same references with the tile colour learnt from ``looks`` at ``tile_cells``; with the
-    picture and the board's corners in it, brought to the calibration's light."""
+               image: np.ndarray, corners: np.ndarray) -> BoardAppearance:
+    """The same references with the tile colour learnt from ``looks`` (of ``image``, the board's
+    corners in it at ``corners``) at ``tile_cells``, brought to the calibration's light (not
+    possible for a calibration saved before it kept its picture: then as the picture shows it)."""
     rows, cols = looks.shape
     tiles = occupied_mask(rows, cols, tile_cells)
     light = None
-    if image is not None and corners is not None and appearance.scene is not None:
+    if appearance.scene is not None:
         light = teaching_light(appearance.scene, image, corners, rows, cols, looks, appearance.empty, tiles)
     return BoardAppearance(tile_lab=tile_colour(looks, tiles, light),
                            empty=appearance.empty, empty_known=appearance.empty_known,
