@@ -137,7 +137,7 @@ def glyph_centre(window: np.ndarray, letter_px: float) -> tuple[float, float] | 
     n, _, stats, centres = cv2.connectedComponentsWithStats(ink)
     h, w = gray.shape
     mid = np.array([w / 2, h / 2])
-    best, best_d = None, 0.45 * letter_px
+    best, best_d = None, 0.7 * letter_px
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         if not (0.35 * letter_px <= bh <= 1.4 * letter_px) or area < 12:
