@@ -27,7 +27,7 @@ from vision.render import Effects, Hand, Pose, UpwordsSpec, render_upwords
 from vision.scenes import grid_scene, street_scene
 from vision.street import StreetGeometry, StreetReader
 from vision.style import BoardStyle, random_style
-from vision.upwords_reader import TileGeometry, UpwordsReader
+from vision.upwords_reader import TileGeometry, UpwordsReader, plane_height
 
 REAL_GAME = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-scrabble-game"
 TABLEKEEPER = Path(sys.executable).with_name("tablekeeper")
@@ -439,3 +439,28 @@ def test_a_sure_different_letter_on_a_crossword_tile_is_flagged_not_overruled() 
     cell = reader.read(frame.image, previous=wrong_history).cell(r, c)
     assert cell.letter == sure and cell.uncertain
     assert f"the tile read {other} before, {sure} now" in cell.flags
+
+
+@pytest.mark.parametrize(("scores", "truth"), [
+    ([0.835, 0.765, 0.618, 0.596, 0.594], 2),  # between stacks of 3 and 4 (held-out seed 73005)
+    ([0.933, 0.836, 0.782, 0.820, 1.027], 1),  # a neighbour's face on the fifth plane
+])
+def test_plane_scores_that_once_gave_a_sure_wrong_height_are_not_sure(scores: list, truth: int) -> None:
+    """Measured face scores of two cells the planes read wrong with confidence on held-out renders
+    of dense boards: a stack of 2 read as 1 (runner-up the plane just above), and a single tile
+    read as 5 (the plane below the best scoring under a lower one). Both are now in doubt."""
+    height, lead = plane_height(np.array(scores), np.ones(5, bool))
+    assert height != truth and lead < 1.0
+
+
+@pytest.mark.parametrize(("scores", "height", "lead"), [
+    ([0.60, 0.75, 0.95, 0.70, 0.55], 3, 0.20 / 0.08),  # the plane just below catches the face on its side
+    ([0.95, 0.70, 0.60, 0.55, 0.50], 1, 0.25 / (0.08 * 1.25)),  # runner-up just above: a wider margin
+])
+def test_a_clear_plane_is_a_sure_height(scores: list, height: int, lead: float) -> None:
+    assert plane_height(np.array(scores), np.ones(5, bool)) == (height, pytest.approx(lead))
+
+
+def test_a_hidden_plane_that_fits_better_leaves_the_height_in_doubt() -> None:
+    scores = np.array([0.70, 0.60, 0.90, 0.50, 0.40])
+    assert plane_height(scores, np.array([True, True, False, True, True])) == (1, 0.0)

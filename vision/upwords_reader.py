@@ -86,6 +86,8 @@ HEIGHT_GAP = 0.08
 #: 2.2 px a benchmark of dense boards found tall stacks read one low, surely, at 1.7-2.5 px
 #: (3 of 4,994: ``python -m bench height_models --seeds 54000``).
 PLANES_APART_PX = 3.0
+#: The lead a height needs over the plane just above it, as a multiple of :data:`HEIGHT_GAP`.
+ONE_LOW_GAP = 1.25
 
 
 class UpwordsReader:
@@ -398,17 +400,8 @@ class UpwordsReader:
         g = self.geometry
         wr, wc = r - self._origin[0], c - self._origin[1]
         scores_arr, visible, informative = self._height_scores(r, c, feats, occluder)
-        cand = np.where(visible, scores_arr, -np.inf) if visible.any() else scores_arr
-        best = int(np.argmax(cand))
-        height = best + 1
-        ordered = np.sort(cand[np.isfinite(cand)])[::-1]
-        gap = float(ordered[0] - ordered[1]) if len(ordered) > 1 else 0.0
-        if scores_arr.max() > cand[best]:
-            # A plane a nearer stack hides fits better than any visible one: the hidden part may
-            # be this cell's own face (a single tile behind a stack of 3 read surely as 2: held-out
-            # seed 53002). The picture cannot tell; history or the players must.
-            gap = 0.0
-        geo_conf = unit(gap / HEIGHT_GAP) * informative if g.max_height > 1 else 1.0  # flat tiles: 1 high
+        height, lead = plane_height(scores_arr, visible)
+        geo_conf = unit(lead) * informative if g.max_height > 1 else 1.0  # flat tiles: 1 high
         crop = self.face_crop(warps[height], wr, wc)
         letter, letter_conf = None, 0.0
         if self.letters is not None and crop.size:
@@ -541,6 +534,36 @@ class UpwordsReader:
             # overhead (a weak cue) stays in doubt until the picture or the players settle it.
             conf = min(conf, prev.height_confidence)
         return expected, conf, "both" if confirmed else "history"
+
+
+def plane_height(scores: np.ndarray, visible: np.ndarray) -> tuple[int, float]:
+    """The stack height the planes' face scores say, and its lead over the rest as a share of
+    the lead a sure height needs (1 or more: sure, as far as the planes can tell).
+
+    Three things cost the lead, each found as a stack read wrong with confidence on held-out
+    renders of dense boards (``python -m bench height_models``):
+
+    * a plane a nearer stack hides fits better than any visible one: the hidden part may be
+      the cell's own face (a single tile behind a stack of 3 read surely as 2);
+    * the runner-up is the plane just above: that is how a stack read one low looks, since its
+      face warped one plane too low lands on its own tile-coloured side and still scores well,
+      so the margin must be wider (a stack of 2 between stacks of 3 and 4 read as 1);
+    * the plane just below the best does not beat every lower one. Under a true top face the
+      plane just below catches that face on the stack's side; when it does not, the best plane
+      found something else, such as a neighbour's face (a single tile read as a stack of 5).
+    """
+    cand = np.where(visible, scores, -np.inf) if visible.any() else scores
+    best = int(np.argmax(cand))
+    finite = np.isfinite(cand)
+    if finite.sum() < 2 or scores.max() > cand[best]:
+        return best + 1, 0.0
+    runner = int(np.argmax(np.where(np.arange(len(cand)) == best, -np.inf, cand)))
+    need = HEIGHT_GAP * (ONE_LOW_GAP if runner == best + 1 else 1.0)
+    lead = float(cand[best] - cand[runner]) / need
+    below = cand[best - 1] if best >= 1 else np.inf
+    if best >= 2 and np.isfinite(below) and below < cand[:best - 1].max():
+        lead = 0.0
+    return best + 1, lead
 
 
 def play_from_reading(before: Any, reading: BoardReading, sure: float = 0.6) -> Any:
