@@ -84,8 +84,9 @@ HEIGHT_GAP = 0.08
 #: A stack's top moves this many warped pixels per tile of height, or more, before a single
 #: picture's height can be sure (less: the planes overlap and blur decides between them). At
 #: 2.2 px a benchmark of dense boards found tall stacks read one low, surely, at 1.7-2.5 px
-#: (3 of 4,994: ``python -m bench height_models --seeds 54000``).
-PLANES_APART_PX = 3.0
+#: (3 of 4,994: ``python -m bench height_models --seeds 54000``); at 3.0 px, fresh seeds still
+#: gave two at 2.2 px (``--seeds 78000``). Every sure wrong height seen was at 2.5 px or less.
+PLANES_APART_PX = 3.5
 #: The lead a height needs over the plane just above it, as a multiple of :data:`HEIGHT_GAP`.
 ONE_LOW_GAP = 1.25
 
