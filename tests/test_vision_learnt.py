@@ -464,3 +464,23 @@ def test_a_clear_plane_is_a_sure_height(scores: list, height: int, lead: float) 
 def test_a_hidden_plane_that_fits_better_leaves_the_height_in_doubt() -> None:
     scores = np.array([0.70, 0.60, 0.90, 0.50, 0.40])
     assert plane_height(scores, np.array([True, True, False, True, True])) == (1, 0.0)
+
+
+@pytest.mark.slow
+def test_a_letter_is_read_on_the_face_of_the_height_history_settles() -> None:
+    """Held-out seed 121107: three new tiles on the board's far edge fitted plane 4 best (unsure),
+    history settled them as single tiles, but the letters had been read on plane 4's picture:
+    an N came out as Qu with confidence 0.93, silently wrong. The letter is now read again on
+    the face of the height history settled."""
+    scene = grid_scene(121107, "held_out", "upwords8", n_frames=5, sequence=True)
+    reader = _grid_reader(scene, learnt=True)
+    previous = BoardReading("upwords", 8, 8, tuple(CellReading(r, c, None, 0, 1.0, height_from="history")
+                                                   for r in range(8) for c in range(8)))
+    for frame in scene.frames:
+        previous = reader.read(frame.image, previous=previous)
+    frame = scene.frames[4]
+    for c, truth in ((3, "N"), (4, "H"), (5, "Z")):
+        assert frame.letters[0][c] == truth and frame.heights[0][c] == 1 and not frame.hand
+        cell = previous.cell(0, c)
+        assert reader.read(frame.image).cell(0, c).height != 1  # the picture alone: another plane
+        assert (cell.letter, cell.height) == (truth, 1), cell

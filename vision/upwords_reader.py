@@ -23,7 +23,7 @@ How, and why this way:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import cv2
@@ -403,22 +403,37 @@ class UpwordsReader:
         scores_arr, visible, informative = self._height_scores(r, c, feats, occluder)
         height, lead = plane_height(scores_arr, visible)
         geo_conf = unit(lead) * informative if g.max_height > 1 else 1.0  # flat tiles: 1 high
-        crop = self.face_crop(warps[height], wr, wc)
-        letter, letter_conf = None, 0.0
-        if self.letters is not None and crop.size:
-            read = self.letters.read(crop)
-            letter, letter_conf = read.letter, float(read.confidence)
-            if self.loose_tiles and (letter is None or bare_face(crop)):
-                # No glyph at all, or no ink in the face's middle (the classifier may still "read"
-                # the edge of the board caught in the crop: a blank on the centre star read as Q).
-                letter = BLANK
-                flags.append("a blank tile (no letter on it)")
-            elif letter_conf < NO_LETTER_BELOW:
-                letter = None
-            if letter is None:
-                flags.append(NO_LETTER_FLAG)
-        return self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, flags,
+        letter, letter_conf, seen = self._read_letter(warps[height], wr, wc)
+        cell = self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, [*flags, *seen],
                             geo_height=height, geo_conf=geo_conf)
+        if self.letters is None or not cell.height or cell.height == height or cell.height >= len(warps):
+            return cell
+        # History settled on another height than the picture's best plane (an unsure one), so the
+        # letter must be the one on that height's face: a new tile on the board's far edge, best
+        # on plane 4, was read there as Qu with confidence 0.93 (held-out seed 121107).
+        settled = cell.height
+        letter, letter_conf, seen = self._read_letter(warps[settled], wr, wc)
+        cell = self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, [*flags, *seen],
+                            geo_height=height, geo_conf=geo_conf)
+        if cell.height != settled:  # the letter on that face asks for yet another height
+            cell = replace(cell, confidence=min(cell.confidence, 0.3),
+                           flags=(*cell.flags, "the letter and the height do not agree"))
+        return cell
+
+    def _read_letter(self, plane: np.ndarray, wr: int, wc: int) -> tuple[str | None, float, list[str]]:
+        """The letter on a cell's face in one warped plane, how sure, and why it is in doubt."""
+        crop = self.face_crop(plane, wr, wc)
+        if self.letters is None or not crop.size:
+            return None, 0.0, []
+        read = self.letters.read(crop)
+        letter, letter_conf = read.letter, float(read.confidence)
+        if self.loose_tiles and (letter is None or bare_face(crop)):
+            # No glyph at all, or no ink in the face's middle (the classifier may still "read"
+            # the edge of the board caught in the crop: a blank on the centre star read as Q).
+            return BLANK, letter_conf, ["a blank tile (no letter on it)"]
+        if letter_conf < NO_LETTER_BELOW:
+            return None, letter_conf, [NO_LETTER_FLAG]
+        return letter, letter_conf, [] if letter is not None else [NO_LETTER_FLAG]
 
     def _height_scores(self, r: int, c: int, feats: list, occluder: np.ndarray
                        ) -> tuple[np.ndarray, np.ndarray, float]:
