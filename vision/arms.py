@@ -48,6 +48,10 @@ MAX_SHARE = 0.5
 #: A pixel this close (L*a*b*) to the tile colour is a tile, not an arm (captured tiles lie in
 #: the street's surround).
 TILE_COLOUR_DISTANCE = 14.0
+#: ... unless the tile-coloured patch it lies in is thicker than this (cells, from its middle to
+#: its nearest side): a tile's face is under a cell wide and its letter makes a hole in its
+#: middle (measured 0.2-0.35 cell), while a tan arm is one to three cells thick.
+TILE_THICKNESS_CELLS = 0.6
 
 
 def reference_scene(image: np.ndarray) -> np.ndarray:
@@ -172,10 +176,43 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     # have no arm, and this halves their cost).
     now = _signals(small)
     by_gain = _change(now, _scene_signals(scene))
-    if not _arm_mask(by_gain, small, to_board, size, tile_lab, max_share=1.0).any():
+    tile_today = None if tile_lab is None else tile_in_todays_light(tile_lab, scene, small)
+    if not _arm_mask(by_gain, small, to_board, size, tile_today, max_share=1.0).any():
         return np.zeros((rows, cols))
     score = np.minimum(by_gain, _change(now, _signals(_in_todays_light(scene, small))))
-    return cell_fraction(_arm_mask(score, small, to_board, size, tile_lab), rows, cols, px, pad)
+    return cell_fraction(_arm_mask(score, small, to_board, size, tile_today), rows, cols, px, pad)
+
+
+def tile_in_todays_light(tile_lab: np.ndarray, reference: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """The tile colour (L*a*b*, under the calibration's light) as today's picture shows it.
+
+    Why: tiles lying over the playing area's edge are left out of the arm check by their colour,
+    and the picture is in today's light. Compared with the calibration's colour, a row of tiles
+    slid against the far edge under a warmer lamp was "not tile-coloured", so it came into the
+    playing area from the surround like an arm (held-out seed 121104: five tiles flagged as under
+    a hand in a picture with none). The light's change is the whole picture's median gain per
+    colour channel, as :func:`_change` takes it out."""
+    if not np.isfinite(tile_lab).all():
+        return tile_lab
+    gain = np.median((current[::2, ::2].reshape(-1, 3).astype(np.float32) + 6.0)
+                     / (reference[::2, ::2].reshape(-1, 3).astype(np.float32) + 6.0), axis=0)
+    bgr = cv2.cvtColor(np.asarray(tile_lab, np.float32).reshape(1, 1, 3), cv2.COLOR_LAB2BGR) * 255.0
+    today = np.clip((bgr + 6.0) * gain - 6.0, 0.0, 255.0)
+    return to_lab(today).reshape(3)
+
+
+def _tile_sized(tile_coloured: np.ndarray, px: int) -> np.ndarray:
+    """The tile-coloured patches no thicker than a tile.
+
+    Why: an arm whose skin is near the tiles' colour (a tan arm over tan tiles) was otherwise
+    taken for tiles wherever it crossed the surround and missed (held-out seed 91007, picture 5,
+    once the tile colour was taken in today's light)."""
+    patches = tile_coloured.astype(np.uint8)
+    count, labels = cv2.connectedComponents(patches, connectivity=8)
+    thick = cv2.distanceTransform(patches, cv2.DIST_L2, 3) > TILE_THICKNESS_CELLS * px
+    if count <= 1 or not thick.any():
+        return tile_coloured
+    return tile_coloured & ~np.isin(labels, np.unique(labels[thick]))
 
 
 def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: tuple[int, int],
@@ -197,7 +234,8 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
     if tile_lab is not None and np.isfinite(tile_lab).all():
         now = cv2.warpPerspective(small, to_board, size, flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
-        tile = (np.linalg.norm(to_lab(now) - tile_lab[None, None, :], axis=2) <= TILE_COLOUR_DISTANCE)
+        tile = _tile_sized(np.linalg.norm(to_lab(now) - tile_lab[None, None, :], axis=2)
+                           <= TILE_COLOUR_DISTANCE, px)
         # and half a cell round them: a tile's sides, its shadow, the lean of a tile on an edge
         # cell seen at a slant all lie there
         reach = px | 1
