@@ -60,14 +60,22 @@ def reference_scene(image: np.ndarray) -> np.ndarray:
 
 
 def _small(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The picture shrunk by a power of two to at least :data:`SCENE_PX` (OpenCV's area
-    resampling is fast for those: 4 ms for a 1504 px picture against 9 ms by 5)."""
+    """The picture shrunk by a power of two to at least :data:`SCENE_PX` (longer side).
+
+    Area resampling by halves is OpenCV's fast path: 0.3 ms for a 1024 px picture against
+    1.5 ms for one shrink by 4, the same to a grey level. It is taken when the sides divide
+    evenly (the usual camera sizes); otherwise one shrink, which halving would not match."""
     h, w = image.shape[:2]
     factor = 1
     while max(h, w) // (factor * 2) >= SCENE_PX:
         factor *= 2
     size = (max(1, w // factor), max(1, h // factor))
-    return cv2.resize(image, size, interpolation=cv2.INTER_AREA), 1.0 / factor
+    if factor == 1 or h % factor or w % factor:
+        return (image if factor == 1 else cv2.resize(image, size, interpolation=cv2.INTER_AREA)), 1.0 / factor
+    small = image
+    for step in range(1, factor.bit_length()):
+        small = cv2.resize(small, (w >> step, h >> step), interpolation=cv2.INTER_AREA)
+    return small, 1.0 / factor
 
 
 def _signals(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -194,8 +202,8 @@ def tile_in_todays_light(tile_lab: np.ndarray, reference: np.ndarray, current: n
     colour channel, as :func:`_change` takes it out."""
     if not np.isfinite(tile_lab).all():
         return tile_lab
-    gain = np.median((current[::2, ::2].reshape(-1, 3).astype(np.float32) + 6.0)
-                     / (reference[::2, ::2].reshape(-1, 3).astype(np.float32) + 6.0), axis=0)
+    gain = np.median((current[::4, ::4].reshape(-1, 3).astype(np.float32) + 6.0)
+                     / (reference[::4, ::4].reshape(-1, 3).astype(np.float32) + 6.0), axis=0)
     bgr = cv2.cvtColor(np.asarray(tile_lab, np.float32).reshape(1, 1, 3), cv2.COLOR_LAB2BGR) * 255.0
     today = np.clip((bgr + 6.0) * gain - 6.0, 0.0, 255.0)
     return to_lab(today).reshape(3)
