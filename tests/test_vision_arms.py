@@ -156,3 +156,20 @@ def test_a_tan_arm_over_tan_tiles_is_not_taken_for_tiles() -> None:
     appearance = learn_street(cal.image, cal.corners, scene.face_frac)
     found = arm_cells(frame.image, cal.corners, 5, 17, appearance.scene, appearance.tile_lab)
     assert (found > UNDER_HAND).any(), found.max()
+
+
+@pytest.mark.parametrize("shape", [(768, 1024), (1128, 1504), (1296, 2304), (1000, 1333), (150, 200)])
+def test_the_arm_checks_small_picture_is_an_area_shrink_whatever_the_size(shape) -> None:
+    """The check compares every picture with the calibration's small copy, so the quick path
+    (shrinking by halves) must give what one area shrink gives, to a grey level, at every size."""
+    import cv2
+
+    from vision.arms import SCENE_PX, _small
+
+    image = np.random.default_rng(sum(shape)).integers(0, 256, (*shape, 3)).astype(np.uint8)
+    small, scale = _small(image)
+    factor = round(1 / scale)
+    assert SCENE_PX <= max(small.shape[:2]) < 2 * SCENE_PX or factor == 1
+    expected = cv2.resize(image, (shape[1] // factor, shape[0] // factor), interpolation=cv2.INTER_AREA)
+    assert small.shape == expected.shape
+    assert np.abs(small.astype(int) - expected.astype(int)).max() <= 1
