@@ -576,8 +576,7 @@ def plane_height(scores: np.ndarray, visible: np.ndarray) -> tuple[int, float]:
     runner = int(np.argmax(np.where(np.arange(len(cand)) == best, -np.inf, cand)))
     need = HEIGHT_GAP * (ONE_LOW_GAP if runner == best + 1 else 1.0)
     lead = float(cand[best] - cand[runner]) / need
-    below = cand[best - 1] if best >= 1 else np.inf
-    if best >= 2 and np.isfinite(below) and below < cand[:best - 1].max():
+    if best >= 2 and np.isfinite(cand[best - 1]) and cand[best - 1] < cand[:best - 1].max():
         lead = 0.0
     return best + 1, lead
 
