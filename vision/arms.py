@@ -21,6 +21,8 @@ reader's own checks catch those.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
@@ -78,16 +80,29 @@ def _small(image: np.ndarray) -> tuple[np.ndarray, float]:
     return small, 1.0 / factor
 
 
-def _signals(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+class _Signals(NamedTuple):
+    """What the change test compares, per pixel of the small picture."""
+
+    colour: np.ndarray  # log chromaticity (R/G, B/G) and log brightness: 3 channels
+    light: np.ndarray  # the brightness itself (exp of the log, kept: the colour's trust needs it)
+    log_texture: np.ndarray  # log of the fine texture (relative to brightness), plus 0.01
+
+
+#: log(v + 6) for every byte value: a table look-up, not a logarithm per pixel and channel.
+_LOG_BYTE = np.log(np.arange(256, dtype=np.float32) + 6.0)
+
+
+def _signals(bgr: np.ndarray) -> _Signals:
     """Per pixel: log chromaticity (R/G, B/G) and log brightness (3 channels), and fine texture."""
-    logs = np.log(cv2.GaussianBlur(bgr, (0, 0), 1.0).astype(np.float32) + 6.0)
+    logs = cv2.LUT(cv2.GaussianBlur(bgr, (0, 0), 1.0), _LOG_BYTE)
     b, g, r = cv2.split(logs)
-    colour = cv2.merge([r - g, b - g, (b + g + r) * (1.0 / 3.0)])
+    brightness = (b + g + r) * (1.0 / 3.0)
+    colour = cv2.merge([r - g, b - g, brightness])
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     mean, mean_sq = cv2.blur(gray, (5, 5)), cv2.blur(gray * gray, (5, 5))
     # Grain relative to brightness, so a shadow (which dims grain and ground alike) is no change.
     texture = cv2.blur((np.sqrt(np.maximum(mean_sq - mean * mean, 0.0)) + 4.0) / (mean + 8.0), (5, 5))
-    return colour, texture
+    return _Signals(colour, np.exp(brightness), np.log(texture + 0.01))
 
 
 def _in_todays_light(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
@@ -114,27 +129,27 @@ def _in_todays_light(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
 _SCENE_CACHE: list = []  # [(the calibration picture, its signals)]: one board at a time
 
 
-def _scene_signals(scene: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _scene_signals(scene: np.ndarray) -> _Signals:
     """The calibration picture's signals, worked out once: every read compares with them."""
     if not _SCENE_CACHE or _SCENE_CACHE[0][0] is not scene:
         _SCENE_CACHE[:] = [(scene, _signals(scene))]
     return _SCENE_CACHE[0][1]
 
 
-def _change(now: tuple[np.ndarray, np.ndarray], then: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+def _change(now: _Signals, then: _Signals) -> np.ndarray:
     """How far each pixel differs from the reference: 1 is the threshold. ``now``, ``then``:
     the :func:`_signals` of the picture and of the reference."""
-    (colour_now, texture_now), (colour_then, texture_then) = now, then
-    diff = colour_now - colour_then
+    diff = now.colour - then.colour
     diff -= np.median(diff[::4, ::4].reshape(-1, 3), axis=0)  # the whole picture's cast and exposure
+    d_red, d_blue, d_light = cv2.split(diff)
     # The colour of a dark pixel is mostly noise: it counts in proportion to the light on it.
-    lit = np.exp(np.minimum(colour_now[..., 2], colour_then[..., 2]))
+    lit = np.minimum(now.light, then.light)
     trust = (lit / (lit + 40.0)) ** 2
     # Each cue in units of its own threshold, added in quadrature: a dark arm on a brown table
     # changes colour, brightness and grain each a little, which together is a lot.
-    return (trust * (diff[..., 0] ** 2 + diff[..., 1] ** 2) / CHROMA_CHANGE**2
-            + (diff[..., 2] / LIGHT_CHANGE) ** 2
-            + (np.log((texture_now + 0.01) / (texture_then + 0.01)) / TEXTURE_CHANGE) ** 2)
+    return (trust * (d_red * d_red + d_blue * d_blue) * (1.0 / CHROMA_CHANGE**2)
+            + (d_light * (1.0 / LIGHT_CHANGE)) ** 2
+            + ((now.log_texture - then.log_texture) * (1.0 / TEXTURE_CHANGE)) ** 2)
 
 
 def _changed(score: np.ndarray) -> np.ndarray:
@@ -242,8 +257,8 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
     if tile_lab is not None and np.isfinite(tile_lab).all():
         now = cv2.warpPerspective(small, to_board, size, flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
-        tile = _tile_sized(np.linalg.norm(to_lab(now) - tile_lab[None, None, :], axis=2)
-                           <= TILE_COLOUR_DISTANCE, px)
+        off = to_lab(now) - tile_lab.astype(np.float32)
+        tile = _tile_sized(np.einsum("ijk,ijk->ij", off, off) <= TILE_COLOUR_DISTANCE**2, px)
         # and half a cell round them: a tile's sides, its shadow, the lean of a tile on an edge
         # cell seen at a slant all lie there
         reach = px | 1

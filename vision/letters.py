@@ -20,6 +20,7 @@ import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -200,6 +201,18 @@ def glyph_features(image: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     return _hog(whole), _hog(tight)
 
 
+class _TaughtSet(NamedTuple):
+    """A taught set as reads use it: the examples in both views grouped letter by letter."""
+
+    whole: np.ndarray
+    tight: np.ndarray
+    sq_whole: np.ndarray  # each example's squared length, per view
+    sq_tight: np.ndarray
+    codes: np.ndarray  # each example's letter, as an index into ``names`` (ascending)
+    starts: np.ndarray  # where each letter's examples begin
+    names: list[str]
+
+
 class LetterClassifier:
     """k-nearest neighbours on HOG features of taught glyphs.
 
@@ -213,7 +226,7 @@ class LetterClassifier:
         self._features = np.zeros((0, 0), np.float32)
         self._tight = np.zeros((0, 0), np.float32)
         self._labels: np.ndarray = np.array([], dtype=object)
-        self._derived: tuple[np.ndarray, np.ndarray, np.ndarray, list[str]] | None = None
+        self._derived: _TaughtSet | None = None
 
     @property
     def alphabet(self) -> tuple[str, ...]:
@@ -249,24 +262,29 @@ class LetterClassifier:
         views = glyph_features(image)
         if views is None:
             return LetterRead(None, 0.0)
-        sq_whole, sq_tight, _, _ = self._taught()
-        whole = self._nearest(self._features, sq_whole, views[0])
-        tight = self._nearest(self._tight, sq_tight, views[1])
+        taught = self._taught()
+        whole = self._nearest(taught.whole, taught.sq_whole, views[0])
+        tight = self._nearest(taught.tight, taught.sq_tight, views[1])
         best = whole if whole.confidence >= tight.confidence else tight
         if whole.letter != tight.letter:
             return LetterRead(best.letter, round(best.confidence * DISAGREEMENT, 4), best.source)
         return best
 
-    def _taught(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    def _taught(self) -> _TaughtSet:
         """What every read needs of the taught set, worked out once per set (:meth:`fit` and
-        :meth:`load` drop it): the examples' squared lengths in both views, and the labels as
-        small integers (comparing an object array on every read is slow)."""
+        :meth:`load` drop it): the examples grouped letter by letter, so a read takes each
+        letter's nearest example in one pass, and their squared lengths in both views."""
         if self._derived is None:
-            names = sorted(set(self._labels.tolist()))
+            labels = self._labels.tolist()
+            names = sorted(set(labels))
             index = {n: i for i, n in enumerate(names)}
-            codes = np.array([index[x] for x in self._labels.tolist()], np.int32)
-            self._derived = (np.einsum("ij,ij->i", self._features, self._features),
-                             np.einsum("ij,ij->i", self._tight, self._tight), codes, names)
+            codes = np.array([index[x] for x in labels], np.int32)
+            order = np.argsort(codes, kind="stable")
+            codes = codes[order]
+            whole, tight = self._features[order], self._tight[order]
+            self._derived = _TaughtSet(
+                whole, tight, np.einsum("ij,ij->i", whole, whole), np.einsum("ij,ij->i", tight, tight),
+                codes, np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]), names)
         return self._derived
 
     def classify_many(self, images: Sequence[np.ndarray]) -> list[LetterRead]:
@@ -275,17 +293,25 @@ class LetterClassifier:
     def _nearest(self, features: np.ndarray, sq: np.ndarray, vec: np.ndarray) -> LetterRead:
         if not len(self._labels):
             raise RuntimeError("the letter classifier has not been taught any letters")
+        taught = self._taught()
         # |a - b|^2 = |a|^2 + |b|^2 - 2 a.b: one matrix-vector product, no temporary array
         # of every taught example (taught sets are augmented to thousands of examples). einsum,
-        # not BLAS: a threaded BLAS takes 0.03 ms or 4 ms for this small product depending on
-        # what else the machine is doing; einsum's own loop takes ~0.4 ms every time.
+        # not BLAS: a threaded BLAS takes 0.03 ms or 4-8 ms for this small product depending on
+        # what else the machine is doing (measured with one or two busy processes beside it);
+        # einsum's own loop takes ~0.1 ms every time.
         dot = np.einsum("ij,j->i", features, vec)
-        dist = np.sqrt(np.maximum(sq + float(np.dot(vec, vec)) - 2.0 * dot, 0.0))
-        _, _, codes, names = self._taught()
+        squared = np.maximum(sq + float(np.dot(vec, vec)) - 2.0 * dot, 0.0)
         if self.k == 1:  # the usual case: the nearest taught example decides
-            best = int(np.argmin(dist))
-            letter, share = names[codes[best]], 1.0
+            # Each letter's nearest example (the rows are grouped by letter), then the nearest
+            # letter and the runner-up: square roots of 26 numbers, not of thousands.
+            per_letter = np.sqrt(np.minimum.reduceat(squared, taught.starts))
+            best = int(np.argmin(per_letter))
+            letter, share = taught.names[best], 1.0
+            same = float(per_letter[best])
+            other = float(np.partition(per_letter, 1)[1]) if len(per_letter) > 1 else same + 1.0
         else:
+            dist = np.sqrt(squared)
+            codes, names = taught.codes, taught.names
             k = min(self.k, len(dist))
             nearest = np.argpartition(dist, k - 1)[:k] if k < len(dist) else np.arange(len(dist))
             # Distance-weighted vote: the closest examples count most, so a letter with few
@@ -296,9 +322,9 @@ class LetterClassifier:
                 scores[name] = scores.get(name, 0.0) + 1.0 / (float(dist[i]) + 1e-3)
             letter = max(scores, key=scores.__getitem__)
             share = scores[letter] / sum(scores.values())
-        mine = codes == names.index(letter)
-        same = float(dist[mine].min())
-        other = float(dist[~mine].min()) if (~mine).any() else same + 1.0
+            mine = codes == names.index(letter)
+            same = float(dist[mine].min())
+            other = float(dist[~mine].min()) if (~mine).any() else same + 1.0
         margin = (other - same) / max(other, 1e-6)
         confidence = unit(margin * 4.0) * share
         return LetterRead(letter, round(confidence, 4), "knn")
