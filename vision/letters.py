@@ -16,6 +16,7 @@ LetterRead(letter='W', confidence=0.97, source='knn')
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from typing import NamedTuple
 
 import cv2
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from vision.reading import unit
 
@@ -65,7 +67,7 @@ def ink_mask(image: np.ndarray) -> np.ndarray:
     _, bw = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     h, w = bw.shape
     centre = bw[h // 5 : h - h // 5, w // 5 : w - w // 5]
-    if centre.size and centre.mean() > 127:
+    if centre.size and cv2.countNonZero(centre) * 255 > 127 * centre.size:  # mostly white: the tile
         bw = cv2.bitwise_not(bw)
     return bw
 
@@ -80,46 +82,48 @@ def bare_face(image: np.ndarray) -> bool:
 
 
 def _glyph_components(bw: np.ndarray) -> np.ndarray | None:
-    """Keep the letter's strokes; drop tile edges, point-value digits and specks."""
+    """Keep the letter's strokes; drop tile edges, point-value digits and specks.
+
+    (The pieces are few, 3 to 12: plain Python on their figures is quicker than array work.)"""
     h, w = bw.shape
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(bw, connectivity=8)
     if count <= 1:
         return None
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    cx, cy = centroids[1:, 0], centroids[1:, 1]
-    central = (np.abs(cx - w / 2) < w * 0.32) & (np.abs(cy - h / 2) < h * 0.32)
-    if not central.any():
+    pieces = stats[1:].tolist()  # x, y, width, height, area
+    middles = centroids[1:].tolist()
+    central = [abs(cx - w / 2) < w * 0.32 and abs(cy - h / 2) < h * 0.32 for cx, cy in middles]
+    if not any(central):
         return None
     # The tile's own edge, seen as a ring round the letter when a small tile sits in a larger
     # cut: its centre is the crop's and it is often the biggest piece. Taken for the letter, the
     # "tight" view was frame and letter together, framed however the tile happened to lie: serif
     # F read as P, P as E (held-out crossword boards). A ring is told from a letter cut tight
     # (which can touch and span the cut too) by its thin line, empty middle and inked corners.
-    frame = np.array([_is_frame(labels, i + 1, stats[i + 1]) for i in range(count - 1)])
-    if frame.any():
-        central &= ~frame
-        if not central.any():
+    frame = [_is_frame(labels, i + 1, piece) for i, piece in enumerate(pieces)]
+    if any(frame):
+        central = [c and not f for c, f in zip(central, frame, strict=True)]
+        if not any(central):
             return None  # the tile's edge and nothing inside: a face with no letter
-    main = int(np.argmax(np.where(central, areas, 0)))
+    areas = [piece[4] for piece in pieces]
+    main = max(range(len(pieces)), key=lambda i: areas[i] if central[i] else 0)
     if areas[main] < 0.01 * h * w:
         return None
     keep = np.zeros(count, dtype=bool)
     keep[main + 1] = True
-    inner = (np.abs(cx - w / 2) < w * 0.36) & (np.abs(cy - h / 2) < h * 0.36)
-    for i in range(count - 1):
-        x, y, ww, hh = stats[i + 1, :4]
+    for i, ((x, y, ww, hh, area), (cx, cy)) in enumerate(zip(pieces, middles, strict=True)):
+        inner = abs(cx - w / 2) < w * 0.36 and abs(cy - h / 2) < h * 0.36
         touches_edge = x == 0 or y == 0 or x + ww >= w or y + hh >= h
         # Broken strokes (an N without its diagonal), the dots of Ä and the u of Qu lie in
         # the middle of the tile; the point value is small and sits in a corner.
-        if inner[i] and not touches_edge and areas[i] >= 0.04 * areas[main]:
+        if inner and not touches_edge and area >= 0.04 * areas[main]:
             keep[i + 1] = True
     return keep[labels]
 
 
-def _is_frame(labels: np.ndarray, label: int, stat: np.ndarray) -> bool:
+def _is_frame(labels: np.ndarray, label: int, stat: list[int]) -> bool:
     """Whether one connected piece of ink is a tile's edge round the cut, not a letter."""
     h, w = labels.shape
-    x, y, bw, bh = (int(v) for v in stat[:4])
+    x, y, bw, bh = stat[:4]
     if bw <= 0.7 * w or bh <= 0.7 * h or not (x == 0 or y == 0 or x + bw >= w or y + bh >= h):
         return False
     box = labels[y: y + bh, x: x + bw] == label
@@ -164,17 +168,18 @@ def _glyph_views(image: np.ndarray, size: int = GLYPH_SIZE) -> tuple[np.ndarray 
     mask = _glyph_components(bw)
     if mask is None:
         return None, None
-    ink = bw > 0
-    if ink.all() or not ink.any():
+    inked = cv2.countNonZero(bw)
+    if inked in (0, bw.size):
         return None, None
-    if float(gray[ink].mean()) < float(gray[~ink].mean()):
+    if cv2.mean(gray, mask=bw)[0] < cv2.mean(gray, mask=cv2.bitwise_not(bw))[0]:
         gray = cv2.bitwise_not(gray)  # dark letters on light tiles: make the ink bright
     return cv2.resize(gray, (size, size), interpolation=cv2.INTER_AREA), _tight_from_mask(mask, size)
 
 
 def _tight_from_mask(mask: np.ndarray, size: int) -> np.ndarray:
-    ys, xs = np.nonzero(mask)
-    crop = np.where(mask, 255, 0).astype(np.uint8)[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+    ink = mask.view(np.uint8)  # 0 and 1
+    x, y, w, h = cv2.boundingRect(ink)
+    crop = ink[y: y + h, x: x + w] * np.uint8(255)
     side = int(max(crop.shape) * 1.2) + 2
     square = np.zeros((side, side), np.uint8)
     oy, ox = (side - crop.shape[0]) // 2, (side - crop.shape[1]) // 2
@@ -199,6 +204,21 @@ def glyph_features(image: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     if whole is None or tight is None:
         return None
     return _hog(whole), _hog(tight)
+
+
+_BLAS: list[ThreadpoolController] = []  # made on the first read: finding the BLAS takes a few ms
+
+
+def _one_blas_thread() -> contextlib.AbstractContextManager:
+    """Within this, numpy's BLAS works on one thread.
+
+    Why: a letter's distances to the taught set are one small matrix-vector product. BLAS on
+    one thread does it in 0.05 ms; numpy's own loop (einsum) takes 0.14 ms; a threaded BLAS
+    takes 0.04 ms or 8 ms, depending on whether the other core is free (measured with two
+    busy processes beside it; the kiosk's screen and camera threads are such neighbours)."""
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
 
 
 class _TaughtSet(NamedTuple):
@@ -263,8 +283,9 @@ class LetterClassifier:
         if views is None:
             return LetterRead(None, 0.0)
         taught = self._taught()
-        whole = self._nearest(taught.whole, taught.sq_whole, views[0])
-        tight = self._nearest(taught.tight, taught.sq_tight, views[1])
+        with _one_blas_thread():
+            whole = self._nearest(taught.whole, taught.sq_whole, views[0])
+            tight = self._nearest(taught.tight, taught.sq_tight, views[1])
         best = whole if whole.confidence >= tight.confidence else tight
         if whole.letter != tight.letter:
             return LetterRead(best.letter, round(best.confidence * DISAGREEMENT, 4), best.source)
@@ -295,11 +316,8 @@ class LetterClassifier:
             raise RuntimeError("the letter classifier has not been taught any letters")
         taught = self._taught()
         # |a - b|^2 = |a|^2 + |b|^2 - 2 a.b: one matrix-vector product, no temporary array
-        # of every taught example (taught sets are augmented to thousands of examples). einsum,
-        # not BLAS: a threaded BLAS takes 0.03 ms or 4-8 ms for this small product depending on
-        # what else the machine is doing (measured with one or two busy processes beside it);
-        # einsum's own loop takes ~0.1 ms every time.
-        dot = np.einsum("ij,j->i", features, vec)
+        # of every taught example (taught sets are augmented to thousands of examples).
+        dot = features @ vec
         squared = np.maximum(sq + float(np.dot(vec, vec)) - 2.0 * dot, 0.0)
         if self.k == 1:  # the usual case: the nearest taught example decides
             # Each letter's nearest example (the rows are grouped by letter), then the nearest
