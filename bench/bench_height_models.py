@@ -54,8 +54,8 @@ def collect(family: str, seeds: range, kinds: tuple[str, ...], frames: int) -> l
             seen: dict[tuple[int, int], np.ndarray] = {}
             measure = reader._height_scores
 
-            def recording(r, c, feats, occluder, _measure=measure, _seen=seen):
-                out = _measure(r, c, feats, occluder)
+            def recording(r, c, occluder, _measure=measure, _seen=seen):
+                out = _measure(r, c, occluder)
                 _seen[(r, c)] = _features(*out)
                 return out
 

@@ -167,17 +167,18 @@ class UpwordsReader:
                                     [x + half, y + half, z], [x - half, y + half, z]])
                     self._quads[(r, c, k)] = p.project(pts)
         w, h = self.image_size
-        self._masks: dict[tuple[int, int, int], tuple[tuple[int, int, int, int], np.ndarray | None]] = {}
+        # Per candidate face: its box in the picture, its mask there (0/255) and its pixel count.
+        self._masks: dict[tuple[int, int, int], tuple[tuple[int, int, int, int], np.ndarray | None, int]] = {}
         for key, quad in self._quads.items():
             x0, y0 = np.floor(quad.min(axis=0)).astype(int)
             x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
             x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
             if x1 <= x0 or y1 <= y0:
-                self._masks[key] = ((0, 0, 0, 0), None)
+                self._masks[key] = ((0, 0, 0, 0), None, 0)
                 continue
             local = np.zeros((y1 - y0, x1 - x0), np.uint8)
-            cv2.fillConvexPoly(local, np.round(quad - [x0, y0]).astype(np.int32), 1)
-            self._masks[key] = ((x0, y0, x1, y1), local.astype(bool))
+            cv2.fillConvexPoly(local, np.round(quad - [x0, y0]).astype(np.int32), 255)
+            self._masks[key] = ((x0, y0, x1, y1), local, cv2.countNonZero(local))
 
     def _silhouette(self, r: int, c: int, height: int) -> np.ndarray:
         """Image outline (convex hull, int32) of the stack standing in a cell; computed once.
@@ -277,6 +278,8 @@ class UpwordsReader:
             dark_ref = np.maximum(dark[(pad + (rr + 0.5) * self.cell_px).astype(int),
                                        (pad + (cc + 0.5) * self.cell_px).astype(int)], 8.0)
         self._p_occ = None
+        # Every plane's face score for every cell at once (the heights' evidence), not cell by cell.
+        self._rim_scores = np.stack([f.rim - 0.75 * f.rim_spread for f in feats[1:]]) if learnt else None
         if learnt:
             board = board_warp(image, self.corners, self.rows, self.cols)
             looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac, board)
@@ -313,16 +316,18 @@ class UpwordsReader:
                ) -> tuple[float, float]:
         """Fraction of a candidate face hidden by nearer stacks, and (with ``gray``) the mean
         brightness of its visible part."""
-        (x0, y0, x1, y1), local = self._masks[(r, c, k)]
+        (x0, y0, x1, y1), local, n_local = self._masks[(r, c, k)]
         if local is None:
             return 1.0, 0.0
         region = occluder[y0:y1, x0:x1]
-        if gray is None and not region.any():
-            return 0.0, 0.0
-        seen = local & (region == 0)
+        if gray is None:  # OpenCV's counts: a read asks this of every plane of every tile
+            if not n_local:
+                return (1.0 if cv2.countNonZero(region) else 0.0), 0.0
+            return 1.0 - (n_local - cv2.countNonZero(cv2.bitwise_and(region, local))) / n_local, 0.0
+        seen = (local > 0) & (region == 0)
         n_seen = np.count_nonzero(seen)
-        cover = 1.0 - n_seen / max(np.count_nonzero(local), 1)
-        if gray is None or not n_seen:
+        cover = 1.0 - n_seen / max(n_local, 1)
+        if not n_seen:
             return cover, 0.0
         return cover, float(gray[y0:y1, x0:x1][seen].mean())
 
@@ -406,7 +411,7 @@ class UpwordsReader:
             return self._hidden(r, c, prev, flags)
         g = self.geometry
         wr, wc = r - self._origin[0], c - self._origin[1]
-        scores_arr, visible, informative = self._height_scores(r, c, feats, occluder)
+        scores_arr, visible, informative = self._height_scores(r, c, occluder)
         height, lead = plane_height(scores_arr, visible)
         geo_conf = unit(lead) * informative if g.max_height > 1 else 1.0  # flat tiles: 1 high
         letter, letter_conf, seen = self._read_letter(warps[height], wr, wc)
@@ -441,19 +446,16 @@ class UpwordsReader:
             return None, letter_conf, [NO_LETTER_FLAG]
         return letter, letter_conf, [] if letter is not None else [NO_LETTER_FLAG]
 
-    def _height_scores(self, r: int, c: int, feats: list, occluder: np.ndarray
-                       ) -> tuple[np.ndarray, np.ndarray, float]:
+    def _height_scores(self, r: int, c: int, occluder: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
         """Per plane k = 1..max: how cleanly a tile face sits in the cell on that plane (a light,
         even rim; in units of the tile's grey), whether a nearer stack leaves it visible, and how
         far apart the planes are in the picture (0..1: straight overhead they nearly coincide)."""
         wr, wc = r - self._origin[0], c - self._origin[1]
-        scores, visible = [], []
-        for k in range(1, self.geometry.max_height + 1):
-            f = feats[k]
-            scores.append(float(f.rim[wr, wc] - 0.75 * f.rim_spread[wr, wc]))
-            visible.append(self._cover(occluder, r, c, k)[0] < MAX_COVER)
+        scores = self._rim_scores[:, wr, wc]
+        visible = [self._cover(occluder, r, c, k)[0] < MAX_COVER
+                   for k in range(1, self.geometry.max_height + 1)]
         informative = unit((self.layer_shift_px[r, c] - 0.6) / (PLANES_APART_PX - 0.6))
-        return np.array(scores) / max(self._tile_gray, 20.0), np.array(visible), informative
+        return scores / max(self._tile_gray, 20.0), np.array(visible), informative
 
     @property
     def _tile_gray(self) -> float:
