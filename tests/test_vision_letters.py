@@ -160,14 +160,20 @@ def test_nearest_letter_and_margin_match_a_plain_search_over_every_example(crops
     model = LetterClassifier().fit([images[i] for i in taught], [labels[i] for i in taught])
     whole = np.stack([glyph_features(images[i])[0] for i in taught])
     names = np.array([labels[i] for i in taught])
-    for i in held[:150]:
-        vec = glyph_features(images[i])[0]
+    asked = np.stack([glyph_features(images[i])[0] for i in held[:150]])
+    reads = model._nearest(model._taught().whole, model._taught().sq_whole, asked)  # all at once
+    assert len(reads) == len(asked)
+    for vec, read in zip(asked, reads, strict=True):
         dist = np.sqrt(((whole.astype(np.float64) - vec) ** 2).sum(axis=1))
         letter = names[int(np.argmin(dist))]
         same, other = dist[names == letter].min(), dist[names != letter].min()
-        read = model._nearest(model._taught().whole, model._taught().sq_whole, vec)
         assert read.letter == letter
         assert read.confidence == pytest.approx(min(1.0, max(0.0, 4 * (other - same) / other)), abs=2e-3)
+    one_by_one = [model.classify(images[i]) for i in held[:40]]
+    together = model.classify_many([images[i] for i in held[:40]])
+    assert [r.letter for r in together] == [r.letter for r in one_by_one]
+    # (one product or forty: the BLAS may round the last bit differently)
+    assert [r.confidence for r in together] == pytest.approx([r.confidence for r in one_by_one], abs=1e-3)
 
 
 def test_a_read_runs_the_blas_on_one_thread_and_gives_it_back() -> None:

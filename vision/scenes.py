@@ -54,9 +54,11 @@ def _effects(rng: np.random.Generator, style: BoardStyle, size: tuple[int, int],
     return fx
 
 
-def _grid_cells(rng: np.random.Generator, rows: int, cols: int, letters: tuple[str, ...], max_height: int
-                ) -> dict[tuple[int, int], tuple[str, int]]:
+def _grid_cells(rng: np.random.Generator, rows: int, cols: int, letters: tuple[str, ...], max_height: int,
+                fill: float | None = None) -> dict[tuple[int, int], tuple[str, int]]:
     density = rng.uniform(0.08, 0.55)
+    if fill is not None:  # drawn all the same, so the rest of the scene is as without
+        density = fill
     cells = {}
     for r in range(rows):
         for c in range(cols):
@@ -89,11 +91,13 @@ def _game_states(rng: np.random.Generator, rows: int, letters: tuple[str, ...], 
 
 
 def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frames: int = 3,
-               max_tilt: float = 35.0, hand_chance: float = 0.15, sequence: bool = False) -> Scene:
+               max_tilt: float = 35.0, hand_chance: float = 0.15, sequence: bool = False,
+               fill: float | None = None) -> Scene:
     """An Upwords (8x8, 10x10, stacks) or crossword-style 15x15 (loose flat tiles) scene.
 
     ``sequence``: the frames are one game, turn by turn (for reading with history); otherwise
-    each frame is an independent random board (more variety for training)."""
+    each frame is an independent random board (more variety for training), each cell holding a
+    tile with chance ``fill`` (by default a random 8-55 %; 1.0 is a full board)."""
     rng = np.random.default_rng(seed)
     style = random_style(rng, family)
     shape = random_tile_shape(rng, family)
@@ -119,7 +123,7 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
                     int(rng.integers(0, 2**31 - 1)))
     max_height = 1 if loose else 5
     states = (_game_states(rng, rows, letters, max_height, n_frames) if sequence else
-              [_grid_cells(rng, rows, rows, letters, max_height) for _ in range(n_frames)])
+              [_grid_cells(rng, rows, rows, letters, max_height, fill) for _ in range(n_frames)])
     frames = tuple(shot(state, _effects(rng, style, size, hand_chance), int(rng.integers(0, 2**31 - 1)))
                    for state in states)
     return Scene(kind, style, shape["face_frac"], shape["thickness_mm"], calibration, teaching, lay, frames)

@@ -40,6 +40,7 @@ from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading, unit
 
 class LetterReaderLike(Protocol):
     def read(self, image: np.ndarray) -> Any: ...  # returns vision.letters.LetterRead
+    def read_many(self, images: list[np.ndarray]) -> list[Any]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,6 +293,7 @@ class UpwordsReader:
             hand = cell_fraction(skin_mask(colour0), window[2], window[3], self.cell_px, pad)
             self._any_hand = bool((hand > UNDER_HAND).any())
         self._origin = (r0, c0)
+        self._letters_read = self._read_letters_at_once(warps, wanted) if learnt else {}
         occluder = np.zeros((h, w), np.uint8)
         results: dict[tuple[int, int], CellReading] = {}
         for r, c in self.order:
@@ -414,7 +416,7 @@ class UpwordsReader:
         scores_arr, visible, informative = self._height_scores(r, c, occluder)
         height, lead = plane_height(scores_arr, visible)
         geo_conf = unit(lead) * informative if g.max_height > 1 else 1.0  # flat tiles: 1 high
-        letter, letter_conf, seen = self._read_letter(warps[height], wr, wc)
+        letter, letter_conf, seen = self._read_letter(warps, height, wr, wc)
         cell = self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, [*flags, *seen],
                             geo_height=height, geo_conf=geo_conf)
         if self.letters is None or not cell.height or cell.height == height or cell.height >= len(warps):
@@ -423,7 +425,7 @@ class UpwordsReader:
         # letter must be the one on that height's face: a new tile on the board's far edge, best
         # on plane 4, was read there as Qu with confidence 0.93 (held-out seed 121107).
         settled = cell.height
-        letter, letter_conf, seen = self._read_letter(warps[settled], wr, wc)
+        letter, letter_conf, seen = self._read_letter(warps, settled, wr, wc)
         cell = self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, [*flags, *seen],
                             geo_height=height, geo_conf=geo_conf)
         if cell.height != settled:  # the letter on that face asks for yet another height
@@ -431,12 +433,42 @@ class UpwordsReader:
                            flags=(*cell.flags, "the letter and the height do not agree"))
         return cell
 
-    def _read_letter(self, plane: np.ndarray, wr: int, wc: int) -> tuple[str | None, float, list[str]]:
-        """The letter on a cell's face in one warped plane, how sure, and why it is in doubt."""
-        crop = self.face_crop(plane, wr, wc)
-        if self.letters is None or not crop.size:
+    def _read_letters_at_once(self, warps: list, wanted: np.ndarray) -> dict[tuple[int, int, int], tuple]:
+        """The letter on every cell that looks occupied, on its best-scoring plane, read in one
+        batch (:meth:`vision.letters.LetterClassifier.classify_many`): (plane, row, col) in the
+        warped window -> (face crop, read).
+
+        Why: reading the cells one by one streamed the taught letters (megabytes) from memory
+        once per tile, most of the time a full board took. The cells are read in an order
+        (nearest the camera first) in which each may depend on the last, so this reads ahead on
+        the plane the tile most likely sits on; a cell that settles on another plane is read
+        there on its own (:meth:`_read_letter`)."""
+        if self.letters is None or self._p_occ is None or self._rim_scores is None:
+            return {}
+        r0, c0 = self._origin
+        keys, crops = [], []
+        for r, c in zip(*np.nonzero(wanted & (self._p_occ >= 0.5)), strict=True):
+            wr, wc = int(r) - r0, int(c) - c0
+            k = int(np.argmax(self._rim_scores[:, wr, wc])) + 1
+            crop = self.face_crop(warps[k], wr, wc)
+            if crop.size:
+                keys.append((k, wr, wc))
+                crops.append(crop)
+        reads = self.letters.read_many(crops) if crops else []
+        return {key: (crop, read) for key, crop, read in zip(keys, crops, reads, strict=True)}
+
+    def _read_letter(self, warps: list, k: int, wr: int, wc: int) -> tuple[str | None, float, list[str]]:
+        """The letter on a cell's face on plane ``k``, how sure, and why it is in doubt."""
+        if self.letters is None:
             return None, 0.0, []
-        read = self.letters.read(crop)
+        ahead = self._letters_read.get((k, wr, wc))
+        if ahead is not None:
+            crop, read = ahead
+        else:
+            crop = self.face_crop(warps[k], wr, wc)
+            if not crop.size:
+                return None, 0.0, []
+            read = self.letters.read(crop)
         letter, letter_conf = read.letter, float(read.confidence)
         if self.loose_tiles and (letter is None or bare_face(crop)):
             # No glyph at all, or no ink in the face's middle (the classifier may still "read"
