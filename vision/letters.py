@@ -78,7 +78,7 @@ def bare_face(image: np.ndarray) -> bool:
     bw = ink_mask(image)
     h, w = bw.shape
     middle = bw[h // 5: h - h // 5, w // 5: w - w // 5]
-    return bool(middle.size) and float(middle.mean()) < 0.02 * 255
+    return bool(middle.size) and cv2.countNonZero(middle) * 255 / middle.size < 0.02 * 255
 
 
 def _glyph_components(bw: np.ndarray) -> np.ndarray | None:

@@ -10,6 +10,7 @@ so a whole board costs a few box sums, not a loop over pixels.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -134,9 +135,9 @@ def glyph_centre(window: np.ndarray, letter_px: float) -> tuple[float, float] | 
     """
     gray = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY) if window.ndim == 3 else window
     _, ink = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    n, _, stats, centres = cv2.connectedComponentsWithStats(ink)
+    n, _, stats_array, centres_array = cv2.connectedComponentsWithStats(ink)
+    stats, centres = stats_array.tolist(), centres_array.tolist()  # few pieces: plain Python is quicker
     h, w = gray.shape
-    mid = np.array([w / 2, h / 2])
     best, best_d = None, 0.7 * letter_px
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
@@ -144,7 +145,7 @@ def glyph_centre(window: np.ndarray, letter_px: float) -> tuple[float, float] | 
             continue
         if x == 0 or y == 0 or x + bw >= w or y + bh >= h:  # the tile's edge or a neighbour's letter
             continue
-        d = float(np.hypot(*(centres[i] - mid)))
+        d = math.hypot(centres[i][0] - w / 2, centres[i][1] - h / 2)
         if d < best_d:
             best, best_d = i, d
     if best is None:
