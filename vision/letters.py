@@ -126,15 +126,19 @@ def _is_frame(labels: np.ndarray, label: int, stat: list[int]) -> bool:
     x, y, bw, bh = stat[:4]
     if bw <= 0.7 * w or bh <= 0.7 * h or not (x == 0 or y == 0 or x + bw >= w or y + bh >= h):
         return False
-    box = labels[y: y + bh, x: x + bw] == label
-    if box.sum() / (2.0 * (bw + bh)) > 0.08 * max(bw, bh):  # thick strokes: a letter's, not an edge line
+    box = (labels[y: y + bh, x: x + bw] == label).view(np.uint8)  # 0/1: OpenCV counts it quickly
+    if cv2.countNonZero(box) / (2.0 * (bw + bh)) > 0.08 * max(bw, bh):  # thick strokes: a letter's
         return False
     my, mx = max(1, int(0.3 * bh)), max(1, int(0.3 * bw))
-    if box[my: bh - my, mx: bw - mx].mean() > 0.05:  # ink in the middle: a letter (M, W, X)
+    if _inked_share(box[my: bh - my, mx: bw - mx]) > 0.05:  # ink in the middle: a letter (M, W, X)
         return False
     cy, cx = max(1, int(0.15 * bh)), max(1, int(0.15 * bw))
     corners = (box[:cy, :cx], box[:cy, -cx:], box[-cy:, :cx], box[-cy:, -cx:])
-    return sum(c.mean() > 0.1 for c in corners) >= 3  # square corners: no O, D or C has three
+    return sum(_inked_share(c) > 0.1 for c in corners) >= 3  # square corners: no O, D or C has three
+
+
+def _inked_share(part: np.ndarray) -> float:
+    return cv2.countNonZero(part) / part.size if part.size else 0.0  # square corners: no O, D or C has three
 
 
 def normalise_glyph(image: np.ndarray, size: int = GLYPH_SIZE) -> np.ndarray | None:
