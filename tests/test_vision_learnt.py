@@ -484,3 +484,35 @@ def test_a_letter_is_read_on_the_face_of_the_height_history_settles() -> None:
         cell = previous.cell(0, c)
         assert reader.read(frame.image).cell(0, c).height != 1  # the picture alone: another plane
         assert (cell.letter, cell.height) == (truth, 1), cell
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["upwords8", "grid15"])
+def test_a_full_board_is_read_in_one_batch_and_read_right(kind: str) -> None:
+    """Every cell holds a tile (stacks on Upwords): the letters of all of them are read in one
+    batch, and every cell is right or flagged; a batch reads the letters as one cell at a time
+    would."""
+    scene = grid_scene(3400, "held_out", kind, n_frames=1, hand_chance=0.0, fill=1.0)
+    frame = scene.frames[0]
+    assert all(h for row in frame.heights for h in row)
+    reader = _grid_reader(scene, learnt=True)
+    batches: list[int] = []
+    read_many = reader.letters.read_many
+
+    def counted(images):
+        batches.append(len(images))
+        return read_many(images)
+
+    reader.letters.read_many = counted
+    reading = reader.read(frame.image)
+    assert batches == [reader.rows * reader.cols]  # one batch, every tile in it
+    right = 0
+    for cell in reading.cells:
+        ok = cell.height > 0 and cell.letter == frame.letters[cell.row][cell.col]
+        right += ok
+        assert ok or cell.uncertain, f"{cell} is wrong and not flagged"
+    assert right / len(reading.cells) >= 0.95
+    for crop, read in reader._letters_read.values():
+        alone = reader.letters.read(crop)
+        assert alone.letter == read.letter
+        assert alone.confidence == pytest.approx(read.confidence, abs=1e-3)
