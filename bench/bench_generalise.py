@@ -274,7 +274,8 @@ def main() -> int:
         real = real_game(learnt)
         if real is not None:
             print(row("real Scrabble game (20 moves)", real))
-    print("\n-- time for a full read (median ms per picture, this machine, same run)")
+    print("\n-- time for a full read (median ms per picture, this machine, same run; these games run from "
+          "the first move, so their boards are sparse: `python -m bench read_speed` times full ones)")
     factor = pi5.slowdown()
     for kind in ("upwords8", "grid15", "street"):
         new = statistics.median(results[(True, "held_out")][kind].times) * 1000
