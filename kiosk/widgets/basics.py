@@ -233,20 +233,28 @@ class LongPressButton(BigButton):
         self.hold = hold
         self._on_long_press = on_long_press
         self._pending: Any = None
+        self._pressed_by: Any = None  # the finger (touch uid) whose hold is being timed
 
     def on_touch_down(self, touch: Any) -> bool:
         if self.collide_point(*touch.pos) and not self.disabled:
             from kivy.clock import Clock
 
             self._cancel()
+            self._pressed_by = touch.uid
             self._pending = Clock.schedule_once(lambda _dt: self._fire(), self.hold)
         return bool(super().on_touch_down(touch))
 
     def on_touch_up(self, touch: Any) -> bool:
-        self._cancel()
+        # Only the holding finger's lift ends the hold. Every lift reaches this button, and in a
+        # scrolling list a tap's lift comes 0.2 s after the tap (the list waits to see whether
+        # the finger scrolls): taken for the end of a hold begun in between, it cancelled the
+        # hold (a GUI test's long press after a passing tap failed so, on a slow frame).
+        if touch.uid == self._pressed_by:
+            self._cancel()
         return bool(super().on_touch_up(touch))
 
     def _cancel(self) -> None:
+        self._pressed_by = None
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None

@@ -29,6 +29,7 @@ from play_settings import (
     pins_bad_file,
     pins_clash,
     pins_saved,
+    technician_late_lift,
 )
 from play_situations import (
     audit,
@@ -83,6 +84,7 @@ __all__ = [
     "resume_part1",
     "resume_part2",
     "settings_and_stats",
+    "technician_late_lift",
     "timer",
     "timer_cut_part1",
     "timer_cut_part2",
