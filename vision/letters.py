@@ -138,7 +138,8 @@ def _is_frame(labels: np.ndarray, label: int, stat: list[int]) -> bool:
 
 
 def _inked_share(part: np.ndarray) -> float:
-    return cv2.countNonZero(part) / part.size if part.size else 0.0  # square corners: no O, D or C has three
+    """The share of a 0/1 patch that is ink (0 for an empty patch)."""
+    return cv2.countNonZero(part) / part.size if part.size else 0.0
 
 
 def normalise_glyph(image: np.ndarray, size: int = GLYPH_SIZE) -> np.ndarray | None:
@@ -216,10 +217,10 @@ _BLAS: list[ThreadpoolController] = []  # made on the first read: finding the BL
 def _one_blas_thread() -> contextlib.AbstractContextManager:
     """Within this, numpy's BLAS works on one thread.
 
-    Why: a letter's distances to the taught set are one small matrix-vector product. BLAS on
-    one thread does it in 0.05 ms; numpy's own loop (einsum) takes 0.14 ms; a threaded BLAS
-    takes 0.04 ms or 8 ms, depending on whether the other core is free (measured with two
-    busy processes beside it; the kiosk's screen and camera threads are such neighbours)."""
+    Why: the letters' distances to the taught set are small matrix products (one cell's: 0.05 ms
+    on one thread, 0.14 ms in numpy's own loop, einsum). A threaded BLAS takes 0.04 ms or 8 ms,
+    depending on whether the other core is free (measured with two busy processes beside it;
+    the kiosk's screen and camera threads are such neighbours)."""
     if not _BLAS:
         _BLAS.append(ThreadpoolController())
     return _BLAS[0].limit(limits=1, user_api="blas")
