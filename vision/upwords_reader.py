@@ -73,6 +73,8 @@ class TileGeometry:
 OCCUPIED_RATIO = 2.45
 #: A candidate face more than this much covered by nearer stacks is not evidence.
 MAX_COVER = 0.35
+#: The learnt occupancy model's probability from which a cell holds a tile (its letter is read).
+OCCUPIED_FROM = 0.5
 #: How a reading writes a blank tile (crossword-style sets have them; the layout's ``?``).
 BLANK = "?"
 #: A letter read less sure than this is no read at all (a blank, smudged or covered face).
@@ -406,7 +408,7 @@ class UpwordsReader:
         assert self._p_occ is not None
         p = float(self._p_occ[r, c])
         occ_conf = float(min(abs(p - 0.5) * 2.0, 1.0))
-        if p < 0.5:  # looks as it did empty: nothing nearer can make a cell look empty
+        if p < OCCUPIED_FROM:  # looks as it did empty: nothing nearer can make a cell look empty
             return self._finish(r, c, None, 0, occ_conf, 1.0, occ_conf, prev, flags, geo_height=0,
                                 geo_conf=occ_conf)
         if self._cover(occluder, r, c, 0)[0] >= 0.7:  # a nearer stack stands in front of it
@@ -447,7 +449,7 @@ class UpwordsReader:
             return {}
         r0, c0 = self._origin
         keys, crops = [], []
-        for r, c in zip(*np.nonzero(wanted & (self._p_occ >= 0.5)), strict=True):
+        for r, c in zip(*np.nonzero(wanted & (self._p_occ >= OCCUPIED_FROM)), strict=True):
             wr, wc = int(r) - r0, int(c) - c0
             k = int(np.argmax(self._rim_scores[:, wr, wc])) + 1
             crop = self.face_crop(warps[k], wr, wc)
