@@ -516,3 +516,26 @@ def test_a_full_board_is_read_in_one_batch_and_read_right(kind: str) -> None:
         alone = reader.letters.read(crop)
         assert alone.letter == read.letter
         assert alone.confidence == pytest.approx(read.confidence, abs=1e-3)
+
+
+def test_the_raised_planes_covers_counted_at_once_are_those_counted_plane_by_plane() -> None:
+    """A read asks how much of each raised plane's face nearer stacks hide, for every tile; the
+    packed count must give what counting each plane's mask alone gives, stacks of every height
+    drawn in front (and cells whose faces leave the picture take the plain way)."""
+    scene = grid_scene(3401, "held_out", "upwords10", n_frames=1, hand_chance=0.0)
+    reader = _grid_reader(scene, learnt=False)
+    rng = np.random.default_rng(5)
+    w, h = reader.image_size
+    partly_hidden = 0
+    for _ in range(6):
+        occluder = np.zeros((h, w), np.uint8)
+        for _ in range(25):
+            r, c = int(rng.integers(0, reader.rows)), int(rng.integers(0, reader.cols))
+            cv2.fillConvexPoly(occluder, reader._silhouette(r, c, int(rng.integers(1, 6))), 255)
+        for r in range(reader.rows):
+            for c in range(reader.cols):
+                packed = reader._raised_covers(occluder, r, c)
+                alone = [reader._cover(occluder, r, c, k)[0] for k in range(1, 6)]
+                assert packed == alone, (r, c)
+                partly_hidden += any(0.0 < x < 1.0 for x in alone)
+    assert partly_hidden > 50  # the drawn stacks did hide parts of faces

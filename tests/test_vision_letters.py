@@ -161,7 +161,7 @@ def test_nearest_letter_and_margin_match_a_plain_search_over_every_example(crops
     whole = np.stack([glyph_features(images[i])[0] for i in taught])
     names = np.array([labels[i] for i in taught])
     asked = np.stack([glyph_features(images[i])[0] for i in held[:150]])
-    reads = model._nearest(model._taught().whole, model._taught().sq_whole, asked)  # all at once
+    reads = model._nearest(model._taught().whole, asked)  # all at once
     assert len(reads) == len(asked)
     for vec, read in zip(asked, reads, strict=True):
         dist = np.sqrt(((whole.astype(np.float64) - vec) ** 2).sum(axis=1))

@@ -227,12 +227,11 @@ def _one_blas_thread() -> contextlib.AbstractContextManager:
 
 
 class _TaughtSet(NamedTuple):
-    """A taught set as reads use it: the examples in both views grouped letter by letter."""
+    """A taught set as reads use it: the examples in both views grouped letter by letter, each
+    with its squared length as one more column (so one product gives |x|^2 - 2 x.q)."""
 
-    whole: np.ndarray
+    whole: np.ndarray  # (examples, features + 1), float32
     tight: np.ndarray
-    sq_whole: np.ndarray  # each example's squared length, per view
-    sq_tight: np.ndarray
     codes: np.ndarray  # each example's letter, as an index into ``names`` (ascending)
     starts: np.ndarray  # where each letter's examples begin
     names: list[str]
@@ -300,8 +299,8 @@ class LetterClassifier:
             return reads
         taught = self._taught()
         with _one_blas_thread():
-            wholes = self._nearest(taught.whole, taught.sq_whole, np.stack([views[i][0] for i in found]))
-            tights = self._nearest(taught.tight, taught.sq_tight, np.stack([views[i][1] for i in found]))
+            wholes = self._nearest(taught.whole, np.stack([views[i][0] for i in found]))
+            tights = self._nearest(taught.tight, np.stack([views[i][1] for i in found]))
         for i, whole, tight in zip(found, wholes, tights, strict=True):
             best = whole if whole.confidence >= tight.confidence else tight
             if whole.letter != tight.letter:
@@ -320,32 +319,40 @@ class LetterClassifier:
             codes = np.array([index[x] for x in labels], np.int32)
             order = np.argsort(codes, kind="stable")
             codes = codes[order]
-            whole, tight = self._features[order], self._tight[order]
-            self._derived = _TaughtSet(
-                whole, tight, np.einsum("ij,ij->i", whole, whole), np.einsum("ij,ij->i", tight, tight),
-                codes, np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]), names)
+
+            def with_lengths(features: np.ndarray) -> np.ndarray:
+                grouped = features[order].astype(np.float32)
+                return np.hstack([grouped, np.einsum("ij,ij->i", grouped, grouped)[:, None]])
+
+            self._derived = _TaughtSet(with_lengths(self._features), with_lengths(self._tight), codes,
+                                       np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]), names)
         return self._derived
 
-    def _nearest(self, features: np.ndarray, sq: np.ndarray, vecs: np.ndarray) -> list[LetterRead]:
-        """The letter each row of ``vecs`` (one view of many cells) is nearest to, and how sure."""
+    def _nearest(self, taught_view: np.ndarray, vecs: np.ndarray) -> list[LetterRead]:
+        """The letter each row of ``vecs`` (one view of many cells) is nearest to, and how sure.
+        ``taught_view``: that view of the taught set with its squared lengths (:meth:`_taught`)."""
         if not len(self._labels):
             raise RuntimeError("the letter classifier has not been taught any letters")
         taught = self._taught()
-        # |a - b|^2 = |a|^2 + |b|^2 - 2 a.b: one matrix product, no temporary array of every
-        # taught example per cell (taught sets are augmented to thousands of examples).
+        # |q - x|^2 = |q|^2 + (|x|^2 - 2 q.x): the bracket for every pair is one matrix product
+        # (the taught lengths ride along as a column), and |q|^2 is added only to the minima.
+        # One row per cell: each letter's examples are then contiguous in memory.
         lengths = np.einsum("ij,ij->i", vecs, vecs)
-        squared = np.maximum(sq[:, None] + lengths[None, :] - 2.0 * (features @ vecs.T), 0.0)
+        asked = np.hstack([-2.0 * vecs.astype(np.float32), np.ones((len(vecs), 1), np.float32)])
+        partial = asked @ taught_view.T
         if self.k == 1:  # the usual case: the nearest taught example decides
-            # Each letter's nearest example (the rows are grouped by letter), then the nearest
+            # Each letter's nearest example (the columns are grouped by letter), then the nearest
             # letter and the runner-up: square roots of 26 numbers a cell, not of thousands.
-            per_letter = np.sqrt(np.minimum.reduceat(squared, taught.starts, axis=0))
-            best = np.argmin(per_letter, axis=0).tolist()
-            same = per_letter.min(axis=0).tolist()
-            other = (np.partition(per_letter, 1, axis=0)[1].tolist() if len(per_letter) > 1
+            per_letter = np.sqrt(np.maximum(np.minimum.reduceat(partial, taught.starts, axis=1)
+                                            + lengths[:, None], 0.0))
+            best = np.argmin(per_letter, axis=1).tolist()
+            same = per_letter.min(axis=1).tolist()
+            other = (np.partition(per_letter, 1, axis=1)[:, 1].tolist() if per_letter.shape[1] > 1
                      else [d + 1.0 for d in same])
             return [self._sure(taught.names[b], 1.0, near, far)
                     for b, near, far in zip(best, same, other, strict=True)]
-        return [self._vote(np.sqrt(squared[:, j]), taught) for j in range(squared.shape[1])]
+        distances = np.sqrt(np.maximum(partial + lengths[:, None], 0.0))
+        return [self._vote(row, taught) for row in distances]
 
     def _vote(self, dist: np.ndarray, taught: _TaughtSet) -> LetterRead:
         """k > 1: a distance-weighted vote of the k nearest examples, so a letter with few taught
