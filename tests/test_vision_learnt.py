@@ -539,3 +539,43 @@ def test_the_raised_planes_covers_counted_at_once_are_those_counted_plane_by_pla
                 assert packed == alone, (r, c)
                 partly_hidden += any(0.0 < x < 1.0 for x in alone)
     assert partly_hidden > 50  # the drawn stacks did hide parts of faces
+
+
+@pytest.mark.slow
+def test_a_board_full_of_tiles_under_a_new_light_is_not_read_empty() -> None:
+    """Every cell of a 10x10 board holds a tile and the light is much brighter than at
+    calibration. Seven tiles looked more like the empty board than like a tile, and the light
+    taken from them alone made every tile look empty: 63 of 100 read surely as empty cells.
+    The playing area's surround, which tiles never cover, now overrules so few cells."""
+    scene = grid_scene(123403, "held_out", "upwords10", n_frames=2, sequence=False, hand_chance=0.0, fill=1.0)
+    frame = scene.frames[1]
+    assert all(h for row in frame.heights for h in row)
+    reader = _grid_reader(scene, learnt=True)
+    reading = reader.read(frame.image)
+    missed = [cell for cell in reading.cells if not cell.height and not cell.uncertain]
+    assert not missed, f"{len(missed)} tiles read surely as empty cells"
+
+
+def test_the_surround_overrules_the_light_only_when_few_cells_vouch_for_it() -> None:
+    """The light from the cells that still look as at calibration, unless few do and the
+    surround disagrees; a board's worth of cells that look as they did is believed over it."""
+    from vision.appearance import board_looks
+    from vision.arms import surround_light
+    from vision.occupancy_model import light_change
+
+    scene = grid_scene(123403, "held_out", "upwords10", n_frames=2, sequence=False, hand_chance=0.0, fill=1.0)
+    reader = _grid_reader(scene, learnt=True)
+    cal = scene.calibration
+    # The empty board itself: every cell vouches for "no change", so a surround saying otherwise
+    # is not believed (a hand on the frame, a cup beside the board).
+    empty_looks = board_looks(cal.image, cal.corners, cal.rows, cal.cols, scene.face_frac)
+    assert np.abs(light_change(empty_looks, reader.appearance, np.array([0.6, -0.5, 0.6])).gains).max() < 0.05
+    # The full board under a brighter lamp: seven tiles look more like the empty board than a
+    # tile, and their light is far from the surround's; the surround's is taken, everywhere.
+    image = scene.frames[1].image
+    looks = board_looks(image, cal.corners, cal.rows, cal.cols, scene.face_frac)
+    surround = surround_light(image, cal.corners, cal.rows, cal.cols, reader.appearance.scene)
+    assert surround is not None
+    from_cells = light_change(looks, reader.appearance)
+    assert np.abs(np.median(from_cells.gains.reshape(-1, 3), axis=0) - surround).max() > 0.4
+    assert np.allclose(light_change(looks, reader.appearance, surround).gains, surround)

@@ -202,18 +202,30 @@ def teaching_light(reference: np.ndarray, image: np.ndarray, corners: np.ndarray
     free = ~cells
     if empty is not None and free.sum() >= 8:
         return light_between(looks, empty, free)
-    scale = reference.shape[1] / image.shape[1]
     small = cv2.resize(image, (reference.shape[1], reference.shape[0]), interpolation=cv2.INTER_AREA)
+    scale = reference.shape[1] / image.shape[1]
+    gains = surround_gains(reference, small, np.asarray(corners) * scale, rows, cols)
+    if gains is None:
+        return LightChange.none(looks.shape)
+    return LightChange(np.broadcast_to(gains, (*looks.shape, 3)).copy())
+
+
+def surround_gains(reference: np.ndarray, small: np.ndarray, corners: np.ndarray, rows: int, cols: int
+                   ) -> np.ndarray | None:
+    """Per colour channel, the log gain of the light from ``reference`` (the calibration picture,
+    kept small) to ``small`` (today's, at the same size) on the surround of the playing area
+    (``corners`` at that size): the board's frame and perhaps some table, which tiles never
+    cover. The median over its pixels, so a stray object there does not count; None when too
+    little of it is usable."""
     cell_px, pad = 8, 8 * SURROUND_CELLS
-    then = warp_board(reference, np.asarray(corners) * scale, rows, cols, cell_px, pad).astype(np.float32)
-    now = warp_board(small, np.asarray(corners) * scale, rows, cols, cell_px, pad).astype(np.float32)
+    then = warp_board(reference, corners, rows, cols, cell_px, pad).astype(np.float32)
+    now = warp_board(small, corners, rows, cols, cell_px, pad).astype(np.float32)
     ring = np.ones(then.shape[:2], bool)
     ring[pad:-pad, pad:-pad] = False
     usable = ring & (then.min(axis=-1) > 12) & (now.min(axis=-1) > 12)
     if usable.sum() < 20:
-        return LightChange.none(looks.shape)
-    gains = np.median(np.log(now[usable] / then[usable]), axis=0)
-    return LightChange(np.broadcast_to(gains, (*looks.shape, 3)).copy())
+        return None
+    return np.median(np.log(now[usable] / then[usable]), axis=0)
 
 
 @dataclass(frozen=True, slots=True)

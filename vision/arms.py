@@ -26,7 +26,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.appearance import to_lab
+from vision.appearance import surround_gains, to_lab
 from vision.occupancy import cell_fraction
 
 #: The calibration picture is kept about this small (longer side, pixels; up to twice this):
@@ -204,6 +204,18 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
         return np.zeros((rows, cols))
     score = np.minimum(by_gain, _change(now, _signals(_in_todays_light(scene, small))))
     return cell_fraction(_arm_mask(score, small, to_board, size, tile_today), rows, cols, px, pad)
+
+
+def surround_light(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray
+                   ) -> np.ndarray | None:
+    """The light's change (log gain per colour channel) from the calibration picture ``scene``
+    (:func:`reference_scene`) to ``image`` on the playing area's surround, which tiles never
+    cover (:func:`vision.appearance.surround_gains`); None when the picture is another size or
+    too little of the surround shows."""
+    small, scale = _small(image)
+    if small.shape != scene.shape:
+        return None
+    return surround_gains(scene, small, np.asarray(corners, np.float64).reshape(4, 2) * scale, rows, cols)
 
 
 def tile_in_todays_light(tile_lab: np.ndarray, reference: np.ndarray, current: np.ndarray) -> np.ndarray:

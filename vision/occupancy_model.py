@@ -70,24 +70,51 @@ def with_tile_colour(current: CellLooks, appearance: BoardAppearance) -> BoardAp
     return replace(appearance, tile_lab=guess)
 
 
-def light_change(current: CellLooks, appearance: BoardAppearance) -> LightChange:
-    """The light's change since calibration per cell, from the cells that still look as they did."""
+#: The surround overrules the cells on the light when fewer than this share of the cells known
+#: empty (or known to hold a tile) still look it, and the two disagree by more than
+#: :data:`SURROUND_DISAGREES` (log gain, any colour channel).
+FEW_TRUSTED = 0.5
+SURROUND_DISAGREES = 0.4
+
+
+def light_change(current: CellLooks, appearance: BoardAppearance, surround: np.ndarray | None = None
+                 ) -> LightChange:
+    """The light's change since calibration per cell, from the cells that still look as they did.
+
+    ``surround``: the change measured on the playing area's surround
+    (:func:`vision.appearance.surround_gains`), which tiles never cover. When few cells vouch for
+    the light and they disagree with it, it wins. Why: on a board nearly full of tiles, in a
+    much brighter light, seven tiles looked more like the empty board than like a tile; the
+    light taken from them made every tile look empty, and 63 of 100 tiles were read surely as
+    empty cells (held-out 10x10, development seed 123403)."""
     appearance = with_tile_colour(current, appearance)
     tile_d = _tile_distance(current, appearance.tile_lab)
+    light, trusted, known = None, None, None
     if appearance.empty is not None and appearance.empty_known is not None:
         e = appearance.empty
         raw = np.abs(_log_l(current) - _log_l(e))
         colour = np.maximum(_ab_dist(current.rim_lab, e.rim_lab) - 1.0, 0)
         empty_d = 3.0 * np.maximum(raw - 0.25, 0) + colour + 4.0 * _structure(current, e)
-        trusted = appearance.empty_known & (empty_d < tile_d)
+        known = appearance.empty_known
+        trusted = known & (empty_d < tile_d)
         if trusted.sum() >= 3:
-            return light_between(current, e, trusted)
-    if appearance.tile is not None and appearance.tile_known is not None:
+            light = light_between(current, e, trusted)
+    if light is None and appearance.tile is not None and appearance.tile_known is not None:
         t = appearance.tile
-        trusted = appearance.tile_known & (_structure(current, t) < 0.3)
+        known = appearance.tile_known
+        trusted = known & (_structure(current, t) < 0.3)
         if trusted.sum() >= 3:
-            return light_between(current, t, trusted)
-    return LightChange.none(current.shape)
+            light = light_between(current, t, trusted)
+    if surround is None:
+        return light if light is not None else LightChange.none(current.shape)
+    everywhere = LightChange(np.broadcast_to(np.asarray(surround, np.float64), (*current.shape, 3)).copy())
+    if light is None:
+        return everywhere
+    assert trusted is not None and known is not None
+    few = trusted.sum() < FEW_TRUSTED * known.sum()
+    if few and np.abs(np.median(light.gains[trusted], axis=0) - surround).max() > SURROUND_DISAGREES:
+        return everywhere
+    return light
 
 
 def features(current: CellLooks, appearance: BoardAppearance, light: LightChange | None = None

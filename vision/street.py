@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.appearance import BoardAppearance, board_looks, board_warp, face_colours
+from vision.arms import surround_light
 from vision.hands import UNDER_HAND, hand_cells, hand_flags
 from vision.median_strip import MEDIAN_ROW, settle_median
 from vision.occupancy import cell_fraction, glyph_centre, skin_mask
@@ -91,7 +92,9 @@ class StreetReader:
             face = self.geometry.tile_mm / self.geometry.pitch_mm
             board = board_warp(image, self.corners, self.rows, self.cols)
             looks = board_looks(image, self.corners, self.rows, self.cols, face, board)
-            light = light_change(looks, self.appearance)
+            surround = (None if self.appearance.scene is None
+                        else surround_light(image, self.corners, self.rows, self.cols, self.appearance.scene))
+            light = light_change(looks, self.appearance, surround)
             prob = self.model.probability(looks, self.appearance, light)
             doubts: list[str | None] = [None] * self.cols
             if self.appearance.faces is not None:

@@ -31,10 +31,11 @@ import cv2
 import numpy as np
 
 from vision.appearance import BoardAppearance, board_looks, board_warp
+from vision.arms import surround_light
 from vision.hands import UNDER_HAND, UNDER_HAND_FLAG, hand_cells, hand_flags
 from vision.letters import bare_face
 from vision.occupancy import cell_fraction, face_features, glyph_centre, skin_mask
-from vision.occupancy_model import OccupancyModel, default_model
+from vision.occupancy_model import OccupancyModel, default_model, light_change
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading, unit
 
@@ -292,7 +293,10 @@ class UpwordsReader:
         if learnt:
             board = board_warp(image, self.corners, self.rows, self.cols)
             looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac, board)
-            self._p_occ = self.model.probability(looks, self.appearance)
+            surround = (None if self.appearance.scene is None
+                        else surround_light(image, self.corners, self.rows, self.cols, self.appearance.scene))
+            light = light_change(looks, self.appearance, surround)
+            self._p_occ = self.model.probability(looks, self.appearance, light)
             hand = hand_cells(board, self.rows, self.cols, self.appearance, image, self.corners)
             self._any_hand = bool((hand > UNDER_HAND).any())
             hand = hand[r0:r1, c0:c1]
