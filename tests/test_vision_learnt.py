@@ -569,7 +569,8 @@ def test_the_surround_overrules_the_light_only_when_few_cells_vouch_for_it() -> 
     # The empty board itself: every cell vouches for "no change", so a surround saying otherwise
     # is not believed (a hand on the frame, a cup beside the board).
     empty_looks = board_looks(cal.image, cal.corners, cal.rows, cal.cols, scene.face_frac)
-    assert np.abs(light_change(empty_looks, reader.appearance, np.array([0.6, -0.5, 0.6])).gains).max() < 0.05
+    far_off = np.array([0.6, -0.5, 0.6])
+    assert np.abs(light_change(empty_looks, reader.appearance, lambda: far_off).gains).max() < 0.05
     # The full board under a brighter lamp: seven tiles look more like the empty board than a
     # tile, and their light is far from the surround's; the surround's is taken, everywhere.
     image = scene.frames[1].image
@@ -578,4 +579,4 @@ def test_the_surround_overrules_the_light_only_when_few_cells_vouch_for_it() -> 
     assert surround is not None
     from_cells = light_change(looks, reader.appearance)
     assert np.abs(np.median(from_cells.gains.reshape(-1, 3), axis=0) - surround).max() > 0.4
-    assert np.allclose(light_change(looks, reader.appearance, surround).gains, surround)
+    assert np.allclose(light_change(looks, reader.appearance, lambda: surround).gains, surround)

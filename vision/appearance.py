@@ -218,14 +218,22 @@ def surround_gains(reference: np.ndarray, small: np.ndarray, corners: np.ndarray
     cover. The median over its pixels, so a stray object there does not count; None when too
     little of it is usable."""
     cell_px, pad = 8, 8 * SURROUND_CELLS
-    then = warp_board(reference, corners, rows, cols, cell_px, pad).astype(np.float32)
+    corners = np.asarray(corners, np.float64).reshape(4, 2)
+    key = (corners.tobytes(), rows, cols)
+    if not _SURROUND_CACHE or _SURROUND_CACHE[0][0] is not reference or _SURROUND_CACHE[0][1] != key:
+        then = warp_board(reference, corners, rows, cols, cell_px, pad).astype(np.float32)
+        ring = np.ones(then.shape[:2], bool)
+        ring[pad:-pad, pad:-pad] = False
+        _SURROUND_CACHE[:] = [(reference, key, ring & (then.min(axis=-1) > 12), then)]
+    _, _, ring, then = _SURROUND_CACHE[0]
     now = warp_board(small, corners, rows, cols, cell_px, pad).astype(np.float32)
-    ring = np.ones(then.shape[:2], bool)
-    ring[pad:-pad, pad:-pad] = False
-    usable = ring & (then.min(axis=-1) > 12) & (now.min(axis=-1) > 12)
+    usable = ring & (now.min(axis=-1) > 12)
     if usable.sum() < 20:
         return None
     return np.median(np.log(now[usable] / then[usable]), axis=0)
+
+
+_SURROUND_CACHE: list = []  # [(reference, its corners and size, its usable ring, its warp)]: one board
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ The weights are a small JSON file versioned in the repository (``vision/models/`
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -77,16 +78,17 @@ FEW_TRUSTED = 0.5
 SURROUND_DISAGREES = 0.4
 
 
-def light_change(current: CellLooks, appearance: BoardAppearance, surround: np.ndarray | None = None
-                 ) -> LightChange:
+def light_change(current: CellLooks, appearance: BoardAppearance,
+                 surround: Callable[[], np.ndarray | None] | None = None) -> LightChange:
     """The light's change since calibration per cell, from the cells that still look as they did.
 
-    ``surround``: the change measured on the playing area's surround
-    (:func:`vision.appearance.surround_gains`), which tiles never cover. When few cells vouch for
-    the light and they disagree with it, it wins. Why: on a board nearly full of tiles, in a
-    much brighter light, seven tiles looked more like the empty board than like a tile; the
-    light taken from them made every tile look empty, and 63 of 100 tiles were read surely as
-    empty cells (held-out 10x10, development seed 123403)."""
+    ``surround``: gives the change measured on the playing area's surround
+    (:func:`vision.arms.surround_light`), which tiles never cover; asked only when few cells
+    vouch for the light (it costs a millisecond). When they disagree with it, it wins.
+
+    Why: on a board nearly full of tiles, in a much brighter light, seven tiles looked more like
+    the empty board than like a tile; the light taken from them made every tile look empty, and
+    63 of 100 tiles were read surely as empty cells (held-out 10x10, development seed 123403)."""
     appearance = with_tile_colour(current, appearance)
     tile_d = _tile_distance(current, appearance.tile_lab)
     light, trusted, known = None, None, None
@@ -105,14 +107,13 @@ def light_change(current: CellLooks, appearance: BoardAppearance, surround: np.n
         trusted = known & (_structure(current, t) < 0.3)
         if trusted.sum() >= 3:
             light = light_between(current, t, trusted)
-    if surround is None:
+    few = light is None or (trusted is not None and known is not None
+                            and trusted.sum() < FEW_TRUSTED * known.sum())
+    gains = surround() if surround is not None and few else None
+    if gains is None:
         return light if light is not None else LightChange.none(current.shape)
-    everywhere = LightChange(np.broadcast_to(np.asarray(surround, np.float64), (*current.shape, 3)).copy())
-    if light is None:
-        return everywhere
-    assert trusted is not None and known is not None
-    few = trusted.sum() < FEW_TRUSTED * known.sum()
-    if few and np.abs(np.median(light.gains[trusted], axis=0) - surround).max() > SURROUND_DISAGREES:
+    everywhere = LightChange(np.broadcast_to(np.asarray(gains, np.float64), (*current.shape, 3)).copy())
+    if light is None or np.abs(np.median(light.gains[trusted], axis=0) - gains).max() > SURROUND_DISAGREES:
         return everywhere
     return light
 

@@ -92,8 +92,9 @@ class StreetReader:
             face = self.geometry.tile_mm / self.geometry.pitch_mm
             board = board_warp(image, self.corners, self.rows, self.cols)
             looks = board_looks(image, self.corners, self.rows, self.cols, face, board)
-            surround = (None if self.appearance.scene is None
-                        else surround_light(image, self.corners, self.rows, self.cols, self.appearance.scene))
+            scene = self.appearance.scene
+            surround = None if scene is None else (
+                lambda: surround_light(image, self.corners, self.rows, self.cols, scene))
             light = light_change(looks, self.appearance, surround)
             prob = self.model.probability(looks, self.appearance, light)
             doubts: list[str | None] = [None] * self.cols

@@ -293,8 +293,9 @@ class UpwordsReader:
         if learnt:
             board = board_warp(image, self.corners, self.rows, self.cols)
             looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac, board)
-            surround = (None if self.appearance.scene is None
-                        else surround_light(image, self.corners, self.rows, self.cols, self.appearance.scene))
+            scene = self.appearance.scene
+            surround = None if scene is None else (
+                lambda: surround_light(image, self.corners, self.rows, self.cols, scene))
             light = light_change(looks, self.appearance, surround)
             self._p_occ = self.model.probability(looks, self.appearance, light)
             hand = hand_cells(board, self.rows, self.cols, self.appearance, image, self.corners)
