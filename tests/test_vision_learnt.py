@@ -580,3 +580,21 @@ def test_the_surround_overrules_the_light_only_when_few_cells_vouch_for_it() -> 
     from_cells = light_change(looks, reader.appearance)
     assert np.abs(np.median(from_cells.gains.reshape(-1, 3), axis=0) - surround).max() > 0.4
     assert np.allclose(light_change(looks, reader.appearance, lambda: surround).gains, surround)
+
+
+@pytest.mark.slow
+def test_a_tall_stack_whose_side_looks_like_the_empty_board_is_not_surely_empty() -> None:
+    """Seen from the side, a stack of 4 or 5 covers its floor with its own side, and a grey side
+    on a pale board looks like the empty board: stacks were read surely as empty cells. A clear
+    face with a sure letter on a raised plane now puts such a cell in doubt."""
+    scene = grid_scene(123401, "held_out", "upwords10", n_frames=2, sequence=False, hand_chance=0.0, fill=1.0)
+    frame = scene.frames[1]
+    reader = _grid_reader(scene, learnt=True)
+    reading = reader.read(frame.image)
+    tall = [cell for cell in reading.cells if frame.heights[cell.row][cell.col] >= 4]
+    assert len(tall) >= 10
+    missed = [cell for cell in tall if not cell.height and not cell.uncertain]
+    assert not missed, f"{len(missed)} stacks of 4-5 read surely as empty cells"
+    doubted = [cell for cell in tall if any(f.startswith("the floor looks empty") for f in cell.flags)]
+    assert doubted and all(cell.uncertain for cell in doubted)
+    assert all(cell.height == frame.heights[cell.row][cell.col] for cell in doubted)

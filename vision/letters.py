@@ -47,6 +47,9 @@ class LetterRead:
     letter: str | None
     confidence: float
     source: str = "knn"
+    #: Whether the middle of the face carries no ink (:func:`bare_face`), when the reader looked
+    #: (None: not looked). The classifier answers it from the binarisation it reads from.
+    bare: bool | None = None
 
 
 def _gray(image: np.ndarray) -> np.ndarray:
@@ -75,7 +78,10 @@ def ink_mask(image: np.ndarray) -> np.ndarray:
 def bare_face(image: np.ndarray) -> bool:
     """Whether the middle of a tile face carries no ink at all: a blank tile, even when the crop
     catches an edge of the board or of the next tile (which a classifier may read as an I or a T)."""
-    bw = ink_mask(image)
+    return _bare(ink_mask(image))
+
+
+def _bare(bw: np.ndarray) -> bool:
     h, w = bw.shape
     middle = bw[h // 5: h - h // 5, w // 5: w - w // 5]
     return bool(middle.size) and cv2.countNonZero(middle) * 255 / middle.size < 0.02 * 255
@@ -164,21 +170,29 @@ def tight_glyph(image: np.ndarray, size: int = GLYPH_SIZE) -> np.ndarray | None:
 def _glyph_views(image: np.ndarray, size: int = GLYPH_SIZE) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The whole-cell view and the tight view, from one binarisation (each letter of every
     read needs both, and binarising and sorting the ink twice was a fifth of a letter's cost)."""
+    return _views_and_bare(image, size)[:2]
+
+
+def _views_and_bare(image: np.ndarray, size: int = GLYPH_SIZE
+                    ) -> tuple[np.ndarray | None, np.ndarray | None, bool | None]:
+    """:func:`_glyph_views`, and :func:`bare_face` of the same binarisation (None when the cell
+    is too small to look at): a loose tile's read asks both, and binarising again cost 25 us."""
     if image is None or image.size == 0 or min(image.shape[:2]) < 8:
-        return None, None
+        return None, None, None
     gray = _gray(image)
     if gray.dtype != np.uint8:
         gray = cv2.normalize(gray, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
     bw = ink_mask(gray)
+    bare = _bare(bw)
     mask = _glyph_components(bw)
     if mask is None:
-        return None, None
+        return None, None, bare
     inked = cv2.countNonZero(bw)
     if inked in (0, bw.size):
-        return None, None
+        return None, None, bare
     if cv2.mean(gray, mask=bw)[0] < cv2.mean(gray, mask=cv2.bitwise_not(bw))[0]:
         gray = cv2.bitwise_not(gray)  # dark letters on light tiles: make the ink bright
-    return cv2.resize(gray, (size, size), interpolation=cv2.INTER_AREA), _tight_from_mask(mask, size)
+    return cv2.resize(gray, (size, size), interpolation=cv2.INTER_AREA), _tight_from_mask(mask, size), bare
 
 
 def _tight_from_mask(mask: np.ndarray, size: int) -> np.ndarray:
@@ -292,9 +306,11 @@ class LetterClassifier:
         than the processor's cache, so taking each cell's distances on its own streamed it
         from memory once per cell: 0.1-0.5 ms a letter, most of a full board's read. One
         product for all the cells reads it once."""
-        views = [glyph_features(image) for image in images]
+        looked = [_views_and_bare(image) for image in images]
+        views = [None if whole is None or tight is None else (_hog(whole), _hog(tight))
+                 for whole, tight, _ in looked]
         found = [i for i, v in enumerate(views) if v is not None]
-        reads = [LetterRead(None, 0.0)] * len(views)
+        reads = [LetterRead(None, 0.0, bare=bare) for _, _, bare in looked]
         if not found:
             return reads
         taught = self._taught()
@@ -303,9 +319,10 @@ class LetterClassifier:
             tights = self._nearest(taught.tight, np.stack([views[i][1] for i in found]))
         for i, whole, tight in zip(found, wholes, tights, strict=True):
             best = whole if whole.confidence >= tight.confidence else tight
+            confidence = best.confidence
             if whole.letter != tight.letter:
-                best = LetterRead(best.letter, round(best.confidence * DISAGREEMENT, 4), best.source)
-            reads[i] = best
+                confidence = round(confidence * DISAGREEMENT, 4)
+            reads[i] = LetterRead(best.letter, confidence, best.source, looked[i][2])
         return reads
 
     def _taught(self) -> _TaughtSet:
