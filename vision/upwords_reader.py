@@ -80,7 +80,6 @@ OCCUPIED_RATIO = 2.45
 MAX_COVER = 0.35
 #: The learnt occupancy model's probability from which a cell holds a tile (its letter is read).
 OCCUPIED_FROM = 0.5
-
 #: A raised plane's face counts against a floor that looks empty when its height is this sure
 #: (:func:`plane_height`'s lead, as a confidence) and its letter this sure; the cell is then
 #: reported with this confidence (in doubt, for the players).
@@ -195,7 +194,7 @@ class UpwordsReader:
             cv2.fillConvexPoly(local, np.round(quad - [x0, y0]).astype(np.int32), 255)
             self._masks[key] = ((x0, y0, x1, y1), local, cv2.countNonZero(local))
         # Per cell: every raised plane's mask in one box, for the covers a read asks of them all.
-        self._raised: dict[tuple[int, int], _Packed | None] = {}
+        self._raised_masks: dict[tuple[int, int], _Packed | None] = {}
 
     def _silhouette(self, r: int, c: int, height: int) -> np.ndarray:
         """Image outline (convex hull, int32) of the stack standing in a cell; computed once.
@@ -339,9 +338,9 @@ class UpwordsReader:
 
         Why: a read asks this of every raised plane of every tile; counted plane by plane it was
         a tenth of a full board's read (five OpenCV calls and their Python around each)."""
-        packed = self._raised.get((r, c), ())
+        packed = self._raised_masks.get((r, c), ())
         if packed == ():
-            packed = self._raised[(r, c)] = self._pack_raised(r, c)
+            packed = self._raised_masks[(r, c)] = self._pack_raised(r, c)
         if packed is None:  # a face partly or wholly outside the picture: the plain way
             return [self._cover(occluder, r, c, k)[0] for k in range(1, self.geometry.max_height + 1)]
         (x0, y0, x1, y1), masks, counts = packed
