@@ -219,10 +219,15 @@ def glyph_features(image: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     the tight glyph reads the same letter framed differently from the teaching crops (a
     phone photo read with a classifier taught on webcam crops). None when there is no glyph.
     """
-    whole, tight = _glyph_views(image)
+    return _features_and_bare(image)[0]
+
+
+def _features_and_bare(image: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray] | None, bool | None]:
+    """:func:`glyph_features`, and :func:`bare_face` from the same binarisation."""
+    whole, tight, bare = _views_and_bare(image)
     if whole is None or tight is None:
-        return None
-    return _hog(whole), _hog(tight)
+        return None, bare
+    return (_hog(whole), _hog(tight)), bare
 
 
 _BLAS: list[ThreadpoolController] = []  # made on the first read: finding the BLAS takes a few ms
@@ -306,11 +311,10 @@ class LetterClassifier:
         than the processor's cache, so taking each cell's distances on its own streamed it
         from memory once per cell: 0.1-0.5 ms a letter, most of a full board's read. One
         product for all the cells reads it once."""
-        looked = [_views_and_bare(image) for image in images]
-        views = [None if whole is None or tight is None else (_hog(whole), _hog(tight))
-                 for whole, tight, _ in looked]
+        looked = [_features_and_bare(image) for image in images]
+        views = [features for features, _ in looked]
         found = [i for i, v in enumerate(views) if v is not None]
-        reads = [LetterRead(None, 0.0, bare=bare) for _, _, bare in looked]
+        reads = [LetterRead(None, 0.0, bare=bare) for _, bare in looked]
         if not found:
             return reads
         taught = self._taught()
@@ -322,7 +326,7 @@ class LetterClassifier:
             confidence = best.confidence
             if whole.letter != tight.letter:
                 confidence = round(confidence * DISAGREEMENT, 4)
-            reads[i] = LetterRead(best.letter, confidence, best.source, looked[i][2])
+            reads[i] = LetterRead(best.letter, confidence, best.source, looked[i][1])
         return reads
 
     def _taught(self) -> _TaughtSet:
