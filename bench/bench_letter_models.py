@@ -4,7 +4,7 @@
     python -m bench letter_models --quick    # a few minutes
 
 Issue 14 asks for the letter classifier to be chosen by measurement. Two candidates, on the same
-features (the HOG views of :func:`vision.letters.glyph_features`):
+features (the HOG views of :func:`vision.glyphs.glyph_features`):
 
 * **trained**: a softmax (multinomial logistic) model trained on crops from the ``train`` style
   family (its typefaces: DejaVu Sans, Liberation Sans, FreeSans), fixed seed;
@@ -31,7 +31,8 @@ if str(ROOT) not in sys.path:
 
 from bench import options, softmax  # noqa: E402
 from bench.bench_generalise import grid_readers  # noqa: E402
-from vision.letters import LetterClassifier, augmented, glyph_features  # noqa: E402
+from vision.glyphs import glyph_features  # noqa: E402
+from vision.letters import LetterClassifier, augmented  # noqa: E402
 from vision.scenes import grid_scene  # noqa: E402
 
 KINDS = ("upwords8", "grid15")

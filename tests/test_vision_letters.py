@@ -8,14 +8,12 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.glyphs import glyph_features, normalise_glyph, tight_glyph
 from vision.letters import (
     LetterClassifier,
     LetterReader,
-    glyph_features,
     load_labelled_folder,
-    normalise_glyph,
     tesseract_letter,
-    tight_glyph,
 )
 
 CROPS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-tile-crops"

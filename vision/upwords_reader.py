@@ -32,8 +32,8 @@ import numpy as np
 
 from vision.appearance import BoardAppearance, board_looks, board_warp
 from vision.arms import surround_light
+from vision.glyphs import bare_face
 from vision.hands import UNDER_HAND, UNDER_HAND_FLAG, hand_cells, hand_flags
-from vision.letters import bare_face
 from vision.occupancy import cell_fraction, face_features, glyph_centre, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model, light_change
 from vision.planes import BoardPlanes

@@ -1,0 +1,33 @@
+"""Two pieces of one read run at once, on the processor's second core.
+
+Why: the costly parts of a full board's read are single OpenCV and BLAS calls (the letters' HOG,
+their distances to the taught set), and both let go of Python while they work, so a second
+thread runs beside the first instead of waiting for it. The kiosk's Pi 5 has four cores and this
+machine two; the screen and the camera take little of them between pictures.
+
+Threads that hold Python (most of the rest of a read) gain nothing this way and are not split.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+First = TypeVar("First")
+Second = TypeVar("Second")
+
+_SPARE: list[ThreadPoolExecutor] = []  # made on first use: a process that never reads needs none
+
+
+def at_once(first: Callable[[], First], second: Callable[[], Second]) -> tuple[First, Second]:
+    """``first()`` on the spare thread and ``second()`` on this one, both results once both are
+    done (an exception in either is raised here)."""
+    if not _SPARE:
+        _SPARE.append(ThreadPoolExecutor(1, thread_name_prefix="spare-core"))
+    pending = _SPARE[0].submit(first)
+    try:
+        mine = second()
+    finally:
+        theirs = pending.result()
+    return theirs, mine
