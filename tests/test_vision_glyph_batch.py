@@ -1,8 +1,9 @@
-"""A whole board's glyph features at once equal each cell's own, to the bit.
+"""A whole board's glyph features, and its loose tiles' letter centres, worked out at once
+equal each cell's own, to the bit.
 
-Why it matters: the batch path (:mod:`vision.glyph_batch`) is what reads use; the cell-by-cell
-path (:mod:`vision.glyphs`) is what the letters were taught with. Any difference would read a
-letter differently depending on the board around it.
+Why it matters: the batch paths (:mod:`vision.glyph_batch`, :func:`vision.occupancy.glyph_centres`)
+are what reads use; the cell-by-cell path (:mod:`vision.glyphs`) is what the letters were
+taught with. Any difference would read a letter differently depending on the board around it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from vision import glyph_batch
 from vision.glyph_batch import features_and_bare_many
 from vision.glyphs import features_and_bare
 from vision.letters import load_labelled_folder
+from vision.occupancy import glyph_centre, glyph_centres
 from vision.scenes import grid_scene
 from vision.spare_core import at_once
 from vision.upwords_reader import UpwordsReader
@@ -92,6 +94,33 @@ def test_a_full_boards_crops_give_the_same_features_as_one_by_one() -> None:
                   for r in range(cal.rows) for c in range(cal.cols)]
     assert len(crops) > 400
     _assert_all_equal(crops)
+
+
+def test_loose_tiles_letters_are_found_at_once_where_they_are_found_alone() -> None:
+    """The windows a read searches for each loose tile's letter (two held-out 15x15 boards,
+    half-full and full, development seeds), and windows of a rendered tile with two equal
+    pieces starting on rows of either parity."""
+    windows: list[np.ndarray] = []
+    letter_px = 0.0
+    for fill in (0.5, 1.0):
+        scene = grid_scene(123902, "held_out", "grid15", n_frames=1, sequence=False, hand_chance=0.0, fill=fill)
+        cal = scene.calibration
+        reader = UpwordsReader(cal.corners, cal.image_size, rows=cal.rows, cols=cal.cols, loose_tiles=True)
+        plane = reader.warp_planes(scene.frames[0].image)[1]
+        pad, half = reader.pad_cells * reader.cell_px, 0.5 * reader.face_frac * reader.cell_px * 1.04
+        letter_px = 0.62 * 2 * half / 1.04
+        for r in range(cal.rows):
+            for c in range(cal.cols):
+                cy, cx = pad + (r + 0.5) * reader.cell_px, pad + (c + 0.5) * reader.cell_px
+                windows.append(plane[max(round(cy - 1.45 * half), 0): round(cy + 1.45 * half),
+                                     max(round(cx - 1.45 * half), 0): round(cx + 1.45 * half)])
+    twins = np.full((32, 32), 220, np.uint8)  # equally far from the middle: the first found wins
+    twins[9:25, 9:12] = 20  # starts a row lower than the right one, which is as far away
+    twins[8:24, 21:24] = 20
+    windows += [twins] * 5
+    alone = [glyph_centre(window, letter_px) for window in windows]
+    assert sum(found is not None for found in alone) > 200
+    assert glyph_centres(windows, letter_px) == alone
 
 
 @pytest.mark.skipif(not CROPS.is_dir(), reason="../shared/data/real-tile-crops is not beside the repo")

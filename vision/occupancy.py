@@ -125,6 +125,10 @@ def cell_fraction(mask: np.ndarray, rows: int, cols: int, cell_px: float, pad_px
     return (ii[yb, xb] - ii[ya, xb] - ii[yb, xa] + ii[ya, xa]) / area
 
 
+#: Dark ink made white, split from the tile at Otsu's threshold.
+_INK_OTSU = cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU
+
+
 def glyph_centre(window: np.ndarray, letter_px: float) -> tuple[float, float] | None:
     """Where the letter is in a window around a cell: the centre of the dark glyph nearest the
     window's centre (with the parts beside it, so Qu and Ä count whole), or None.
@@ -134,13 +138,52 @@ def glyph_centre(window: np.ndarray, letter_px: float) -> tuple[float, float] | 
     cell keeps the letter whole. ``letter_px`` is the expected letter height in pixels.
     """
     gray = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY) if window.ndim == 3 else window
-    _, ink = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    n, _, stats_array, centres_array = cv2.connectedComponentsWithStats(ink)
-    stats, centres = stats_array.tolist(), centres_array.tolist()  # few pieces: plain Python is quicker
-    h, w = gray.shape
+    _, ink = cv2.threshold(gray, 0, 255, _INK_OTSU)
+    _, _, stats_array, centres_array = cv2.connectedComponentsWithStats(ink)
+    # few pieces: plain Python on their figures is quicker
+    return _centre_of_pieces(stats_array[1:].tolist(), centres_array[1:].tolist(), gray.shape, letter_px)
+
+
+def glyph_centres(windows: list[np.ndarray], letter_px: float) -> list[tuple[float, float] | None]:
+    """:func:`glyph_centre` of many grey windows, the same to the bit: the windows of one size
+    are labelled in one picture (a full board's letters asked it 225 times, 6 ms of the read).
+
+    Each window starts on an even row of that picture, a row and a column of background apart,
+    so the pieces are numbered window by window in the order they are alone (OpenCV labels two
+    rows at a time); a piece's centre is worked back from its exact sum of rows."""
+    out: list[tuple[float, float] | None] = [None] * len(windows)
+    by_shape: dict[tuple[int, int], list[int]] = {}
+    for i, window in enumerate(windows):
+        by_shape.setdefault(window.shape[:2], []).append(i)
+    for (h, w), members in by_shape.items():
+        if len(members) < 4 or windows[members[0]].ndim != 2 or min(h, w) == 0:
+            for i in members:
+                out[i] = glyph_centre(windows[i], letter_px)
+            continue
+        pitch = h + 1 + (h + 1) % 2
+        sheet = np.zeros((len(members), pitch, w + 1), np.uint8)
+        for slot, i in enumerate(members):
+            _, sheet[slot, :h, :w] = cv2.threshold(windows[i], 0, 255, _INK_OTSU)
+        _, _, stats, centres = cv2.connectedComponentsWithStats(sheet.reshape(-1, w + 1))
+        stats, centres = stats[1:].astype(np.int64), centres[1:]
+        owner = stats[:, 1] // pitch
+        stats[:, 1] -= owner * pitch
+        area = stats[:, 4]
+        centres[:, 1] = (np.rint(centres[:, 1] * area) - area * owner * pitch) / area
+        cuts = np.searchsorted(owner, np.arange(len(members) + 1)).tolist()
+        stats_list, centres_list = stats.tolist(), centres.tolist()
+        for slot, i in enumerate(members):
+            a, b = cuts[slot], cuts[slot + 1]
+            out[i] = _centre_of_pieces(stats_list[a:b], centres_list[a:b], (h, w), letter_px)
+    return out
+
+
+def _centre_of_pieces(stats: list[list[int]], centres: list[list[float]], shape: tuple[int, ...],
+                      letter_px: float) -> tuple[float, float] | None:
+    """:func:`glyph_centre` from a window's ink pieces (x, y, width, height, area; centre x, y)."""
+    h, w = shape[:2]
     best, best_d = None, 0.7 * letter_px
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
+    for i, (x, y, bw, bh, area) in enumerate(stats):
         if not (0.35 * letter_px <= bh <= 1.4 * letter_px) or area < 12:
             continue
         if x == 0 or y == 0 or x + bw >= w or y + bh >= h:  # the tile's edge or a neighbour's letter
@@ -152,8 +195,7 @@ def glyph_centre(window: np.ndarray, letter_px: float) -> tuple[float, float] | 
         return None
     x, y, bw, bh, _ = stats[best]
     x0, y0, x1, y1 = x, y, x + bw, y + bh
-    for i in range(1, n):  # the other parts of the same letter(s): beside or above it
-        xi, yi, bwi, bhi, area = stats[i]
+    for i, (xi, yi, bwi, bhi, area) in enumerate(stats):  # the other parts of the same letter(s)
         if i == best or area < 6 or xi == 0 or yi == 0 or xi + bwi >= w or yi + bhi >= h:
             continue
         dots = (yi + bhi <= y0 + 0.1 * letter_px and yi >= y0 - 0.4 * letter_px

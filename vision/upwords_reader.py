@@ -34,7 +34,7 @@ from vision.appearance import BoardAppearance, board_looks, board_warp
 from vision.arms import surround_light
 from vision.glyphs import bare_face
 from vision.hands import UNDER_HAND, UNDER_HAND_FLAG, hand_cells, hand_flags
-from vision.occupancy import cell_fraction, face_features, glyph_centre, skin_mask
+from vision.occupancy import cell_fraction, face_features, glyph_centres, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model, light_change
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading, unit
@@ -242,18 +242,26 @@ class UpwordsReader:
     def face_crop(self, warped: np.ndarray, row: int, col: int) -> np.ndarray:
         """The tile face of one cell from a warped plane (a little wider than the face); with
         ``loose_tiles``, centred on the letter found near the cell."""
+        return self.face_crops(warped, [(row, col)])[0]
+
+    def face_crops(self, warped: np.ndarray, cells: list[tuple[int, int]]) -> list[np.ndarray]:
+        """:meth:`face_crop` of many cells of one plane (the loose tiles' letters found at once)."""
         pad = self.pad_cells * self.cell_px
         half = 0.5 * self.face_frac * self.cell_px * 1.04
-        cy, cx = pad + (row + 0.5) * self.cell_px, pad + (col + 0.5) * self.cell_px
+        centres = [(pad + (row + 0.5) * self.cell_px, pad + (col + 0.5) * self.cell_px) for row, col in cells]
         if self.loose_tiles:
             reach = half * 1.45
-            y0, x0 = max(round(cy - reach), 0), max(round(cx - reach), 0)
-            window = warped[y0:round(cy + reach), x0:round(cx + reach)]
-            found = glyph_centre(window, letter_px=0.62 * 2 * half / 1.04)
-            if found is not None:
-                cx, cy = x0 + found[0], y0 + found[1]
-        y0, y1, x0, x1 = (round(v) for v in (cy - half, cy + half, cx - half, cx + half))
-        return warped[max(y0, 0):y1, max(x0, 0):x1]
+            corners = [(max(round(cy - reach), 0), max(round(cx - reach), 0)) for cy, cx in centres]
+            windows = [warped[y0:round(cy + reach), x0:round(cx + reach)]
+                       for (y0, x0), (cy, cx) in zip(corners, centres, strict=True)]
+            found = glyph_centres(windows, letter_px=0.62 * 2 * half / 1.04)
+            centres = [(cy, cx) if where is None else (y0 + where[1], x0 + where[0])
+                       for (cy, cx), (y0, x0), where in zip(centres, corners, found, strict=True)]
+        crops = []
+        for cy, cx in centres:
+            y0, y1, x0, x1 = (round(v) for v in (cy - half, cy + half, cx - half, cx + half))
+            crops.append(warped[max(y0, 0):y1, max(x0, 0):x1])
+        return crops
 
     def read(self, image: np.ndarray, previous: BoardReading | None = None,
              only: Iterable[tuple[int, int]] | None = None) -> BoardReading:
@@ -520,14 +528,15 @@ class UpwordsReader:
         if self.letters is None or self._p_occ is None or self._rim_scores is None:
             return {}
         r0, c0 = self._origin
-        keys, crops = [], []
-        for r, c in zip(*np.nonzero(wanted & (self._p_occ >= OCCUPIED_FROM)), strict=True):
-            wr, wc = int(r) - r0, int(c) - c0
-            k = int(np.argmax(self._rim_scores[:, wr, wc])) + 1
-            crop = self.face_crop(warps[k], wr, wc)
-            if crop.size:
-                keys.append((k, wr, wc))
-                crops.append(crop)
+        asked = [(int(np.argmax(self._rim_scores[:, r - r0, c - c0])) + 1, int(r) - r0, int(c) - c0)
+                 for r, c in zip(*np.nonzero(wanted & (self._p_occ >= OCCUPIED_FROM)), strict=True)]
+        cut: dict[tuple[int, int, int], np.ndarray] = {}
+        for k in {key[0] for key in asked}:  # each plane's faces cut at once
+            cells = [(wr, wc) for plane, wr, wc in asked if plane == k]
+            crops_k = self.face_crops(warps[k], cells)
+            cut.update(((k, *cell), crop) for cell, crop in zip(cells, crops_k, strict=True))
+        keys = [key for key in asked if cut[key].size]
+        crops = [cut[key] for key in keys]
         reads = self.letters.read_many(crops) if crops else []
         return {key: (crop, read) for key, crop, read in zip(keys, crops, reads, strict=True)}
 
