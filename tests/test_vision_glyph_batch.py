@@ -103,7 +103,8 @@ def test_loose_tiles_letters_are_found_at_once_where_they_are_found_alone() -> N
     windows: list[np.ndarray] = []
     letter_px = 0.0
     for fill in (0.5, 1.0):
-        scene = grid_scene(123902, "held_out", "grid15", n_frames=1, sequence=False, hand_chance=0.0, fill=fill)
+        scene = grid_scene(123902, "held_out", "grid15", n_frames=1, sequence=False, hand_chance=0.0,
+                           fill=fill)
         cal = scene.calibration
         reader = UpwordsReader(cal.corners, cal.image_size, rows=cal.rows, cols=cal.cols, loose_tiles=True)
         plane = reader.warp_planes(scene.frames[0].image)[1]
