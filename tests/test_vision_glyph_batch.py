@@ -20,7 +20,6 @@ from vision.glyphs import features_and_bare
 from vision.letters import load_labelled_folder
 from vision.occupancy import glyph_centre, glyph_centres
 from vision.scenes import grid_scene
-from vision.spare_core import at_once
 from vision.upwords_reader import UpwordsReader
 
 CROPS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-tile-crops"
@@ -176,15 +175,3 @@ def test_the_hog_halves_on_two_threads_equal_one_strip(monkeypatch: pytest.Monke
     monkeypatch.setattr(glyph_batch, "_SPLIT_FROM", 10_000)
     whole = features_and_bare_many(crops)
     assert all(_same(a, b) for a, b in zip(split, whole, strict=True))
-
-
-def test_at_once_returns_both_in_order_and_raises_either_failure() -> None:
-    assert at_once(lambda: "first", lambda: "second") == ("first", "second")
-
-    def fail() -> str:
-        raise ValueError("the spare thread failed")
-
-    with pytest.raises(ValueError, match="spare thread"):
-        at_once(fail, lambda: "fine")
-    with pytest.raises(ZeroDivisionError):
-        at_once(lambda: "fine", lambda: 1 // 0)

@@ -220,12 +220,14 @@ def surround_gains(reference: np.ndarray, small: np.ndarray, corners: np.ndarray
     cell_px, pad = 8, 8 * SURROUND_CELLS
     corners = np.asarray(corners, np.float64).reshape(4, 2)
     key = (corners.tobytes(), rows, cols)
-    if not _SURROUND_CACHE or _SURROUND_CACHE[0][0] is not reference or _SURROUND_CACHE[0][1] != key:
+    kept = _SURROUND_CACHE[0] if _SURROUND_CACHE else None  # read once: another thread may replace it
+    if kept is None or kept[0] is not reference or kept[1] != key:
         then = warp_board(reference, corners, rows, cols, cell_px, pad).astype(np.float32)
         ring = np.ones(then.shape[:2], bool)
         ring[pad:-pad, pad:-pad] = False
-        _SURROUND_CACHE[:] = [(reference, key, ring & (then.min(axis=-1) > 12), then)]
-    _, _, ring, then = _SURROUND_CACHE[0]
+        kept = (reference, key, ring & (then.min(axis=-1) > 12), then)
+        _SURROUND_CACHE[:] = [kept]
+    _, _, ring, then = kept
     now = warp_board(small, corners, rows, cols, cell_px, pad).astype(np.float32)
     usable = ring & (now.min(axis=-1) > 12)
     if usable.sum() < 20:

@@ -131,9 +131,11 @@ _SCENE_CACHE: list = []  # [(the calibration picture, its signals)]: one board a
 
 def _scene_signals(scene: np.ndarray) -> _Signals:
     """The calibration picture's signals, worked out once: every read compares with them."""
-    if not _SCENE_CACHE or _SCENE_CACHE[0][0] is not scene:
-        _SCENE_CACHE[:] = [(scene, _signals(scene))]
-    return _SCENE_CACHE[0][1]
+    kept = _SCENE_CACHE[0] if _SCENE_CACHE else None  # read once: another thread may replace it
+    if kept is None or kept[0] is not scene:
+        kept = (scene, _signals(scene))
+        _SCENE_CACHE[:] = [kept]
+    return kept[1]
 
 
 def _change(now: _Signals, then: _Signals) -> np.ndarray:

@@ -11,7 +11,7 @@ Threads that hold Python (most of the rest of a read) gain nothing this way and 
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
 First = TypeVar("First")
@@ -20,14 +20,23 @@ Second = TypeVar("Second")
 _SPARE: list[ThreadPoolExecutor] = []  # made on first use: a process that never reads needs none
 
 
+def later(work: Callable[..., First], *args: object) -> Future[First]:
+    """``work(*args)`` on the spare thread, after whatever it was given before."""
+    return _spare().submit(work, *args)
+
+
 def at_once(first: Callable[[], First], second: Callable[[], Second]) -> tuple[First, Second]:
     """``first()`` on the spare thread and ``second()`` on this one, both results once both are
     done (an exception in either is raised here)."""
-    if not _SPARE:
-        _SPARE.append(ThreadPoolExecutor(1, thread_name_prefix="spare-core"))
-    pending = _SPARE[0].submit(first)
+    pending = _spare().submit(first)
     try:
         mine = second()
     finally:
         theirs = pending.result()
     return theirs, mine
+
+
+def _spare() -> ThreadPoolExecutor:
+    if not _SPARE:
+        _SPARE.append(ThreadPoolExecutor(1, thread_name_prefix="spare-core"))
+    return _SPARE[0]

@@ -38,6 +38,7 @@ from vision.occupancy import cell_fraction, face_features, glyph_centres, skin_m
 from vision.occupancy_model import OccupancyModel, default_model, light_change
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading, unit
+from vision.spare_core import later
 
 #: Masks packed in one box: (x0, y0, x1, y1), the masks as 0/1 rows (float32), their pixel counts.
 _Packed = tuple[tuple[int, int, int, int], np.ndarray, list[int]]
@@ -306,21 +307,24 @@ class UpwordsReader:
         self._rim_scores = np.stack([f.rim - 0.75 * f.rim_spread for f in feats[1:]]) if learnt else None
         if learnt:
             board = board_warp(image, self.corners, self.rows, self.cols)
+            # The hands' check needs nothing else of the read: it runs on the spare core meanwhile.
+            hand_soon = later(hand_cells, board, self.rows, self.cols, self.appearance, image, self.corners)
             looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac, board)
             scene = self.appearance.scene
             surround = None if scene is None else (
                 lambda: surround_light(image, self.corners, self.rows, self.cols, scene))
             light = light_change(looks, self.appearance, surround)
             self._p_occ = self.model.probability(looks, self.appearance, light)
-            hand = hand_cells(board, self.rows, self.cols, self.appearance, image, self.corners)
-            self._any_hand = bool((hand > UNDER_HAND).any())
-            hand = hand[r0:r1, c0:c1]
+            self._origin = (r0, c0)
+            self._letters_read = self._read_letters_at_once(warps, wanted)
+            hand = hand_soon.result()
         else:
             colour0 = self._remap(image, 0, window)
             hand = cell_fraction(skin_mask(colour0), window[2], window[3], self.cell_px, pad)
-            self._any_hand = bool((hand > UNDER_HAND).any())
-        self._origin = (r0, c0)
-        self._letters_read = self._read_letters_at_once(warps, wanted) if learnt else {}
+            self._origin = (r0, c0)
+            self._letters_read = {}
+        self._any_hand = bool((hand > UNDER_HAND).any())
+        hand = hand[r0:r1, c0:c1] if learnt else hand
         occluder = np.zeros((h, w), np.uint8)
         results: dict[tuple[int, int], CellReading] = {}
         for r, c in self.order:
