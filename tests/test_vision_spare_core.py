@@ -40,3 +40,32 @@ def test_a_task_may_wait_for_one_given_before_it() -> None:
     first = later(lambda: 21)
     second = later(lambda: first.result() * 2)
     assert second.result(timeout=5) == 42
+
+
+def test_work_the_spare_thread_has_not_begun_is_done_here_instead() -> None:
+    """While the spare thread is busy, at_once does both halves on the caller's thread rather
+    than wait."""
+    release = threading.Event()
+    busy = later(release.wait, 5)
+    here = threading.get_ident()
+    first, second = at_once(threading.get_ident, threading.get_ident)
+    release.set()
+    assert busy.result() is True
+    assert first == second == here
+
+
+def test_work_the_spare_thread_has_begun_is_waited_for() -> None:
+    started, release = threading.Event(), threading.Event()
+
+    def first() -> int:
+        started.set()
+        release.wait(5)
+        return threading.get_ident()
+
+    def second() -> int:
+        started.wait(5)
+        release.set()
+        return threading.get_ident()
+
+    there, here = at_once(first, second)
+    assert there != here == threading.get_ident()

@@ -11,7 +11,7 @@ Threads that hold Python (most of the rest of a read) gain nothing this way and 
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import TypeVar
 
 First = TypeVar("First")
@@ -27,13 +27,21 @@ def later(work: Callable[..., First], *args: object) -> Future[First]:
 
 def at_once(first: Callable[[], First], second: Callable[[], Second]) -> tuple[First, Second]:
     """``first()`` on the spare thread and ``second()`` on this one, both results once both are
-    done (an exception in either is raised here)."""
+    done (an exception in either is raised here).
+
+    If the spare thread has not begun ``first`` by the time ``second`` is done (it is busy with
+    earlier work, such as the hands' check), ``first`` is taken back and run here: waiting for
+    the spare thread would take longer."""
     pending = _spare().submit(first)
     try:
         mine = second()
-    finally:
-        theirs = pending.result()
-    return theirs, mine
+    except BaseException:
+        if not pending.cancel():
+            wait([pending])  # running: let it end before the caller goes on
+        raise
+    if pending.cancel():
+        return first(), mine
+    return pending.result(), mine
 
 
 def _spare() -> ThreadPoolExecutor:
