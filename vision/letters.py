@@ -38,7 +38,6 @@ log = logging.getLogger(__name__)
 DISAGREEMENT = 0.5
 
 
-
 @dataclass(frozen=True, slots=True)
 class LetterRead:
     """What one cell says: the letter (None when no glyph was found) and how sure the reader is."""

@@ -152,11 +152,12 @@ def glyph_centres(windows: list[np.ndarray], letter_px: float) -> list[tuple[flo
     so the pieces are numbered window by window in the order they are alone (OpenCV labels two
     rows at a time); a piece's centre is worked back from its exact sum of rows."""
     out: list[tuple[float, float] | None] = [None] * len(windows)
-    by_shape: dict[tuple[int, int], list[int]] = {}
+    by_shape: dict[tuple[int, ...], list[int]] = {}
     for i, window in enumerate(windows):
-        by_shape.setdefault(window.shape[:2], []).append(i)
-    for (h, w), members in by_shape.items():
-        if len(members) < 4 or windows[members[0]].ndim != 2 or min(h, w) == 0:
+        by_shape.setdefault(window.shape, []).append(i)
+    for shape, members in by_shape.items():
+        h, w = shape[:2]
+        if len(members) < 4 or len(shape) != 2 or min(h, w) == 0:
             for i in members:
                 out[i] = glyph_centre(windows[i], letter_px)
             continue

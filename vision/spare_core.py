@@ -6,6 +6,8 @@ thread runs beside the first instead of waiting for it. The kiosk's Pi 5 has fou
 machine two; the screen and the camera take little of them between pictures.
 
 Threads that hold Python (most of the rest of a read) gain nothing this way and are not split.
+The spare thread is one worker, first in, first out: a task given to it may wait for one given
+before it, never for one given after.
 """
 
 from __future__ import annotations

@@ -292,7 +292,9 @@ class UpwordsReader:
         warps = [None if learnt and k == 0 else self._remap(self._gray, k, window)
                  for k in range(self.geometry.max_height + 1)]
         pad = self.pad_cells * self.cell_px
-        feats = [None if wp is None
+        # With the learnt references the planes' face scores only weigh heights: flat tiles have none.
+        flat = learnt and self.geometry.max_height == 1
+        feats = [None if wp is None or flat
                  else face_features(wp, window[2], window[3], self.cell_px, self.face_frac, pad)
                  for wp in warps]
         dark_ref = np.zeros((window[2], window[3]))
@@ -304,10 +306,15 @@ class UpwordsReader:
                                        (pad + (cc + 0.5) * self.cell_px).astype(int)], 8.0)
         self._p_occ = None
         # Every plane's face score for every cell at once (the heights' evidence), not cell by cell.
-        self._rim_scores = np.stack([f.rim - 0.75 * f.rim_spread for f in feats[1:]]) if learnt else None
+        self._rim_scores = None
+        if learnt:
+            self._rim_scores = (np.zeros((1, window[2], window[3])) if flat
+                                else np.stack([f.rim - 0.75 * f.rim_spread for f in feats[1:]]))
+        self._origin = (r0, c0)
         if learnt:
             board = board_warp(image, self.corners, self.rows, self.cols)
-            # The hands' check needs nothing else of the read: it runs on the spare core meanwhile.
+            # The hands' check needs nothing else of the read: it runs on the spare core while the
+            # letters are read (vision.spare_core).
             hand_soon = later(hand_cells, board, self.rows, self.cols, self.appearance, image, self.corners)
             looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac, board)
             scene = self.appearance.scene
@@ -315,13 +322,11 @@ class UpwordsReader:
                 lambda: surround_light(image, self.corners, self.rows, self.cols, scene))
             light = light_change(looks, self.appearance, surround)
             self._p_occ = self.model.probability(looks, self.appearance, light)
-            self._origin = (r0, c0)
             self._letters_read = self._read_letters_at_once(warps, wanted)
             hand = hand_soon.result()
         else:
             colour0 = self._remap(image, 0, window)
             hand = cell_fraction(skin_mask(colour0), window[2], window[3], self.cell_px, pad)
-            self._origin = (r0, c0)
             self._letters_read = {}
         self._any_hand = bool((hand > UNDER_HAND).any())
         hand = hand[r0:r1, c0:c1] if learnt else hand
@@ -475,11 +480,13 @@ class UpwordsReader:
                                 geo_conf=occ_conf)
         if self._cover(occluder, r, c, 0)[0] >= 0.7:  # a nearer stack stands in front of it
             return self._hidden(r, c, prev, flags)
-        g = self.geometry
         wr, wc = r - self._origin[0], c - self._origin[1]
-        scores_arr, visible, informative = self._height_scores(r, c, occluder)
-        height, lead = plane_height(scores_arr, visible)
-        geo_conf = unit(lead) * informative if g.max_height > 1 else 1.0  # flat tiles: 1 high
+        if self.geometry.max_height == 1:  # flat tiles: one plane, one height, nothing to weigh
+            height, geo_conf = 1, 1.0
+        else:
+            scores_arr, visible, informative = self._height_scores(r, c, occluder)
+            height, lead = plane_height(scores_arr, visible)
+            geo_conf = unit(lead) * informative
         letter, letter_conf, seen = self._read_letter(warps, height, wr, wc)
         cell = self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, [*flags, *seen],
                             geo_height=height, geo_conf=geo_conf)
