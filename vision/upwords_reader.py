@@ -539,8 +539,9 @@ class UpwordsReader:
         if self.letters is None or self._p_occ is None or self._rim_scores is None:
             return {}
         r0, c0 = self._origin
-        asked = [(int(np.argmax(self._rim_scores[:, r - r0, c - c0])) + 1, int(r) - r0, int(c) - c0)
-                 for r, c in zip(*np.nonzero(wanted & (self._p_occ >= OCCUPIED_FROM)), strict=True)]
+        best_plane = (np.argmax(self._rim_scores, axis=0) + 1).tolist()
+        rows, cols = (where.tolist() for where in np.nonzero(wanted & (self._p_occ >= OCCUPIED_FROM)))
+        asked = [(best_plane[r - r0][c - c0], r - r0, c - c0) for r, c in zip(rows, cols, strict=True)]
         cut: dict[tuple[int, int, int], np.ndarray] = {}
         for k in {key[0] for key in asked}:  # each plane's faces cut at once
             cells = [(wr, wc) for plane, wr, wc in asked if plane == k]
