@@ -598,3 +598,28 @@ def test_a_tall_stack_whose_side_looks_like_the_empty_board_is_not_surely_empty(
     doubted = [cell for cell in tall if any(f.startswith("the floor looks empty") for f in cell.flags)]
     assert doubted and all(cell.uncertain for cell in doubted)
     assert all(cell.height == frame.heights[cell.row][cell.col] for cell in doubted)
+
+
+def test_clear_lead_is_the_gap_to_every_other_visible_plane() -> None:
+    from vision.upwords_reader import _clear_lead
+
+    scores = np.array([0.667, 0.719, 0.624, 0.714, 1.061])
+    assert _clear_lead(scores, np.ones(5, bool), 5) == pytest.approx(1.061 - 0.719)
+    # a hidden plane does not count against it, and a hidden best plane stands clear of nothing
+    assert _clear_lead(scores, np.array([True, False, True, True, True]), 5) == pytest.approx(1.061 - 0.714)
+    assert _clear_lead(scores, np.array([True, True, True, True, False]), 5) == 0.0
+    assert _clear_lead(scores, np.array([False, False, False, False, True]), 5) == 0.0
+
+
+@pytest.mark.slow
+def test_a_tall_stack_whose_planes_below_are_muddled_is_not_surely_empty() -> None:
+    """Development seed 500002: a stack of 5 (Qu) on the far row, its side the colour of the empty
+    board, scored far above every other plane on its top face, but its plane 4 fell just short of
+    plane 2, so the height was unsure and the floor's "empty" stood: read surely as an empty cell."""
+    scene = grid_scene(500002, "held_out", "upwords8", n_frames=3, sequence=False, hand_chance=0.0, fill=1.0)
+    frame = scene.frames[0]
+    assert (frame.heights[0][2], frame.letters[0][2]) == (5, "Qu")
+    cell = _grid_reader(scene, learnt=True).read(frame.image).cell(0, 2)
+    assert cell.uncertain
+    assert (cell.letter, cell.height) == ("Qu", 5)
+    assert any(flag.startswith("the floor looks empty, but a face 5 high") for flag in cell.flags)
