@@ -623,3 +623,19 @@ def test_a_tall_stack_whose_planes_below_are_muddled_is_not_surely_empty() -> No
     assert cell.uncertain
     assert (cell.letter, cell.height) == ("Qu", 5)
     assert any(flag.startswith("the floor looks empty, but a face 5 high") for flag in cell.flags)
+
+
+@pytest.mark.slow
+def test_a_cell_seen_through_a_slot_behind_a_nearer_stack_needs_a_surer_letter() -> None:
+    """Development seed 500002: an empty cell, 45 % of its floor behind a stack of 4 in front of
+    it, looked occupied (the stack's face in its floor's look) and was read as a Qu at 0.75, sure
+    enough for a cell in the open but not for one seen through a slot."""
+    scene = grid_scene(500002, "held_out", "upwords10", n_frames=3, sequence=False, hand_chance=0.0, fill=0.5)
+    frame = scene.frames[0]
+    assert frame.heights[5][7] == 0 and frame.heights[6][7] == 4
+    reading = _grid_reader(scene, learnt=True).read(frame.image)
+    cell = reading.cell(5, 7)
+    assert cell.uncertain and "partly hidden behind a nearer stack" in cell.flags
+    # the rest of the board: no cell newly in doubt that was read right and sure in the open
+    slot = [c for c in reading.cells if "partly hidden behind a nearer stack" in c.flags]
+    assert len(slot) <= 3
