@@ -158,6 +158,44 @@ def test_a_tan_arm_over_tan_tiles_is_not_taken_for_tiles() -> None:
     assert (found > UNDER_HAND).any(), found.max()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "picture"), [(272301, 0), (272303, 0)])
+def test_a_board_full_of_tiles_under_another_lamp_is_not_an_arm(seed: int, picture: int) -> None:
+    """Full 15x15 boards, no hand (``bench read_speed --seeds 270000``): the touching tiles made one
+    tile-coloured patch far thicker than a tile, which the check took for a tan arm and so not
+    for tiles, and the edge rows then crossed the frame like an arm. In one, the tile colour was
+    also taken in a light measured mostly on the changed board."""
+    from vision.scenes import grid_scene
+
+    scene = grid_scene(seed, "held_out", "grid15", n_frames=3, hand_chance=0.0, fill=1.0)
+    cal, frame = scene.calibration, scene.frames[picture]
+    assert not frame.hand
+    appearance = learn_grid(cal.image, cal.corners, 15, 15, scene.face_frac, scene.teaching.image,
+                            scene.teaching_layout.keys())
+    found = arm_cells(frame.image, cal.corners, 15, 15, appearance.scene, appearance.tile_lab)
+    assert (found <= UNDER_HAND).all(), np.argwhere(found > UNDER_HAND)
+
+
+def test_the_tile_colour_light_can_be_measured_off_the_board() -> None:
+    """The light's gain measured only where asked (off the board): a board whose look changed
+    (tiles on it now) does not pull it."""
+    from vision.appearance import to_lab
+    from vision.arms import tile_in_todays_light
+
+    rng = np.random.default_rng(5)
+    reference = rng.integers(30, 200, (120, 160, 3)).astype(np.uint8)
+    gain = np.array([0.9, 1.0, 1.2])
+    current = np.clip((reference.astype(np.float32) + 6.0) * gain - 6.0, 0, 255).astype(np.uint8)
+    board = np.zeros((120, 160), bool)
+    board[10:110, 15:145] = True  # two thirds of the picture: now something else entirely
+    current[board] = 20
+    tile_bgr = np.array([[[150.0, 190.0, 210.0]]], np.float32)
+    expected = to_lab((tile_bgr + 6.0) * gain - 6.0).reshape(3)
+    tile = to_lab(tile_bgr).reshape(3)
+    assert np.linalg.norm(tile_in_todays_light(tile, reference, current, ~board) - expected) < 1.5
+    assert np.linalg.norm(tile_in_todays_light(tile, reference, current) - expected) > 5.0
+
+
 @pytest.mark.parametrize("shape", [(768, 1024), (1128, 1504), (1296, 2304), (1000, 1333), (150, 200)])
 def test_the_arm_checks_small_picture_is_an_area_shrink_whatever_the_size(shape) -> None:
     """The check compares every picture with the calibration's small copy, so the quick path

@@ -126,6 +126,10 @@ def _in_todays_light(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
     return cv2.transform(reference, coef.T.astype(np.float32))  # saturates to 0..255
 
 
+#: The tile colour's light is measured off the board (``where``) when at least this share of
+#: the picture lies there.
+MIN_OFF_BOARD = 0.2
+
 _SCENE_CACHE: list = []  # [(the calibration picture, its signals)]: one board at a time
 
 
@@ -201,7 +205,14 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     # have no arm, and this halves their cost).
     now = _signals(small)
     by_gain = _change(now, _scene_signals(scene))
-    tile_today = None if tile_lab is None else tile_in_todays_light(tile_lab, scene, small)
+    tile_today = None
+    if tile_lab is not None:
+        # the light's change measured off the board: a board full of tiles is no part of it
+        outline = np.float32([[[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]]])
+        ring = cv2.perspectiveTransform(outline, np.linalg.inv(to_board))[0]
+        off_board = np.ones(small.shape[:2], np.uint8)
+        cv2.fillConvexPoly(off_board, np.round(ring).astype(np.int32), 0)
+        tile_today = tile_in_todays_light(tile_lab, scene, small, off_board.astype(bool))
     if not _arm_mask(by_gain, small, to_board, size, tile_today, max_share=1.0).any():
         return np.zeros((rows, cols))
     score = np.minimum(by_gain, _change(now, _signals(_in_todays_light(scene, small))))
@@ -220,7 +231,8 @@ def surround_light(image: np.ndarray, corners: np.ndarray, rows: int, cols: int,
     return surround_gains(scene, small, np.asarray(corners, np.float64).reshape(4, 2) * scale, rows, cols)
 
 
-def tile_in_todays_light(tile_lab: np.ndarray, reference: np.ndarray, current: np.ndarray) -> np.ndarray:
+def tile_in_todays_light(tile_lab: np.ndarray, reference: np.ndarray, current: np.ndarray,
+                         where: np.ndarray | None = None) -> np.ndarray:
     """The tile colour (L*a*b*, under the calibration's light) as today's picture shows it.
 
     Why: tiles lying over the playing area's edge are left out of the arm check by their colour,
@@ -231,22 +243,39 @@ def tile_in_todays_light(tile_lab: np.ndarray, reference: np.ndarray, current: n
     colour channel, as :func:`_change` takes it out."""
     if not np.isfinite(tile_lab).all():
         return tile_lab
-    gain = np.median((current[::4, ::4].reshape(-1, 3).astype(np.float32) + 6.0)
-                     / (reference[::4, ::4].reshape(-1, 3).astype(np.float32) + 6.0), axis=0)
+    now, then = current[::4, ::4], reference[::4, ::4]
+    if where is not None and np.count_nonzero(where[::4, ::4]) >= MIN_OFF_BOARD * where[::4, ::4].size:
+        now, then = now[where[::4, ::4]], then[where[::4, ::4]]
+    gain = np.median((now.reshape(-1, 3).astype(np.float32) + 6.0)
+                     / (then.reshape(-1, 3).astype(np.float32) + 6.0), axis=0)
     bgr = cv2.cvtColor(np.asarray(tile_lab, np.float32).reshape(1, 1, 3), cv2.COLOR_LAB2BGR) * 255.0
     today = np.clip((bgr + 6.0) * gain - 6.0, 0.0, 255.0)
     return to_lab(today).reshape(3)
 
 
-def _tile_sized(tile_coloured: np.ndarray, px: int) -> np.ndarray:
-    """The tile-coloured patches no thicker than a tile.
+def _outer_half(shape: tuple[int, ...], px: int) -> np.ndarray:
+    """The outer half of the surround's warp (the band an arm crosses and tiles do not reach)."""
+    band = px // 2
+    outer = np.zeros(shape[:2], bool)
+    outer[:band], outer[-band:], outer[:, :band], outer[:, -band:] = True, True, True, True
+    return outer
+
+
+def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = None) -> np.ndarray:
+    """The tile-coloured patches no thicker than a tile (thickness looked for only ``where``).
 
     Why: an arm whose skin is near the tiles' colour (a tan arm over tan tiles) was otherwise
     taken for tiles wherever it crossed the surround and missed (held-out seed 91007, picture 5,
-    once the tile colour was taken in today's light)."""
+    once the tile colour was taken in today's light). Only where it crosses the surround's outer
+    half (``where``), though: a full board's touching tiles make one patch thicker than a tile
+    inside the playing area, and removed as an arm they left the board's edge rows "changed,
+    not tile-coloured", an arm across the frame in two of 12 full 15x15 pictures with no hand
+    (``bench read_speed --seeds 270000``)."""
     patches = tile_coloured.astype(np.uint8)
     count, labels = cv2.connectedComponents(patches, connectivity=8)
     thick = cv2.distanceTransform(patches, cv2.DIST_L2, 3) > TILE_THICKNESS_CELLS * px
+    if where is not None:
+        thick &= where
     if count <= 1 or not thick.any():
         return tile_coloured
     return tile_coloured & ~np.isin(labels, np.unique(labels[thick]))
@@ -268,18 +297,18 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
     # The board's surround: a change (not tile-coloured) that reaches from its outer half in.
     near = _changed(cv2.warpPerspective(score, to_board, size, flags=cv2.INTER_LINEAR,
                                         borderMode=cv2.BORDER_REPLICATE))
+    outer = _outer_half(near.shape, px)
     if tile_lab is not None and np.isfinite(tile_lab).all():
         now = cv2.warpPerspective(small, to_board, size, flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
         off = to_lab(now) - tile_lab.astype(np.float32)
-        tile = _tile_sized(np.einsum("ijk,ijk->ij", off, off) <= TILE_COLOUR_DISTANCE**2, px)
+        # An arm is thick where it crosses the surround's outer half; tiles never reach there,
+        # but a board full of them is one thick tile-coloured patch inside it.
+        tile = _tile_sized(np.einsum("ijk,ijk->ij", off, off) <= TILE_COLOUR_DISTANCE**2, px, outer)
         # and half a cell round them: a tile's sides, its shadow, the lean of a tile on an edge
         # cell seen at a slant all lie there
         reach = px | 1
         near[cv2.dilate(tile.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0] = 0
-    outer = np.zeros(near.shape, bool)
-    band = px // 2
-    outer[:band], outer[-band:], outer[:, :band], outer[:, -band:] = True, True, True, True
     across_frame = _from_edge(near, outer, 1.5 * px * px, 0.2 * px * px, max_share)
 
     return across_frame | through_table.astype(bool)
