@@ -196,6 +196,26 @@ def test_the_tile_colour_light_can_be_measured_off_the_board() -> None:
     assert np.linalg.norm(tile_in_todays_light(tile, reference, current) - expected) > 5.0
 
 
+def test_a_change_from_the_edge_must_cross_the_table_to_be_an_arm() -> None:
+    """A board whose whole look changed (full of tiles) touched the picture's edge through a few
+    specks of its frame: one change from the edge, but with almost none of it on the table. An
+    arm lies on the table from the edge to the board."""
+    from vision.arms import _from_edge
+
+    changed = np.zeros((100, 120), np.uint8)
+    changed[20:80, 30:90] = 1  # the board, changed
+    changed[80:100, 58:60] = 1  # a thin trail of specks down to the picture's edge
+    table = np.ones(changed.shape, bool)
+    table[15:85, 25:95] = False  # the board and its surround
+    edge = np.zeros(changed.shape, bool)
+    edge[:2], edge[-2:], edge[:, :2], edge[:, -2:] = True, True, True, True
+    assert _from_edge(changed, edge, 0, 1, 1.0).any()  # without the table's say: an "arm"
+    cell = 60 / 8
+    assert not _from_edge(changed, edge, 0, 1, 1.0, (table, 2.0 * cell * cell)).any()
+    changed[80:100, 50:66] = 1  # an arm, two cells wide, from the edge to the board
+    assert _from_edge(changed, edge, 0, 1, 1.0, (table, 2.0 * cell * cell)).any()
+
+
 @pytest.mark.parametrize("shape", [(768, 1024), (1128, 1504), (1296, 2304), (1000, 1333), (150, 200)])
 def test_the_arm_checks_small_picture_is_an_area_shrink_whatever_the_size(shape) -> None:
     """The check compares every picture with the calibration's small copy, so the quick path

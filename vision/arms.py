@@ -126,6 +126,10 @@ def _in_todays_light(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
     return cv2.transform(reference, coef.T.astype(np.float32))  # saturates to 0..255
 
 
+#: A change that comes in from the picture's edge is an arm only with this much of it (cells'
+#: area) on the table: an arm crosses the table, while a board full of tiles (one large change)
+#: touched the picture's edge through a few specks of the frame below it (1.2 cells' area).
+MIN_TABLE_CELLS = 2.0
 #: The tile colour's light is measured off the board (``where``) when at least this share of
 #: the picture lies there.
 MIN_OFF_BOARD = 0.2
@@ -170,15 +174,17 @@ def _changed(score: np.ndarray) -> np.ndarray:
 
 
 def _from_edge(changed: np.ndarray, band: np.ndarray, min_area: float, min_band: float,
-               max_share: float = MAX_SHARE) -> np.ndarray:
+               max_share: float = MAX_SHARE, beyond: tuple[np.ndarray, float] | None = None) -> np.ndarray:
     """The connected parts of ``changed`` that overlap ``band`` by ``min_band`` pixels and are at
-    least ``min_area`` big."""
+    least ``min_area`` big (and, with ``beyond`` = (mask, pixels), cover that much of the mask)."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
     if count <= 1:
         return np.zeros(changed.shape, bool)
     in_band = np.bincount(labels[band], minlength=count)
     area = stats[:, cv2.CC_STAT_AREA]
     keep = (in_band >= min_band) & (area >= min_area) & (area <= max_share * changed.size)
+    if beyond is not None:
+        keep &= np.bincount(labels[beyond[0]], minlength=count) >= beyond[1]
     keep[0] = False
     return keep[labels]
 
@@ -205,18 +211,19 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     # have no arm, and this halves their cost).
     now = _signals(small)
     by_gain = _change(now, _scene_signals(scene))
-    tile_today = None
-    if tile_lab is not None:
-        # the light's change measured off the board: a board full of tiles is no part of it
-        outline = np.float32([[[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]]])
-        ring = cv2.perspectiveTransform(outline, np.linalg.inv(to_board))[0]
-        off_board = np.ones(small.shape[:2], np.uint8)
-        cv2.fillConvexPoly(off_board, np.round(ring).astype(np.int32), 0)
-        tile_today = tile_in_todays_light(tile_lab, scene, small, off_board.astype(bool))
-    if not _arm_mask(by_gain, small, to_board, size, tile_today, max_share=1.0).any():
+    # the picture beyond the playing area and its surround: the table, where an arm comes from
+    outline = np.float32([[[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]]])
+    ring = cv2.perspectiveTransform(outline, np.linalg.inv(to_board))[0]
+    off_board = np.ones(small.shape[:2], np.uint8)
+    cv2.fillConvexPoly(off_board, np.round(ring).astype(np.int32), 0)
+    cell_area = cv2.contourArea(corners_small.astype(np.float32)) / (rows * cols)
+    table = off_board.astype(bool), MIN_TABLE_CELLS * cell_area
+    # the light's change measured off the board: a board full of tiles is no part of it
+    tile_today = None if tile_lab is None else tile_in_todays_light(tile_lab, scene, small, table[0])
+    if not _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0).any():
         return np.zeros((rows, cols))
     score = np.minimum(by_gain, _change(now, _signals(_in_todays_light(scene, small))))
-    return cell_fraction(_arm_mask(score, small, to_board, size, tile_today), rows, cols, px, pad)
+    return cell_fraction(_arm_mask(score, small, to_board, size, tile_today, table), rows, cols, px, pad)
 
 
 def surround_light(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray
@@ -282,16 +289,19 @@ def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = N
 
 
 def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: tuple[int, int],
-              tile_lab: np.ndarray | None, max_share: float = MAX_SHARE) -> np.ndarray:
+              tile_lab: np.ndarray | None, table: tuple[np.ndarray, float] | None = None,
+              max_share: float = MAX_SHARE) -> np.ndarray:
     """The arm on the board's surround warp (``to_board``, ``size``), from a change ``score`` of
-    the small picture."""
+    the small picture. ``table``: where the table lies in the small picture (beyond the board and
+    its surround) and how much of the change must lie there (pixels)."""
     px = RING_CELL_PX
-    # The whole picture: a change that touches the picture's edge and reaches the board.
+    # The whole picture: a change that touches the picture's edge, crosses the table and reaches
+    # the board.
     changed = _changed(score)
     h, w = changed.shape
     edge = np.zeros((h, w), bool)
     edge[:2], edge[-2:], edge[:, :2], edge[:, -2:] = True, True, True, True
-    from_edge = _from_edge(changed, edge, 0, 1, max_share).astype(np.uint8)
+    from_edge = _from_edge(changed, edge, 0, 1, max_share, table).astype(np.uint8)
     through_table = cv2.warpPerspective(from_edge, to_board, size, flags=cv2.INTER_NEAREST)
 
     # The board's surround: a change (not tile-coloured) that reaches from its outer half in.
