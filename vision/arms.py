@@ -54,6 +54,11 @@ TILE_COLOUR_DISTANCE = 14.0
 #: its nearest side): a tile's face is under a cell wide and its letter makes a hole in its
 #: middle (measured 0.2-0.35 cell), while a tan arm is one to three cells thick.
 TILE_THICKNESS_CELLS = 0.6
+#: ... counting its lightness's difference at this weight: a light gradient across the board
+#: (brighter lamp on one side) moves the tiles' lightness far more than their colour, and a full
+#: 10x10's darker side was "not tile-coloured" (``bench read_speed --seeds 280000``). At 0.33 a
+#: hand was missed in ``bench hands --seeds 81000``; at 0.5 it gives what full weight gave.
+TILE_LIGHTNESS_WEIGHT = 0.5
 
 
 def reference_scene(image: np.ndarray) -> np.ndarray:
@@ -312,6 +317,7 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
         now = cv2.warpPerspective(small, to_board, size, flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
         off = to_lab(now) - tile_lab.astype(np.float32)
+        off[..., 0] *= TILE_LIGHTNESS_WEIGHT
         # An arm is thick where it crosses the surround's outer half; tiles never reach there,
         # but a board full of them is one thick tile-coloured patch inside it.
         tile = _tile_sized(np.einsum("ijk,ijk->ij", off, off) <= TILE_COLOUR_DISTANCE**2, px, outer)
