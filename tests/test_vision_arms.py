@@ -222,6 +222,20 @@ def test_a_change_from_the_edge_must_cross_the_table_to_be_an_arm() -> None:
     assert _from_edge(changed, edge, 0, 1, 1.0, (table, 2.0 * cell * cell)).any()
 
 
+@pytest.mark.slow
+def test_fingertips_that_stop_on_the_surround_count_for_the_cells_beside_them() -> None:
+    """Street train seed 85000, picture 4: a hand reaching the pavement stops a pixel short of the
+    playing area; the cells beside it are in its shadow, so the picture has a hand in it."""
+    from vision.scenes import street_scene
+
+    scene = street_scene(85000, "train", n_frames=6, hand_chance=0.5)
+    cal, frame = scene.calibration, scene.frames[4]
+    assert frame.hand
+    appearance = learn_street(cal.image, cal.corners, scene.face_frac)
+    found = arm_cells(frame.image, cal.corners, 5, 17, appearance.scene, appearance.tile_lab)
+    assert (found > UNDER_HAND).any(), found.max()
+
+
 @pytest.mark.parametrize("shape", [(768, 1024), (1128, 1504), (1296, 2304), (1000, 1333), (150, 200)])
 def test_the_arm_checks_small_picture_is_an_area_shrink_whatever_the_size(shape) -> None:
     """The check compares every picture with the calibration's small copy, so the quick path

@@ -88,6 +88,23 @@ def test_a_strip_the_tiles_colour_cannot_overrule_the_model() -> None:
     assert settle_median(prob, now, start)[0][MEDIAN_ROW, 5] < 0.1
 
 
+def test_a_space_that_moved_as_far_as_a_bare_one_is_in_doubt() -> None:
+    """A tan strip under tan tiles: a captured tile's bare space is nearer its tile's old look than
+    the other bare spaces are (their printed letters differ), but it moved as far from that look
+    as the bare spaces moved from their own tiles': it may have lost its tile."""
+    start = np.tile(TILE, (17, 1))
+    now = start.copy()
+    now[[0, 1, 2, 3]] = TILE + np.array([6.0, 0.0, 0.0])  # bare: each moved 6 from its tile
+    now[[0, 1]] += np.array([0.0, 2.0, 0.0])  # and the printed letters differ a little
+    now[[2, 3]] += np.array([0.0, -2.0, 0.0])
+    now[9] = TILE + np.array([0.0, 5.0, 0.0])  # moved 5 from its tile: nearer it than any bare one
+    now[10] = TILE + np.array([0.0, 1.0, 0.0])  # a tile in place, a little light drift
+    prob = _street({0: 0, 1: 4, 2: 1, 3: 3}, {9: 0.86, 10: 0.9})
+    settled, doubts = settle_median(prob, now, start)
+    assert 0.45 < settled[MEDIAN_ROW, 9] <= 0.55 and doubts[9] == DOUBT
+    assert settled[MEDIAN_ROW, 10] >= 0.9 and doubts[10] is None
+
+
 @pytest.mark.slow
 def test_a_tile_on_a_strip_of_its_own_colour_is_not_read_as_gone() -> None:
     """In-domain seed 125004 (`bench generalise --seeds 125000`): a tan strip under tan tiles; the H
