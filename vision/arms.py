@@ -284,12 +284,12 @@ def tile_in_todays_light(tile_lab: np.ndarray, reference: np.ndarray, current: n
     return to_lab(today).reshape(3)
 
 
-def _outer_half(shape: tuple[int, ...], px: int) -> np.ndarray:
-    """The outer half of the surround's warp (the band an arm crosses and tiles do not reach)."""
-    band = px // 2
-    outer = np.zeros(shape[:2], bool)
-    outer[:band], outer[-band:], outer[:, :band], outer[:, -band:] = True, True, True, True
-    return outer
+def _border(shape: tuple[int, ...], width: int) -> np.ndarray:
+    """A picture's border ``width`` pixels wide (of the surround's warp, half a cell: the band an
+    arm crosses and tiles do not reach)."""
+    border = np.zeros(shape[:2], bool)
+    border[:width], border[-width:], border[:, :width], border[:, -width:] = True, True, True, True
+    return border
 
 
 def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = None) -> np.ndarray:
@@ -322,16 +322,13 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
     # The whole picture: a change that touches the picture's edge, crosses the table and reaches
     # the board.
     changed = _changed(score)
-    h, w = changed.shape
-    edge = np.zeros((h, w), bool)
-    edge[:2], edge[-2:], edge[:, :2], edge[:, -2:] = True, True, True, True
-    from_edge = _from_edge(changed, edge, 0, 1, max_share, table).astype(np.uint8)
+    from_edge = _from_edge(changed, _border(changed.shape, 2), 0, 1, max_share, table).astype(np.uint8)
     through_table = cv2.warpPerspective(from_edge, to_board, size, flags=cv2.INTER_NEAREST)
 
     # The board's surround: a change (not tile-coloured) that reaches from its outer half in.
     near = _changed(cv2.warpPerspective(score, to_board, size, flags=cv2.INTER_LINEAR,
                                         borderMode=cv2.BORDER_REPLICATE))
-    outer = _outer_half(near.shape, px)
+    outer = _border(near.shape, px // 2)
     if tile_lab is not None and np.isfinite(tile_lab).all():
         now = cv2.warpPerspective(small, to_board, size, flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)

@@ -95,7 +95,9 @@ RAISED_FACE_DOUBT = 0.3
 #: dense development boards, the 125 with a sure letter on a raised plane had no plane more than
 #: 0.055 clear.
 RAISED_FACE_CLEAR = 0.2
-#: A cell whose floor a nearer stack hides this much (from 0.7 it counts as hidden behind it)
+#: A cell whose floor nearer stacks hide this much or more is hidden behind them: not judged.
+HIDDEN_FROM = 0.7
+#: A cell whose floor a nearer stack hides this much (but less than :data:`HIDDEN_FROM`)
 #: is seen through a slot: the learnt look of its floor mixes in the nearer stack, and its face
 #: shows only in part. Its letter must then be read this sure, or the cell is in doubt. Both
 #: cells read wrong and sure on dense development boards after stop 24's raised-face rule were
@@ -105,6 +107,7 @@ RAISED_FACE_CLEAR = 0.2
 PARTLY_HIDDEN = 0.4
 PARTLY_HIDDEN_LETTER = 0.8
 PARTLY_HIDDEN_FLAG = "partly hidden behind a nearer stack"
+PARTLY_HIDDEN_DOUBT = 0.3
 #: How a reading writes a blank tile (crossword-style sets have them; the layout's ``?``).
 BLANK = "?"
 #: A letter read less sure than this is no read at all (a blank, smudged or covered face).
@@ -429,7 +432,7 @@ class UpwordsReader:
         if self._p_occ is not None:
             return self._judge_learnt(r, c, feats, warps, occluder, prev, flags)
         floor_cover, floor_mean = self._cover(occluder, r, c, 0, self._gray)
-        floor_visible = floor_cover < 0.7
+        floor_visible = floor_cover < HIDDEN_FROM
         level = floor_mean / dark_ref if floor_visible else None
         if level is not None and level < OCCUPIED_RATIO:
             conf = unit(np.log(OCCUPIED_RATIO / max(level, 1e-3)) / np.log(1.3))
@@ -497,11 +500,11 @@ class UpwordsReader:
             return self._finish(r, c, None, 0, occ_conf, 1.0, occ_conf, prev, flags, geo_height=0,
                                 geo_conf=occ_conf)
         floor_cover = self._cover(occluder, r, c, 0)[0]
-        if floor_cover >= 0.7:  # a nearer stack stands in front of it
+        if floor_cover >= HIDDEN_FROM:  # a nearer stack stands in front of it
             return self._hidden(r, c, prev, flags)
         cell = self._judge_tile(r, c, warps, occluder, prev, flags, occ_conf)
         if floor_cover >= PARTLY_HIDDEN and cell.height and cell.letter_confidence < PARTLY_HIDDEN_LETTER:
-            cell = replace(cell, confidence=min(cell.confidence, RAISED_FACE_DOUBT),
+            cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
                            flags=(*cell.flags, PARTLY_HIDDEN_FLAG))
         return cell
 
@@ -749,7 +752,7 @@ def plane_height(scores: np.ndarray, visible: np.ndarray) -> tuple[int, float]:
 
 def _clear_lead(scores: np.ndarray, visible: np.ndarray, height: int) -> float:
     """How far plane ``height``'s face score stands above every other visible plane's (0 when
-    fewer than two planes are visible)."""
+    that plane is hidden or no other is visible)."""
     others = [float(x) for i, (x, v) in enumerate(zip(scores, visible, strict=True)) if v and i != height - 1]
     return float(scores[height - 1]) - max(others) if others and visible[height - 1] else 0.0
 
