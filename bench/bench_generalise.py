@@ -41,7 +41,7 @@ if str(ROOT) not in sys.path:
 
 from bench import options, pi5  # noqa: E402
 from vision.learn_board import learn_grid, learn_street  # noqa: E402
-from vision.letters import LetterClassifier, LetterReader, augmented  # noqa: E402
+from vision.letters import LetterReader, teach  # noqa: E402
 from vision.reading import BoardReading, CellReading  # noqa: E402
 from vision.render_textures import STREET_LETTERS  # noqa: E402
 from vision.scenes import Scene, grid_scene, street_scene  # noqa: E402
@@ -80,7 +80,7 @@ class Tally:
 def _teach(reader, image: np.ndarray, layout: dict, plane: int) -> LetterReader:
     warps = reader.warp_planes(image, gray=False)
     crops = [reader.face_crop(warps[plane], r, c) for (r, c) in layout]
-    return LetterReader(LetterClassifier().fit(*augmented(crops, list(layout.values()))), 0.5)
+    return LetterReader(teach(crops, list(layout.values())), 0.5)
 
 
 def grid_readers(s: Scene, learnt: bool) -> UpwordsReader:
@@ -159,7 +159,7 @@ def run_street(s: Scene, learnt: bool, t: Tally) -> None:
     reader = StreetReader(cal.corners, cal.image_size, geometry=geometry, appearance=appearance)
     top = reader.warp(cal.image)
     crops = [reader.face_crop(top, 2, c) for c in range(17)]
-    reader.letters = LetterReader(LetterClassifier().fit(*augmented(crops, list(STREET_LETTERS))), 0.5)
+    reader.letters = LetterReader(teach(crops, list(STREET_LETTERS)), 0.5)
     for frame in s.frames:
         start = time.perf_counter()
         reading = reader.read(frame.image)

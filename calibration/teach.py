@@ -25,7 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from calibration.file import Calibration, CalibrationError, save_calibration
-from vision.letters import LetterClassifier, LetterRead, augmented, load_labelled_folder, tesseract_letter
+from vision.letters import LetterClassifier, LetterRead, load_labelled_folder, tesseract_letter
+from vision.letters import teach as teach_letters
 
 LETTERS_FILE = "letters.npz"
 
@@ -200,8 +201,7 @@ def teach(samples: Sequence[Sample]) -> LetterClassifier:
     if not samples:
         raise TeachError("nothing to teach: every cell was left out")
     try:
-        images, labels = augmented([s.image for s in samples], [s.label for s in samples])
-        return LetterClassifier().fit(images, labels)
+        return teach_letters([s.image for s in samples], [s.label for s in samples])
     except ValueError as exc:
         raise TeachError(f"{exc} (is the board lit and in focus, and the layout right?)") from None
 

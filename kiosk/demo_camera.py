@@ -91,13 +91,13 @@ class DemoCamera:
         """Letters taught from rendered teaching photos, once (about a second, on the worker)."""
         if self._letters is None:
             try:
-                from vision.letters import LetterClassifier, LetterReader
+                from vision.letters import LetterReader, teach
                 from vision.render_teach import teaching_samples
             except ImportError:
                 self._letters = False  # no letter reader: the camera sees tiles, not letters
                 return None
             images, labels = teaching_samples()
-            self._letters = LetterReader(LetterClassifier().fit(images, labels), 0.3)
+            self._letters = LetterReader(teach(images, labels), 0.3)
         return self._letters or None
 
     def _shoot(self, shown: Any, before: Any, seed: int, hand: bool = False) -> Any:

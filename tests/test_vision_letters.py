@@ -159,7 +159,7 @@ def test_nearest_letter_and_margin_match_a_plain_search_over_every_example(crops
     whole = np.stack([glyph_features(images[i])[0] for i in taught])
     names = np.array([labels[i] for i in taught])
     asked = np.stack([glyph_features(images[i])[0] for i in held[:150]])
-    reads = model._nearest(model._taught().whole, asked)  # all at once
+    reads, per_letter = model._nearest(model._taught().whole, asked)  # all at once
     assert len(reads) == len(asked)
     for vec, read in zip(asked, reads, strict=True):
         dist = np.sqrt(((whole.astype(np.float64) - vec) ** 2).sum(axis=1))
@@ -167,6 +167,11 @@ def test_nearest_letter_and_margin_match_a_plain_search_over_every_example(crops
         same, other = dist[names == letter].min(), dist[names != letter].min()
         assert read.letter == letter
         assert read.confidence == pytest.approx(min(1.0, max(0.0, 4 * (other - same) / other)), abs=2e-3)
+    # each letter's nearest example, as the second look's candidates are chosen from
+    names_sorted = sorted(set(names.tolist()))
+    for vec, row in zip(asked, per_letter, strict=True):
+        dist = np.sqrt(((whole.astype(np.float64) - vec) ** 2).sum(axis=1))
+        assert row == pytest.approx([dist[names == n].min() for n in names_sorted], abs=2e-3)
     one_by_one = [model.classify(images[i]) for i in held[:40]]
     together = model.classify_many([images[i] for i in held[:40]])
     assert [r.letter for r in together] == [r.letter for r in one_by_one]

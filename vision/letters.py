@@ -29,6 +29,7 @@ from threadpoolctl import ThreadpoolController
 
 from vision.glyph_batch import features_and_bare_many
 from vision.glyphs import glyph_components, glyph_features, ink_mask
+from vision.letter_match import CANDIDATES, TileMatcher
 from vision.reading import unit
 from vision.spare_core import at_once
 
@@ -36,6 +37,9 @@ log = logging.getLogger(__name__)
 
 #: A read's confidence is scaled by this when the two views of the cell name different letters.
 DISAGREEMENT = 0.5
+#: A first look less sure than this is settled by the second (:mod:`vision.letter_match`): the
+#: reader's own threshold for a sure cell.
+SECOND_LOOK_BELOW = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +98,9 @@ class LetterClassifier:
         self._tight = np.zeros((0, 0), np.float32)
         self._labels: np.ndarray = np.array([], dtype=object)
         self._derived: _TaughtSet | None = None
+        #: The taught crops themselves, for the second look at doubted cells (:func:`teach` sets
+        #: it; None: doubted cells stay doubted).
+        self.matcher: TileMatcher | None = None
 
     @property
     def alphabet(self) -> tuple[str, ...]:
@@ -123,6 +130,7 @@ class LetterClassifier:
         self._tight = np.stack(tights)
         self._labels = np.array(kept, dtype=object)
         self._derived = None
+        self.matcher = None  # the crops of another teaching
         return self
 
     def classify(self, image: np.ndarray) -> LetterRead:
@@ -146,17 +154,43 @@ class LetterClassifier:
         tight_views = np.stack([views[i][1] for i in found])
         with _one_blas_thread():
             if len(found) >= _VIEWS_AT_ONCE_FROM:  # the two views' products side by side
-                wholes, tights = at_once(lambda: self._nearest(taught.whole, whole_views),
-                                         lambda: self._nearest(taught.tight, tight_views))
+                (wholes, near_w), (tights, near_t) = at_once(
+                    lambda: self._nearest(taught.whole, whole_views),
+                    lambda: self._nearest(taught.tight, tight_views))
             else:
-                wholes = self._nearest(taught.whole, whole_views)
-                tights = self._nearest(taught.tight, tight_views)
-        for i, whole, tight in zip(found, wholes, tights, strict=True):
+                wholes, near_w = self._nearest(taught.whole, whole_views)
+                tights, near_t = self._nearest(taught.tight, tight_views)
+        nearest: dict[int, list[str]] = {}
+        for j, (i, whole, tight) in enumerate(zip(found, wholes, tights, strict=True)):
             best = whole if whole.confidence >= tight.confidence else tight
             confidence = best.confidence
             if whole.letter != tight.letter:
                 confidence = round(confidence * DISAGREEMENT, 4)
             reads[i] = LetterRead(best.letter, confidence, best.source, looked[i][1])
+            if near_w is not None and confidence < SECOND_LOOK_BELOW:
+                closest = np.argsort(near_w[j] + near_t[j])[:CANDIDATES].tolist()
+                nearest[i] = [taught.names[c] for c in closest]
+        return self._second_look(images, reads, nearest)
+
+    def _second_look(self, images: Sequence[np.ndarray], reads: list[LetterRead],
+                     nearest: dict[int, list[str]]) -> list[LetterRead]:
+        """The doubted reads settled by matching the cell against the taught crops
+        (:mod:`vision.letter_match`), among the letters the first look found nearest (all of
+        them where it found no glyph). A face the first look found bare is a blank, not a
+        doubt: it is left alone."""
+        if self.matcher is None:
+            return reads
+        doubted = [i for i, read in enumerate(reads)
+                   if read.confidence < SECOND_LOOK_BELOW and read.bare is not True]
+        if not doubted:
+            return reads
+        with _one_blas_thread():
+            matched = self.matcher.match_many([images[i] for i in doubted], [nearest.get(i) for i in doubted])
+        for i, (letter, confidence) in zip(doubted, matched, strict=True):
+            if letter is not None:
+                if letter == reads[i].letter:  # the two looks agree: the surer one says how sure
+                    confidence = max(confidence, reads[i].confidence)
+                reads[i] = LetterRead(letter, confidence, "match", reads[i].bare)
         return reads
 
     def _taught(self) -> _TaughtSet:
@@ -179,9 +213,12 @@ class LetterClassifier:
                                        np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]), names)
         return self._derived
 
-    def _nearest(self, taught_view: np.ndarray, vecs: np.ndarray) -> list[LetterRead]:
-        """The letter each row of ``vecs`` (one view of many cells) is nearest to, and how sure.
-        ``taught_view``: that view of the taught set with its squared lengths (:meth:`_taught`)."""
+    def _nearest(self, taught_view: np.ndarray, vecs: np.ndarray
+                 ) -> tuple[list[LetterRead], np.ndarray | None]:
+        """The letter each row of ``vecs`` (one view of many cells) is nearest to, and how sure;
+        and each cell's distance to every letter's nearest example (cells x letters, ``names``
+        order; None for k > 1). ``taught_view``: that view of the taught set with its squared
+        lengths (:meth:`_taught`)."""
         if not len(self._labels):
             raise RuntimeError("the letter classifier has not been taught any letters")
         taught = self._taught()
@@ -201,9 +238,9 @@ class LetterClassifier:
             other = (np.partition(per_letter, 1, axis=1)[:, 1].tolist() if per_letter.shape[1] > 1
                      else [d + 1.0 for d in same])
             return [self._sure(taught.names[b], 1.0, near, far)
-                    for b, near, far in zip(best, same, other, strict=True)]
+                    for b, near, far in zip(best, same, other, strict=True)], per_letter
         distances = np.sqrt(np.maximum(partial + lengths[:, None], 0.0))
-        return [self._vote(row, taught) for row in distances]
+        return [self._vote(row, taught) for row in distances], None
 
     def _vote(self, dist: np.ndarray, taught: _TaughtSet) -> LetterRead:
         """k > 1: a distance-weighted vote of the k nearest examples, so a letter with few taught
@@ -230,12 +267,16 @@ class LetterClassifier:
 
     def save(self, path: str | Path) -> None:
         """Store the taught examples (``.npz``) next to the calibration."""
+        faces = {}
+        if self.matcher is not None:
+            faces = {"faces": self.matcher.faces, "face_labels": np.array(self.matcher.labels, dtype=str)}
         np.savez_compressed(
             Path(path),
             features=self._features,
             tight=self._tight,
             labels=np.array(self._labels.tolist(), dtype=str),
             k=np.array(self.k),
+            **faces,
         )
 
     @classmethod
@@ -246,6 +287,8 @@ class LetterClassifier:
                 model._features = data["features"].astype(np.float32)
                 model._tight = data["tight"].astype(np.float32)
                 model._labels = np.array(data["labels"].tolist(), dtype=object)
+                if "faces" in data:  # taught before the second look: the first look alone
+                    model.matcher = TileMatcher(data["faces"], data["face_labels"].tolist())
         except (OSError, KeyError, ValueError) as exc:
             raise ValueError(f"the taught letters file {path} cannot be read: {exc}") from None
         if model._features.ndim != 2 or not len(model._features) == len(model._tight) == len(model._labels):
@@ -256,7 +299,9 @@ class LetterClassifier:
     def from_folder(cls, folder: str | Path, k: int = 1) -> LetterClassifier:
         """Teach from labelled crops: one sub-folder per letter (``A/0001.png``, ``Qu/…``)."""
         images, labels = load_labelled_folder(folder)
-        return cls(k).fit(images, labels)
+        model = cls(k).fit(images, labels)
+        model.matcher = TileMatcher.from_crops(images, labels)
+        return model
 
 
 #: Small moves of a taught crop: shifted 2 px each way, 7 % larger or smaller, turned 4 degrees.
@@ -290,6 +335,15 @@ def augmented(images: Sequence[np.ndarray], labels: Sequence[str]) -> tuple[list
         out_images += variants + soft
         out_labels += [label] * (len(variants) + len(soft))
     return out_images, out_labels
+
+
+def teach(crops: Sequence[np.ndarray], labels: Sequence[str], k: int = 1) -> LetterClassifier:
+    """A classifier taught from a family's own tile crops: their HOG examples (each crop and its
+    :func:`augmented` copies) for the first look, the crops themselves for the second
+    (:mod:`vision.letter_match`)."""
+    classifier = LetterClassifier(k).fit(*augmented(crops, labels))
+    classifier.matcher = TileMatcher.from_crops(crops, labels)
+    return classifier
 
 
 def load_labelled_folder(folder: str | Path) -> tuple[list[np.ndarray], list[str]]:
