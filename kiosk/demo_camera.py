@@ -97,7 +97,8 @@ class DemoCamera:
                 self._letters = False  # no letter reader: the camera sees tiles, not letters
                 return None
             images, labels = teaching_samples()
-            self._letters = LetterReader(teach(images, labels), 0.3)
+            # three poses of every letter already: no augmented copies (a quicker start)
+            self._letters = LetterReader(teach(images, labels, augment=False), 0.3)
         return self._letters or None
 
     def _shoot(self, shown: Any, before: Any, seed: int, hand: bool = False) -> Any:

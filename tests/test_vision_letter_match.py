@@ -101,7 +101,8 @@ def test_the_taught_faces_are_saved_and_an_older_file_still_reads(alphabet, tmp_
 
 def test_a_blank_face_is_not_given_a_letter() -> None:
     """A face the first look found bare (a blank tile) is a blank, not a doubt to settle; a face
-    of grain alone (not bare to the first look) matches no letter, so nothing is made sure."""
+    of grain alone (not bare to the first look) matches no letter, so the second look makes
+    nothing of it."""
     faces = [np.full((30, 30), 200, np.uint8) for _ in range(3)]
     for face, letter in zip(faces, "IOT", strict=True):
         cv2.putText(face, letter, (7, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 40, 2)
@@ -110,7 +111,6 @@ def test_a_blank_face_is_not_given_a_letter() -> None:
     assert bare.letter is None and bare.bare is True and bare.source == "knn"
     grain = (np.full((30, 30), 200) + np.random.default_rng(0).normal(0, 3, (30, 30))).astype(np.uint8)
     assert model.matcher.match_many([grain], [None]) == [(None, 0.0)]
-    assert model.classify(grain).confidence < SECOND_LOOK_BELOW
 
 
 @pytest.mark.slow
