@@ -305,22 +305,23 @@ class LetterClassifier:
 #: Small moves of a taught crop: shifted 2 px each way, 7 % larger or smaller, turned 4 degrees.
 _VARIATIONS = ((2, 0, 1.0, 0), (-2, 0, 1.0, 0), (0, 2, 1.0, 0), (0, -2, 1.0, 0), (0, 0, 1.07, 0),
                (0, 0, 0.93, 0), (0, 0, 1.0, 4), (0, 0, 1.0, -4))
-#: Softer copies of each: Gaussian blur of this share of the crop's width. Two (0.04 and 0.08)
-#: until the second look (:mod:`vision.letter_match`) took over the soft letters the first look
-#: doubts: with it, one copy reads as many letters right (development crossword boards, 3,628
-#: tiles: 99.89 against 99.86 %; real crops taught from 30 %: 98.63 against 98.61 %) with fewer
-#: wrong and sure on the real crops (8 against 11), and a read's distances cost a third less.
-_BLURS = (0.06,)
+#: Softer copies of each: Gaussian blur of this share of the crop's width. (One copy, at 0.06,
+#: was tried with the second look, :mod:`vision.letter_match`: as many letters right on
+#: development crossword boards and a third less to search, but the first look's confidences
+#: fall, and a stack of five's top face read at 0.898 instead of 1.0 missed the 0.9 at which a
+#: raised face overrules an empty-looking floor: two more cells wrong and sure on one full
+#: 10x10, development seed 321301. Not kept.)
+_BLURS = (0.04, 0.08)
 
 
 def augmented(images: Sequence[np.ndarray], labels: Sequence[str]) -> tuple[list[np.ndarray], list[str]]:
-    """Each taught crop, eight slightly moved copies of it, and a softer copy of each of those.
+    """Each taught crop, eight slightly moved copies of it, and two softer copies of each of those.
 
     Why: a family teaches from one photo, so a letter may have one or two examples, each cut a
     pixel or two differently from how the same tile will be cut in play, and the teaching photo
     is often sharper than a picture in play (focus, a tile farther from the camera, motion).
     Measured on held-out renders (other typefaces than the training ones): the moves took
-    Upwords boards from 97.1 % to 100 % and crossword boards from 96.1 % to 97.7 %; soft
+    Upwords boards from 97.1 % to 100 % and crossword boards from 96.1 % to 97.7 %; the soft
     copies took crossword boards (serif typefaces, blurred pictures) from 95.5 % to 99.0 %
     (development seeds, before the second look; see docs/reading.md for unseen ones).
     """
