@@ -467,6 +467,34 @@ def test_a_hidden_plane_that_fits_better_leaves_the_height_in_doubt() -> None:
     assert plane_height(scores, np.array([True, True, False, True, True])) == (1, 0.0)
 
 
+def test_a_hidden_plane_that_nearly_fits_as_well_leaves_the_height_in_doubt() -> None:
+    """Development seed 320301 (a full 8x8): a stack of 2 behind stacks of 4 and 5, its planes 1
+    and 2 hidden, read surely as 3 from plane 3's 0.958, though its own hidden plane 2 scored
+    0.936. The lead is counted over the hidden planes too; with them all visible it is as before."""
+    scores = np.array([0.870, 0.936, 0.958, 0.692, 0.625])
+    height, lead = plane_height(scores, np.array([False, False, True, True, True]))
+    assert height == 3 and lead < 1.0
+    assert plane_height(scores, np.ones(5, bool))[0] == 3
+    # hidden planes that fit far worse leave a clear plane sure
+    behind = np.array([False, False, True, True, True])
+    height, lead = plane_height(np.array([0.40, 0.45, 0.958, 0.69, 0.62]), behind)
+    assert height == 3 and lead >= 1.0
+
+
+@pytest.mark.slow
+def test_a_tall_stack_with_a_fairly_sure_letter_on_top_is_not_surely_empty() -> None:
+    """Development seed 321301 (a full 10x10): a stack of 5 (E) whose side looks like the empty
+    board, its top face clear on plane 5 with the E read there at 0.82. A raised face needed a
+    letter read at 0.9 to count, so the cell was read surely as empty; a sure letter (0.6) now
+    counts, and the cell is reported as the stack, in doubt."""
+    scene = grid_scene(321301, "held_out", "upwords10", n_frames=3, sequence=False, hand_chance=0.0, fill=1.0)
+    frame = scene.frames[1]
+    assert (frame.heights[4][0], frame.letters[4][0]) == (5, "E")
+    cell = _grid_reader(scene, learnt=True).read(frame.image).cell(4, 0)
+    assert cell.uncertain and (cell.letter, cell.height) == ("E", 5)
+    assert "the floor looks empty, but a face 5 high shows E" in cell.flags
+
+
 @pytest.mark.slow
 def test_a_letter_is_read_on_the_face_of_the_height_history_settles() -> None:
     """Held-out seed 121107: three new tiles on the board's far edge fitted plane 4 best (unsure),
