@@ -77,6 +77,8 @@ def test_what_cannot_be_looked_at_is_no_letter() -> None:
         (None, 0.0), (None, 0.0)]
     with pytest.raises(ValueError, match="one letter for each"):
         TileMatcher(np.zeros((2, MATCH_SIZE, MATCH_SIZE), np.uint8), ["A"])
+    with pytest.raises(ValueError, match="32x32"):
+        TileMatcher(np.zeros((1, 16, 16), np.uint8), ["A"])
     with pytest.raises(ValueError, match="large enough"):
         TileMatcher.from_crops([np.zeros((4, 4), np.uint8)], ["A"])
 

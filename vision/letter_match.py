@@ -57,6 +57,7 @@ SURE_LEAD = 0.1
 #: at correlations up to 0.885, so 0.85 let 4 of them through as sure (of 216 doubted reads,
 #: 30 % of the crops taught, five splits) and 0.9 none.
 LOWEST_SURE = 0.9
+#: A best correlation below this is no match at all (grain, a board's edge): no letter.
 _NO_MATCH = 0.7
 
 
@@ -86,6 +87,9 @@ class TileMatcher:
     def __init__(self, faces: np.ndarray, labels: Sequence[str]) -> None:
         if len(faces) != len(labels) or not len(faces):
             raise ValueError("the tile matcher needs one letter for each taught face, and at least one face")
+        if np.shape(faces)[1:] != (MATCH_SIZE, MATCH_SIZE):
+            raise ValueError(f"taught faces must be {MATCH_SIZE}x{MATCH_SIZE} pixels, "
+                             f"not {np.shape(faces)[1:]}")
         self.faces = np.asarray(faces, np.uint8)
         self.labels = [str(label) for label in labels]
         self.names = sorted(set(self.labels))
