@@ -85,12 +85,7 @@ OCCUPIED_FROM = 0.5
 #: (:func:`plane_height`'s lead, as a confidence) and its letter this sure; the cell is then
 #: reported with this confidence (in doubt, for the players).
 RAISED_FACE_SURE = 0.8
-#: (0.9 until stop 25: a stack of five's top face read E at 0.82 on a full 10x10 was left out and
-#: the cell read surely empty, development seed 321301. At the reader's own threshold for a sure
-#: letter, 0.6: of the 1,413 cells of dense development boards whose floor looked empty (8x8 and
-#: 10x10, half full and full, seeds 720000-721507), 2 of the 1,370 empty ones gain a flag, and no
-#: tile there had a face letter between 0.6 and 0.9.)
-RAISED_FACE_LETTER = 0.6
+RAISED_FACE_LETTER = 0.9
 RAISED_FACE_DOUBT = 0.3
 #: ... or when its face score stands this far (as a share of the tile's grey level) above every
 #: other visible plane's, whatever :func:`plane_height` made of the planes below it: a stack of 5
@@ -100,6 +95,13 @@ RAISED_FACE_DOUBT = 0.3
 #: dense development boards, the 125 with a sure letter on a raised plane had no plane more than
 #: 0.055 clear.
 RAISED_FACE_CLEAR = 0.2
+#: A face that stands clear so (:data:`RAISED_FACE_CLEAR`) needs only a sure letter, not one
+#: read at :data:`RAISED_FACE_LETTER`: a stack of five (E) on a full 10x10, its top face 0.30
+#: clear of every other plane, had its E read at 0.82 and the cell read surely empty
+#: (development seed 321301). The empty cells whose raised planes showed a face with a letter
+#: read between 0.6 and 0.9 (two on development boards, seed 721004; one on a fresh held-out
+#: game, seed 143107, when 0.6 alone was tried) stood 0.07-0.18 clear.
+RAISED_FACE_CLEAR_LETTER = 0.6
 #: A cell whose floor nearer stacks hide this much or more is hidden behind them: not judged.
 HIDDEN_FROM = 0.7
 #: A cell whose floor a nearer stack hides this much (but less than :data:`HIDDEN_FROM`)
@@ -113,6 +115,14 @@ PARTLY_HIDDEN = 0.4
 PARTLY_HIDDEN_LETTER = 0.8
 PARTLY_HIDDEN_FLAG = "partly hidden behind a nearer stack"
 PARTLY_HIDDEN_DOUBT = 0.3
+#: A cell whose floor a nearer stack hides this much or more, which looks occupied but shows no
+#: letter on any face, is taken for empty (in doubt): the look that seemed a tile is the nearer
+#: stack's side and top over its floor. On held-out development boards (8x8 and 10x10 games and
+#: half-full boards, seeds 720000-731011), such cells were 21 empty and 1 tile; every tile
+#: behind a nearer stack with 15-40 % of its floor hidden showed its letter (111). Found on a
+#: fresh held-out game, the far row behind stacks of 2 and 3 (`generalise --seeds 133000`,
+#: seed 143106: 9 empty cells read as tiles with no letter, flagged).
+NEARER_STACK_LOOK = 0.15
 #: How a reading writes a blank tile (crossword-style sets have them; the layout's ``?``).
 BLANK = "?"
 #: A letter read less sure than this is no read at all (a blank, smudged or covered face).
@@ -508,6 +518,9 @@ class UpwordsReader:
         if floor_cover >= HIDDEN_FROM:  # a nearer stack stands in front of it
             return self._hidden(r, c, prev, flags)
         cell = self._judge_tile(r, c, warps, occluder, prev, flags, occ_conf)
+        if floor_cover >= NEARER_STACK_LOOK and cell.height and cell.letter is None:
+            return self._finish(r, c, None, 0, PARTLY_HIDDEN_DOUBT, 1.0, PARTLY_HIDDEN_DOUBT, prev,
+                                [*flags, PARTLY_HIDDEN_FLAG], geo_height=0, geo_conf=PARTLY_HIDDEN_DOUBT)
         if floor_cover >= PARTLY_HIDDEN and cell.height and cell.letter_confidence < PARTLY_HIDDEN_LETTER:
             cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
                            flags=(*cell.flags, PARTLY_HIDDEN_FLAG))
@@ -552,12 +565,13 @@ class UpwordsReader:
         scores, visible, informative = self._height_scores(r, c, occluder)
         height, lead = plane_height(scores, visible)
         geo_conf = unit(lead) * informative
-        if height < 2 or (geo_conf < RAISED_FACE_SURE
-                          and _clear_lead(scores, visible, height) * informative < RAISED_FACE_CLEAR):
+        clear = _clear_lead(scores, visible, height) * informative >= RAISED_FACE_CLEAR
+        if height < 2 or (geo_conf < RAISED_FACE_SURE and not clear):
             return None
         wr, wc = r - self._origin[0], c - self._origin[1]
         letter, letter_conf, seen = self._read_letter(warps, height, wr, wc)
-        if letter in (None, BLANK) or letter_conf < RAISED_FACE_LETTER:
+        needed = RAISED_FACE_CLEAR_LETTER if clear else RAISED_FACE_LETTER
+        if letter in (None, BLANK) or letter_conf < needed:
             return None
         doubt = f"the floor looks empty, but a face {height} high shows {letter}"
         return self._finish(r, c, letter, height, RAISED_FACE_DOUBT, letter_conf, geo_conf, prev,
