@@ -39,7 +39,14 @@ log = logging.getLogger(__name__)
 DISAGREEMENT = 0.5
 #: A first look less sure than this is settled by the second (:mod:`vision.letter_match`): the
 #: reader's own threshold for a sure cell.
-SECOND_LOOK_BELOW = 0.6
+DOUBTED_BELOW = 0.6
+#: A first look less sure than this is checked by the second: a read the two looks disagree on
+#: is in doubt. Bold serif look-alikes on small crossword tiles were read surely wrong at
+#: 0.67-0.77 (B as H, C as G twice: `bench read_speed --seeds 330000`, fresh then, seed 332302);
+#: the second look named the right letters. On development boards and real crops, checking up to
+#: 0.9 left as many letters right and sure and fewer wrong and sure (crossword 1 -> 0, Upwords
+#: 8x8 1 -> 0, real crops taught from 30 %: 11 -> 8), for a third more cells matched.
+SECOND_LOOK_BELOW = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,10 +181,14 @@ class LetterClassifier:
 
     def _second_look(self, images: Sequence[np.ndarray], reads: list[LetterRead],
                      nearest: dict[int, list[str]]) -> list[LetterRead]:
-        """The doubted reads settled by matching the cell against the taught crops
-        (:mod:`vision.letter_match`), among the letters the first look found nearest (all of
-        them where it found no glyph). A face the first look found bare is a blank, not a
-        doubt: it is left alone."""
+        """The doubted reads settled, and the less than certain checked, by matching the cell
+        against the taught crops (:mod:`vision.letter_match`), among the letters the first look
+        found nearest (all of them where it found no glyph). A face the first look found bare is
+        a blank, not a doubt: it is left alone.
+
+        A doubted read (below :data:`DOUBTED_BELOW`) takes the match's letter and confidence. A
+        sure one checked (below :data:`SECOND_LOOK_BELOW`) that the match contradicts keeps the
+        surer look's letter, in doubt. Where the two agree, the surer says how sure."""
         if self.matcher is None:
             return reads
         doubted = [i for i, read in enumerate(reads)
@@ -187,10 +198,16 @@ class LetterClassifier:
         with _one_blas_thread():
             matched = self.matcher.match_many([images[i] for i in doubted], [nearest.get(i) for i in doubted])
         for i, (letter, confidence) in zip(doubted, matched, strict=True):
-            if letter is not None:
-                if letter == reads[i].letter:  # the two looks agree: the surer one says how sure
-                    confidence = max(confidence, reads[i].confidence)
-                reads[i] = LetterRead(letter, confidence, "match", reads[i].bare)
+            first = reads[i]
+            if letter is None:
+                continue
+            if letter == first.letter:
+                confidence = max(confidence, first.confidence)
+            elif first.confidence >= DOUBTED_BELOW:
+                if first.confidence >= confidence:
+                    letter, confidence = first.letter, first.confidence
+                confidence = round(confidence * DISAGREEMENT, 4)
+            reads[i] = LetterRead(letter, confidence, "match", first.bare)
         return reads
 
     def _taught(self) -> _TaughtSet:

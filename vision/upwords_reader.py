@@ -95,13 +95,14 @@ RAISED_FACE_DOUBT = 0.3
 #: dense development boards, the 125 with a sure letter on a raised plane had no plane more than
 #: 0.055 clear.
 RAISED_FACE_CLEAR = 0.2
-#: A face that stands clear so (:data:`RAISED_FACE_CLEAR`) needs only a sure letter, not one
-#: read at :data:`RAISED_FACE_LETTER`: a stack of five (E) on a full 10x10, its top face 0.30
-#: clear of every other plane, had its E read at 0.82 and the cell read surely empty
-#: (development seed 321301). The empty cells whose raised planes showed a face with a letter
-#: read between 0.6 and 0.9 (two on development boards, seed 721004; one on a fresh held-out
-#: game, seed 143107, when 0.6 alone was tried) stood 0.07-0.18 clear.
-RAISED_FACE_CLEAR_LETTER = 0.6
+#: A face that stands clear so (:data:`RAISED_FACE_CLEAR`) needs only a letter on it, however
+#: unsure (:data:`NO_LETTER_BELOW`), not one read at :data:`RAISED_FACE_LETTER`: stacks of five
+#: (E) on full 10x10s, their top faces 0.30 clear of every other plane, had their E read at 0.82
+#: and 0.54 and the cells read surely empty (`bench read_speed --seeds 320000` and `330000`,
+#: fresh then: seeds 321301, 331302). On development boards (8x8 and 10x10 games, half-full and
+#: full boards, seeds 720000-731007: 6,901 cells whose floor looked empty) every face that clear
+#: was a tile's (37); the empty cells whose raised planes showed a face stood at most 0.18 clear.
+RAISED_FACE_CLEAR_LETTER = 0.1
 #: A cell whose floor nearer stacks hide this much or more is hidden behind them: not judged.
 HIDDEN_FROM = 0.7
 #: A cell whose floor a nearer stack hides this much (but less than :data:`HIDDEN_FROM`)
@@ -110,8 +111,12 @@ HIDDEN_FROM = 0.7
 #: cells read wrong and sure on dense development boards after stop 24's raised-face rule were
 #: such (seeds 500000-500011, 17,712 cells judged: an empty cell read as a Qu at 0.75 behind a
 #: stack of 4, a single S read as a Qu three high at 0.65 behind a stack of 5, floors 45 % and
-#: 64 % hidden); the rule flags those two and 4 cells read right.
-PARTLY_HIDDEN = 0.4
+#: 64 % hidden); the rule flags those two and 4 cells read right. (It began at 40 % until stop
+#: 25: an empty cell 38 % behind a stack of 3 showed that stack's Qu on its plane 5 at 0.69 and
+#: was read surely as a stack of 5, `read_speed --seeds 330000`, seed 331100. On development
+#: boards, seeds 720000-731011, every tile read right with 30-40 % of its floor hidden had its
+#: letter at 0.8 or more (141); those under 0.8 were 16 cells read wrong, already in doubt.)
+PARTLY_HIDDEN = 0.3
 PARTLY_HIDDEN_LETTER = 0.8
 PARTLY_HIDDEN_FLAG = "partly hidden behind a nearer stack"
 PARTLY_HIDDEN_DOUBT = 0.3
