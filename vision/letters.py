@@ -143,8 +143,9 @@ class LetterClassifier:
     def classify(self, image: np.ndarray) -> LetterRead:
         return self.classify_many([image])[0]
 
-    def classify_many(self, images: Sequence[np.ndarray]) -> list[LetterRead]:
-        """Read many cells in one pass over the taught set.
+    def classify_many(self, images: Sequence[np.ndarray], careful: bool = False) -> list[LetterRead]:
+        """Read many cells in one pass over the taught set; ``careful``: the second look checks
+        every read, however sure the first look is (:meth:`_second_look`).
 
         Why: the taught set is megabytes (thousands of augmented examples, two views), far more
         than the processor's cache, so taking each cell's distances on its own streamed it
@@ -174,13 +175,13 @@ class LetterClassifier:
             if whole.letter != tight.letter:
                 confidence = round(confidence * DISAGREEMENT, 4)
             reads[i] = LetterRead(best.letter, confidence, best.source, looked[i][1])
-            if near_w is not None and confidence < SECOND_LOOK_BELOW:
+            if near_w is not None and (careful or confidence < SECOND_LOOK_BELOW):
                 closest = np.argsort(near_w[j] + near_t[j])[:CANDIDATES].tolist()
                 nearest[i] = [taught.names[c] for c in closest]
-        return self._second_look(images, reads, nearest)
+        return self._second_look(images, reads, nearest, careful)
 
     def _second_look(self, images: Sequence[np.ndarray], reads: list[LetterRead],
-                     nearest: dict[int, list[str]]) -> list[LetterRead]:
+                     nearest: dict[int, list[str]], careful: bool = False) -> list[LetterRead]:
         """The doubted reads settled, and the less than certain checked, by matching the cell
         against the taught crops (:mod:`vision.letter_match`), among the letters the first look
         found nearest (all of them where it found no glyph). A face the first look found bare is
@@ -188,18 +189,24 @@ class LetterClassifier:
 
         A doubted read (below :data:`DOUBTED_BELOW`) takes the match's letter and confidence. A
         sure one checked (below :data:`SECOND_LOOK_BELOW`) that the match contradicts keeps the
-        surer look's letter, in doubt. Where the two agree, the surer says how sure."""
+        surer look's letter, in doubt; so does one that matches none of the letters the first
+        look found nearest (an O cut off by the board's edge read as E at 0.88, its nearest
+        letters E F I L J: development seed 342203). Where the two agree, the surer says how
+        sure."""
         if self.matcher is None:
             return reads
         doubted = [i for i, read in enumerate(reads)
-                   if read.confidence < SECOND_LOOK_BELOW and read.bare is not True]
+                   if (careful or read.confidence < SECOND_LOOK_BELOW) and read.bare is not True]
         if not doubted:
             return reads
         with _one_blas_thread():
             matched = self.matcher.match_many([images[i] for i in doubted], [nearest.get(i) for i in doubted])
         for i, (letter, confidence) in zip(doubted, matched, strict=True):
             first = reads[i]
-            if letter is None:
+            if letter is None:  # like no taught tile of the letters the first look found nearest
+                if first.confidence >= DOUBTED_BELOW:
+                    reads[i] = LetterRead(first.letter, round(first.confidence * DISAGREEMENT, 4), "match",
+                                          first.bare)
                 continue
             if letter == first.letter:
                 confidence = max(confidence, first.confidence)
@@ -435,8 +442,10 @@ class LetterReader:
         self.classifier = classifier
         self.threshold = threshold
 
-    def read(self, image: np.ndarray) -> LetterRead:
-        return self.classifier.classify(image)
+    def read(self, image: np.ndarray, careful: bool = False) -> LetterRead:
+        """One cell; ``careful``: checked by the second look however sure the first is (where a
+        read alone decides something, such as a tall stack the floor does not show)."""
+        return self.classifier.classify_many([image], careful)[0]
 
     def read_many(self, images: Sequence[np.ndarray]) -> list[LetterRead]:
         return self.classifier.classify_many(images)

@@ -45,7 +45,7 @@ _Packed = tuple[tuple[int, int, int, int], np.ndarray, list[int]]
 
 
 class LetterReaderLike(Protocol):
-    def read(self, image: np.ndarray) -> Any: ...  # returns vision.letters.LetterRead
+    def read(self, image: np.ndarray, careful: bool = False) -> Any: ...  # vision.letters.LetterRead
     def read_many(self, images: list[np.ndarray]) -> list[Any]: ...
 
 
@@ -574,7 +574,10 @@ class UpwordsReader:
         if height < 2 or (geo_conf < RAISED_FACE_SURE and not clear):
             return None
         wr, wc = r - self._origin[0], c - self._origin[1]
-        letter, letter_conf, seen = self._read_letter(warps, height, wr, wc)
+        # The letter alone turns an empty-looking floor into a stack: read it carefully. A pale
+        # board's margin beyond the far row, on the raised planes of empty cells, was read as Qu
+        # at 1.0 by the first look and matched no taught tile (empty 8x8, seed 340001).
+        letter, letter_conf, seen = self._read_letter(warps, height, wr, wc, careful=True)
         needed = RAISED_FACE_CLEAR_LETTER if clear else RAISED_FACE_LETTER
         if letter in (None, BLANK) or letter_conf < needed:
             return None
@@ -608,18 +611,20 @@ class UpwordsReader:
         reads = self.letters.read_many(crops) if crops else []
         return {key: (crop, read) for key, crop, read in zip(keys, crops, reads, strict=True)}
 
-    def _read_letter(self, warps: list, k: int, wr: int, wc: int) -> tuple[str | None, float, list[str]]:
-        """The letter on a cell's face on plane ``k``, how sure, and why it is in doubt."""
+    def _read_letter(self, warps: list, k: int, wr: int, wc: int, careful: bool = False
+                     ) -> tuple[str | None, float, list[str]]:
+        """The letter on a cell's face on plane ``k``, how sure, and why it is in doubt
+        (``careful``: checked by the letters' second look however sure the first is)."""
         if self.letters is None:
             return None, 0.0, []
-        ahead = self._letters_read.get((k, wr, wc))
+        ahead = None if careful else self._letters_read.get((k, wr, wc))
         if ahead is not None:
             crop, read = ahead
         else:
             crop = self.face_crop(warps[k], wr, wc)
             if not crop.size:
                 return None, 0.0, []
-            read = self.letters.read(crop)
+            read = self.letters.read(crop, careful=True) if careful else self.letters.read(crop)
         letter, letter_conf = read.letter, float(read.confidence)
         bare = getattr(read, "bare", None)
         if self.loose_tiles and (letter is None or (bare_face(crop) if bare is None else bare)):
