@@ -171,3 +171,19 @@ def test_sure_reads_the_second_look_contradicts_are_in_doubt() -> None:
     sure_wrong = [(x.row, x.col) for x in reading.cells
                   if x.letter != frame.letters[x.row][x.col] and not x.uncertain]
     assert sure_wrong == []
+
+
+def test_window_rows_give_the_plain_correlation() -> None:
+    """The windows' spread is counted from running sums, not by centring each window: the
+    correlations must be those of the plain way, and a flat window correlates with nothing."""
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    from vision.letter_match import WINDOW, _normalised, _window_rows
+
+    rng = np.random.default_rng(4)
+    square = cv2.GaussianBlur(rng.uniform(0, 255, (MATCH_SIZE, MATCH_SIZE)).astype(np.float32), (0, 0), 1.5)
+    templates = _normalised(rng.normal(0, 1, (7, WINDOW * WINDOW)).astype(np.float32))
+    plain = _normalised(sliding_window_view(square, (WINDOW, WINDOW)).reshape(-1, WINDOW * WINDOW))
+    assert _window_rows(square) @ templates.T == pytest.approx(plain @ templates.T, abs=1e-4)
+    square[:WINDOW, :WINDOW] = 90.0  # the top-left window is flat
+    assert np.all((_window_rows(square) @ templates.T)[0] == 0.0)

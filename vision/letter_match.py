@@ -67,6 +67,28 @@ def _normalised(rows: np.ndarray) -> np.ndarray:
     return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
 
 
+def _window_rows(square: np.ndarray) -> np.ndarray:
+    """Every :data:`WINDOW`-wide window of a square, one row each, scaled so that its product with
+    a normalised template is their correlation.
+
+    The templates have zero mean, so a window's own mean drops out of the product: only its
+    spread about that mean is divided out, counted from two running sums (the windows less their
+    means, made one by one, cost twice the product itself)."""
+    n = WINDOW * WINDOW
+    rows = sliding_window_view(square, (WINDOW, WINDOW)).reshape(-1, n)
+    total, squares = cv2.integral2(square, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+
+    def box(table: np.ndarray) -> np.ndarray:
+        return (table[WINDOW:, WINDOW:] - table[:-WINDOW, WINDOW:] - table[WINDOW:, :-WINDOW]
+                + table[:-WINDOW, :-WINDOW]).reshape(-1)
+
+    s1 = box(total)
+    spread = np.sqrt(np.maximum(box(squares) - s1 * s1 / n, 0.0))
+    # a flat window (a bare face, the board) correlates with nothing: 0, not rounding noise
+    scale = np.where(spread > 1e-3, 1.0 / np.maximum(spread, 1e-3), 0.0).astype(np.float32)
+    return rows * scale[:, None]
+
+
 def _square(crop: np.ndarray) -> np.ndarray | None:
     """A crop in grey at :data:`MATCH_SIZE` a side (float32), or None when there is nothing to see."""
     if crop is None or crop.size == 0 or min(crop.shape[:2]) < 8:
@@ -127,11 +149,10 @@ class TileMatcher:
             if square is None:
                 out.append((None, 0.0))
                 continue
-            windows = _normalised(sliding_window_view(square, (WINDOW, WINDOW)).reshape(-1, WINDOW * WINDOW))
             wanted = [n for n in (names or self.names) if n in self._spans] or self.names
             spans = [self._spans[n] for n in wanted]
             columns = np.concatenate([np.arange(a, b) for a, b in spans])
-            best = (windows @ self._templates[columns].T).max(axis=0)
+            best = (_window_rows(square) @ self._templates[columns].T).max(axis=0)
             starts = np.cumsum([0] + [b - a for a, b in spans[:-1]])
             per_letter = np.maximum.reduceat(best, starts)
             out.append(_verdict(wanted, per_letter))
