@@ -195,6 +195,8 @@ class TableKeeperApp(App):
             self.timer.close()
         if self.camera is not None and hasattr(self.camera, "close"):
             self.camera.close()
+        if self.demo is not None and hasattr(self.demo, "close"):
+            self.demo.close()
         close = getattr(self.session.log, "close", None)
         if close is not None:
             close()

@@ -95,6 +95,11 @@ class Demo:
     #: The game (log id) the players were asked about putting aside for the demo.
     _asked: int | None = None
 
+    def close(self) -> None:
+        """Stop the demo camera's worker (the app is stopping)."""
+        if self.camera is not None:
+            self.camera.close()
+
     @classmethod
     def create(cls, session: Any) -> Demo:
         from kiosk.demo_camera import DemoCamera

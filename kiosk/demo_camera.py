@@ -202,6 +202,13 @@ class DemoCamera:
         with self._lock:
             return self._read
 
-    def close(self) -> None:
-        """Let the worker finish the job in hand and stop."""
+    def close(self, wait: float = 10.0) -> None:
+        """Let the worker finish the job in hand and stop, waiting up to ``wait`` seconds for it.
+
+        Why wait: the worker is a daemon thread, and a process that exits while it is inside
+        OpenCV can abort on the way out ("terminate called without an active exception": a
+        kiosk test that stopped the app mid-read failed so). A photo and its read take well
+        under a second; teaching the letters, the longest job, a few."""
         self._jobs.put(None)
+        if self._worker.is_alive() and self._worker is not threading.current_thread():
+            self._worker.join(wait)
