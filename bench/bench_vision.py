@@ -32,6 +32,7 @@ if str(ROOT) not in sys.path:
 from vision.render import STREET_LETTERS, Effects, Pose, render_street, render_upwords  # noqa: E402
 from vision.render_teach import UPWORDS_ALPHABET, street_teaching_samples, teaching_samples  # noqa: E402
 from vision.street import StreetReader  # noqa: E402
+from vision.tesseract_labeller import tesseract_letter  # noqa: E402
 from vision.upwords_reader import UpwordsReader  # noqa: E402
 
 REAL_CROPS = ROOT.parent / "shared" / "data" / "real-tile-crops"
@@ -189,7 +190,7 @@ def bench_per_cell(letters_mod, letters, sample: int) -> dict[str, float] | None
         knn_times.append(time.perf_counter() - start)
         knn_right += read.letter == truth
         start = time.perf_counter()
-        tread = letters_mod.tesseract_letter(crop, UPWORDS_ALPHABET)
+        tread = tesseract_letter(crop, UPWORDS_ALPHABET)
         tess_times.append(time.perf_counter() - start)
         tess_right += tread.letter == truth
     return {"sample": len(crops), "knn_ms": _median_ms(knn_times), "tess_ms": _median_ms(tess_times),

@@ -25,8 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from calibration.file import Calibration, CalibrationError, save_calibration
-from vision.letters import LetterClassifier, LetterRead, load_labelled_folder, tesseract_letter
+from vision.letters import LetterClassifier, LetterRead, load_labelled_folder
 from vision.letters import teach as teach_letters
+from vision.tesseract_labeller import tesseract_letter
 
 LETTERS_FILE = "letters.npz"
 

@@ -13,8 +13,8 @@ from vision.letters import (
     LetterClassifier,
     LetterReader,
     load_labelled_folder,
-    tesseract_letter,
 )
+from vision.tesseract_labeller import tesseract_letter
 
 CROPS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-tile-crops"
 needs_crops = pytest.mark.skipif(
@@ -106,12 +106,12 @@ def test_multi_letter_labels_and_either_polarity() -> None:
 def test_tesseract_labels_at_teaching_time_but_never_reads_a_board(monkeypatch: pytest.MonkeyPatch) -> None:
     """Real Tesseract proposes a label when teaching; the reader never calls it, even unsure."""
     assert tesseract_letter(rendered_cell("K"), list("ABCDEFGHIJKLMNOPRSTUVWXYZ")).letter == "K"
-    import vision.letters as letters_module
+    import vision.tesseract_labeller as labeller
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("Tesseract was called while reading")
 
-    monkeypatch.setattr(letters_module, "tesseract_letter", refuse)
+    monkeypatch.setattr(labeller, "tesseract_letter", refuse)
     model = LetterClassifier().fit([rendered_cell("O"), rendered_cell("C")], ["O", "C"])
     reader = LetterReader(model, threshold=1.01)  # never sure
     read = reader.read(rendered_cell("O"))

@@ -1,5 +1,7 @@
 """The letter reader: a fast HOG + k-nearest-neighbours classifier taught on the players' own
-tiles, with Tesseract as the teaching-time labeller (never on the read path).
+tiles (the first look), with the taught tiles themselves matched where it is not certain (the
+second look, :mod:`vision.letter_match`). Tesseract is the teaching-time labeller
+(:mod:`vision.tesseract_labeller`), never on the read path.
 
 Why not Tesseract for every cell: on real Scrabble tile crops ``--psm 10`` reads only about
 75 % and each pytesseract call starts a new process (~145 ms). A classifier taught on the
@@ -28,7 +30,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from vision.glyph_batch import features_and_bare_many
-from vision.glyphs import glyph_components, glyph_features, ink_mask
+from vision.glyphs import glyph_features
 from vision.letter_match import CANDIDATES, TileMatcher
 from vision.reading import unit
 from vision.spare_core import at_once
@@ -105,8 +107,8 @@ class LetterClassifier:
         self._tight = np.zeros((0, 0), np.float32)
         self._labels: np.ndarray = np.array([], dtype=object)
         self._derived: _TaughtSet | None = None
-        #: The taught crops themselves, for the second look at doubted cells (:func:`teach` sets
-        #: it; None: doubted cells stay doubted).
+        #: The taught crops themselves, for the second look at the cells the first look is not
+        #: certain of (:func:`teach` sets it; None: the first look alone decides).
         self.matcher: TileMatcher | None = None
 
     @property
@@ -195,13 +197,14 @@ class LetterClassifier:
         sure."""
         if self.matcher is None:
             return reads
-        doubted = [i for i, read in enumerate(reads)
-                   if (careful or read.confidence < SECOND_LOOK_BELOW) and read.bare is not True]
-        if not doubted:
+        looked_at = [i for i, read in enumerate(reads)
+                     if (careful or read.confidence < SECOND_LOOK_BELOW) and read.bare is not True]
+        if not looked_at:
             return reads
         with _one_blas_thread():
-            matched = self.matcher.match_many([images[i] for i in doubted], [nearest.get(i) for i in doubted])
-        for i, (letter, confidence) in zip(doubted, matched, strict=True):
+            matched = self.matcher.match_many([images[i] for i in looked_at],
+                                              [nearest.get(i) for i in looked_at])
+        for i, (letter, confidence) in zip(looked_at, matched, strict=True):
             first = reads[i]
             if letter is None:  # like no taught tile of the letters the first look found nearest
                 if first.confidence >= DOUBTED_BELOW:
@@ -393,48 +396,12 @@ def load_labelled_folder(folder: str | Path) -> tuple[list[np.ndarray], list[str
     return images, labels
 
 
-def tesseract_letter(image: np.ndarray, alphabet: Sequence[str]) -> LetterRead:
-    """Ask Tesseract for one letter: ``--psm 13`` (raw line) on the binarised glyph, then
-    ``--psm 10`` (single character). Slow (a process per call): use for teaching and doubts."""
-    import pytesseract  # imported here: the fast path never needs it
-
-    page = _tesseract_page(image)
-    if page is None:
-        return LetterRead(None, 0.0, "tesseract")
-    chars = "".join(sorted({ch for letter in alphabet for ch in (letter, letter.lower()) for ch in ch}))
-    wanted = {letter.upper(): letter for letter in alphabet}
-    for psm in (13, 10):
-        config = f"--psm {psm} -c tessedit_char_whitelist={chars}"
-        data = pytesseract.image_to_data(page, config=config, output_type=pytesseract.Output.DICT)
-        words = [(t.strip(), float(c)) for t, c in zip(data["text"], data["conf"], strict=True) if t.strip()]
-        if words:
-            text, conf = max(words, key=lambda tc: tc[1])
-            letter = wanted.get(text.upper())
-            if letter is not None:
-                return LetterRead(letter, max(0.0, min(1.0, conf / 100.0)), "tesseract")
-    return LetterRead(None, 0.0, "tesseract")
-
-
-def _tesseract_page(image: np.ndarray, height: int = 48) -> np.ndarray | None:
-    """Black strokes on white, cut tight round the glyph and scaled to a height Tesseract
-    reads best, with a wide white margin (its page segmentation needs one)."""
-    bw = ink_mask(image)
-    mask = glyph_components(bw)
-    if mask is None:
-        return None
-    ys, xs = np.nonzero(mask)
-    crop = np.where(mask, 0, 255).astype(np.uint8)[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    scale = height / crop.shape[0]
-    crop = cv2.resize(crop, (max(1, round(crop.shape[1] * scale)), height), interpolation=cv2.INTER_LINEAR)
-    return cv2.copyMakeBorder(crop, 24, 24, 24, 24, cv2.BORDER_CONSTANT, value=255)
-
-
 class LetterReader:
     """The taught classifier, with the confidence below which a read counts as unsure.
 
     Tesseract is never asked here: reading a board must cost the same whether the board is
     right or wrong (a Tesseract call is ~120 ms a cell). It proposes labels at teaching time
-    only (:func:`tesseract_letter`, :mod:`calibration.teach`); an unsure cell is marked
+    only (:mod:`vision.tesseract_labeller`, :mod:`calibration.teach`); an unsure cell is marked
     uncertain and the kiosk asks the players.
     """
 
