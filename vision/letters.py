@@ -49,6 +49,15 @@ DOUBTED_BELOW = 0.6
 #: 0.9 left as many letters right and sure and fewer wrong and sure (crossword 1 -> 0, Upwords
 #: 8x8 1 -> 0, real crops taught from 30 %: 11 -> 8), for a third more cells matched.
 SECOND_LOOK_BELOW = 0.9
+#: A read is checked by the second look, however sure, when either view on its own is less sure
+#: of its letter than this, and stays sure only if the match vouches for it as well. The tight
+#: view is cut from the binarised strokes, and a faint letter binarises badly: a pale F lost its
+#: foot's gap and was read E at 1.0 by the tight view while the whole cell said E at 0.20, F a
+#: near second (development seed 732200); a DejaVu Serif E read F the same way, 1.0 against
+#: 0.12 (`read_speed --seeds 350000`, seed 352102). At 0.6 (the reader's threshold) instead of
+#: 0.3 it put four times as many right letters in doubt on serif crossword boards for none more
+#: caught (development `read_speed --seeds 740000`: 200 more of 8,100 cells, against 48).
+ONE_VIEW_BELOW = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,34 +180,42 @@ class LetterClassifier:
                 wholes, near_w = self._nearest(taught.whole, whole_views)
                 tights, near_t = self._nearest(taught.tight, tight_views)
         nearest: dict[int, list[str]] = {}
+        checked: dict[int, float] = {}
         for j, (i, whole, tight) in enumerate(zip(found, wholes, tights, strict=True)):
             best = whole if whole.confidence >= tight.confidence else tight
             confidence = best.confidence
             if whole.letter != tight.letter:
                 confidence = round(confidence * DISAGREEMENT, 4)
             reads[i] = LetterRead(best.letter, confidence, best.source, looked[i][1])
-            if near_w is not None and (careful or confidence < SECOND_LOOK_BELOW):
-                closest = np.argsort(near_w[j] + near_t[j])[:CANDIDATES].tolist()
-                nearest[i] = [taught.names[c] for c in closest]
-        return self._second_look(images, reads, nearest, careful)
+            weaker = min(whole.confidence, tight.confidence)
+            if careful or confidence < SECOND_LOOK_BELOW or weaker < ONE_VIEW_BELOW:
+                # what the first look vouches for if the match agrees: not a lone view's word
+                checked[i] = weaker if weaker < ONE_VIEW_BELOW <= confidence else confidence
+                if near_w is not None:
+                    closest = np.argsort(near_w[j] + near_t[j])[:CANDIDATES].tolist()
+                    nearest[i] = [taught.names[c] for c in closest]
+        checked.update((i, 0.0) for i, read in enumerate(reads) if read.letter is None)  # no glyph
+        return self._second_look(images, reads, nearest, checked)
 
     def _second_look(self, images: Sequence[np.ndarray], reads: list[LetterRead],
-                     nearest: dict[int, list[str]], careful: bool = False) -> list[LetterRead]:
+                     nearest: dict[int, list[str]], checked: dict[int, float]) -> list[LetterRead]:
         """The doubted reads settled, and the less than certain checked, by matching the cell
         against the taught crops (:mod:`vision.letter_match`), among the letters the first look
         found nearest (all of them where it found no glyph). A face the first look found bare is
         a blank, not a doubt: it is left alone.
 
-        A doubted read (below :data:`DOUBTED_BELOW`) takes the match's letter and confidence. A
-        sure one checked (below :data:`SECOND_LOOK_BELOW`) that the match contradicts keeps the
+        ``checked``: the reads to look at (:meth:`classify_many` chooses them), each with how
+        sure the first look stays if the match agrees: its own confidence, or, where one view
+        alone vouched for the letter (the other below :data:`ONE_VIEW_BELOW`), the doubting
+        view's. A doubted read (below :data:`DOUBTED_BELOW`) takes the match's letter and
+        confidence. A sure one checked that the match contradicts keeps the
         surer look's letter, in doubt; so does one that matches none of the letters the first
         look found nearest (an O cut off by the board's edge read as E at 0.88, its nearest
         letters E F I L J: development seed 342203). Where the two agree, the surer says how
         sure."""
         if self.matcher is None:
             return reads
-        looked_at = [i for i, read in enumerate(reads)
-                     if (careful or read.confidence < SECOND_LOOK_BELOW) and read.bare is not True]
+        looked_at = sorted(i for i in checked if reads[i].bare is not True)
         if not looked_at:
             return reads
         with _one_blas_thread():
@@ -212,7 +229,8 @@ class LetterClassifier:
                                           first.bare)
                 continue
             if letter == first.letter:
-                confidence = max(confidence, first.confidence)
+                # a read one view alone vouched for stays as sure only if the match is sure too
+                confidence = max(confidence, first.confidence if confidence >= DOUBTED_BELOW else checked[i])
             elif first.confidence >= DOUBTED_BELOW:
                 if first.confidence >= confidence:
                     letter, confidence = first.letter, first.confidence
