@@ -71,6 +71,43 @@ def test_only_the_candidates_are_matched(alphabet) -> None:
     assert letter == "E"
 
 
+def _rendered_faces(letters: str) -> np.ndarray:
+    """One plain tile face per letter, in a serif face (Hershey Complex)."""
+    faces = []
+    for letter in letters:
+        face = np.full((MATCH_SIZE, MATCH_SIZE), 225, np.uint8)
+        cv2.putText(face, letter, (7, 26), cv2.FONT_HERSHEY_COMPLEX, 0.8, 30, 2, cv2.LINE_AA)
+        faces.append(face)
+    return np.stack(faces)
+
+
+def test_each_letter_has_the_taught_letters_most_like_it() -> None:
+    """Look-alikes come from the family's own tiles: an O is most like the Q and the D beside
+    it, not like an I or an X; a letter never taught has none, and one taught alone has none."""
+    letters = "OQDIXEF"
+    matcher = TileMatcher(_rendered_faces(letters), list(letters))
+    assert set(matcher.look_alikes("O")) == {"Q", "D"}
+    assert matcher.look_alikes("E", 1) == ["F"]
+    assert matcher.look_alikes("Ä") == [] and matcher.look_alikes(None) == []
+    assert TileMatcher(_rendered_faces("A"), ["A"]).look_alikes("A") == []
+
+
+@pytest.mark.slow
+def test_a_letter_the_first_look_never_thought_of_is_still_matched() -> None:
+    """A DejaVu Serif O beside the board's line (held-out crossword seed 352102, `read_speed
+    --seeds 350000`): both views' nearest letters were Q D B E and Q M J U, so the second look,
+    matching only those, chose Q (0.77: wrong and sure). The O's own tiles match it better, and
+    the read letter's look-alikes are matched too: the cell is now O or in doubt."""
+    scene = grid_scene(352102, "held_out", "grid15", n_frames=3, hand_chance=0.0, fill=0.25)
+    reader = _crossword_reader(scene)
+    frame = scene.frames[0]
+    reading = reader.read(frame.image)
+    for row, col in ((9, 8), (10, 0)):
+        assert frame.letters[row][col] == "O"
+        cell = reading.cell(row, col)
+        assert cell.letter == "O" or cell.uncertain, cell
+
+
 def test_what_cannot_be_looked_at_is_no_letter() -> None:
     matcher = TileMatcher(np.full((1, MATCH_SIZE, MATCH_SIZE), 128, np.uint8), ["A"])
     assert matcher.match_many([np.zeros((5, 5), np.uint8), np.zeros((0, 0), np.uint8)], [None, None]) == [

@@ -44,6 +44,13 @@ WINDOW = 22
 SOFTENED = 0.04
 #: How many of the first look's nearest letters are matched (measured: 5 reads as well as all).
 CANDIDATES = 5
+#: ... and with them this many look-alikes of the letter the first look read: the taught
+#: letters whose tiles correlate best with its tiles (the family's own O for Q, F for E). The
+#: first look's nearest can miss the right letter altogether: a DejaVu Serif O beside the
+#: board's line was nearest Q D B E in one view and Q M J U in the other, so the match chose Q
+#: among them, though the O's own tiles matched it better (0.986 against 0.94; `read_speed
+#: --seeds 350000`, seed 352102). Matching every letter instead costs twice as much a cell.
+LOOK_ALIKES = 2
 #: The lead over the runner-up's correlation at which a match is fully sure; 0.6 of it (the
 #: reader's threshold for a sure cell) is a lead of 0.06. On rendered development boards no
 #: wrong match led by more than 0.03 where its best correlation was also high (below); on real
@@ -127,6 +134,24 @@ class TileMatcher:
         codes = np.repeat([index[self.labels[i]] for i in order], 2)
         self._spans = {name: (int(np.searchsorted(codes, i)), int(np.searchsorted(codes, i, side="right")))
                        for name, i in index.items()}
+        self._look_alikes = self._letters_alike(codes)
+
+    def _letters_alike(self, codes: np.ndarray) -> dict[str, list[str]]:
+        """Each letter's other letters, the most alike first: by the best correlation between any
+        of its templates and any of theirs (unshifted)."""
+        if len(self.names) < 2:
+            return {name: [] for name in self.names}
+        pairs = self._templates @ self._templates.T
+        starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+        alike = np.maximum.reduceat(np.maximum.reduceat(pairs, starts, axis=0), starts, axis=1)
+        np.fill_diagonal(alike, -np.inf)
+        return {name: [self.names[j] for j in np.argsort(-alike[i], kind="stable")]
+                for i, name in enumerate(self.names)}
+
+    def look_alikes(self, letter: str | None, count: int = LOOK_ALIKES) -> list[str]:
+        """The ``count`` taught letters most like ``letter`` on this set's tiles (none for a letter
+        not taught)."""
+        return self._look_alikes.get(letter, [])[:count] if letter is not None else []
 
     @classmethod
     def from_crops(cls, crops: Sequence[np.ndarray], labels: Sequence[str]) -> TileMatcher:

@@ -193,7 +193,10 @@ class LetterClassifier:
                 checked[i] = weaker if weaker < ONE_VIEW_BELOW <= confidence else confidence
                 if near_w is not None:
                     closest = np.argsort(near_w[j] + near_t[j])[:CANDIDATES].tolist()
-                    nearest[i] = [taught.names[c] for c in closest]
+                    names = [taught.names[c] for c in closest]
+                    if self.matcher is not None:
+                        names += [n for n in self.matcher.look_alikes(best.letter) if n not in names]
+                    nearest[i] = names
         checked.update((i, 0.0) for i, read in enumerate(reads) if read.letter is None)  # no glyph
         return self._second_look(images, reads, nearest, checked)
 
