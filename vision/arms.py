@@ -292,8 +292,10 @@ def _border(shape: tuple[int, ...], width: int) -> np.ndarray:
     return border
 
 
-def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = None) -> np.ndarray:
-    """The tile-coloured patches no thicker than a tile (thickness looked for only ``where``).
+def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = None,
+                changed: np.ndarray | None = None) -> np.ndarray:
+    """The tile-coloured patches no thicker than a tile (thickness looked for only ``where``,
+    and, given ``changed``, only in what has changed since calibration).
 
     Why: an arm whose skin is near the tiles' colour (a tan arm over tan tiles) was otherwise
     taken for tiles wherever it crossed the surround and missed (held-out seed 91007, picture 5,
@@ -301,8 +303,11 @@ def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = N
     half (``where``), though: a full board's touching tiles make one patch thicker than a tile
     inside the playing area, and removed as an arm they left the board's edge rows "changed,
     not tile-coloured", an arm across the frame in two of 12 full 15x15 pictures with no hand
-    (``bench read_speed --seeds 270000``)."""
-    patches = tile_coloured.astype(np.uint8)
+    (``bench read_speed --seeds 270000``). And only where the picture has changed: a board
+    frame of the tiles' own colour (light grey under white tiles) is one thick tile-coloured
+    patch with every tile touching it, and was taken for a pale arm across half-full boards in
+    every picture (held-out seed 381203, ``bench read_speed --seeds 380000``); an arm is new."""
+    patches = (tile_coloured if changed is None else tile_coloured & changed).astype(np.uint8)
     count, labels = cv2.connectedComponents(patches, connectivity=8)
     thick = cv2.distanceTransform(patches, cv2.DIST_L2, 3) > TILE_THICKNESS_CELLS * px
     if where is not None:
@@ -336,7 +341,7 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
         off[..., 0] *= TILE_LIGHTNESS_WEIGHT
         # An arm is thick where it crosses the surround's outer half; tiles never reach there,
         # but a board full of them is one thick tile-coloured patch inside it.
-        tile = _tile_sized(np.einsum("ijk,ijk->ij", off, off) <= TILE_COLOUR_DISTANCE**2, px, outer)
+        tile = _tile_sized(np.einsum("ijk,ijk->ij", off, off) <= TILE_COLOUR_DISTANCE**2, px, outer, near)
         # and half a cell round them: a tile's sides, its shadow, the lean of a tile on an edge
         # cell seen at a slant all lie there
         reach = px | 1
