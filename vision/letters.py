@@ -204,8 +204,8 @@ class LetterClassifier:
                      nearest: dict[int, list[str]], checked: dict[int, float]) -> list[LetterRead]:
         """The doubted reads settled, and the less than certain checked, by matching the cell
         against the taught crops (:mod:`vision.letter_match`), among the letters the first look
-        found nearest (all of them where it found no glyph). A face the first look found bare is
-        a blank, not a doubt: it is left alone.
+        found nearest and the read letter's look-alikes (all of them where it found no glyph). A
+        face the first look found bare is a blank, not a doubt: it is left alone.
 
         ``checked``: the reads to look at (:meth:`classify_many` chooses them), each with how
         sure the first look stays if the match agrees: its own confidence, or, where one view
