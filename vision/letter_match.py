@@ -13,12 +13,13 @@ over shifts of up to five pixels (a loose tile lies off its square; a face is cu
 differently). On the same cells it read 99.9 % right, where the first look read 98.9 %.
 
 It costs far more than the first look (a product of every shifted window with every template),
-so it is asked only about the cells the first look doubts, and only about the few letters the
-first look found nearest (:data:`CANDIDATES`).
+so it is asked only about the cells the first look is not certain of, and only about the few
+letters the first look found nearest (:data:`CANDIDATES`) and the read letter's look-alikes on
+this set's tiles (:meth:`TileMatcher.look_alikes`).
 
 >>> matcher = TileMatcher.from_crops(crops, labels)          # doctest: +SKIP
 >>> matcher.match_many([cell], [["E", "F", "L"]])             # doctest: +SKIP
-[LetterRead(letter='E', confidence=0.93, source='match')]
+[('E', 0.93)]
 """
 
 from __future__ import annotations

@@ -624,7 +624,7 @@ class UpwordsReader:
             crop = self.face_crop(warps[k], wr, wc)
             if not crop.size:
                 return None, 0.0, []
-            read = self.letters.read(crop, careful=True) if careful else self.letters.read(crop)
+            read = self.letters.read(crop, careful=careful)
         letter, letter_conf = read.letter, float(read.confidence)
         bare = getattr(read, "bare", None)
         if self.loose_tiles and (letter is None or (bare_face(crop) if bare is None else bare)):
