@@ -81,6 +81,14 @@ OCCUPIED_RATIO = 2.45
 MAX_COVER = 0.35
 #: The learnt occupancy model's probability from which a cell holds a tile (its letter is read).
 OCCUPIED_FROM = 0.5
+#: The planes' confidence in a height below which the picture says next to nothing of it (a
+#: camera nearly overhead): where tiles were laid under a hand, the one tile a move adds is then
+#: a better guess than the planes' best. Measured on development Upwords games (seeds 131100-
+#: 153109, in-domain and held-out: 264 cells where history's floor was all that was known, 17 of
+#: them with the planes' best above it): the planes were right at 0.071 and up (12 cells), and
+#: wrong at 0.015 and below (5: single tiles after a hand, read as stacks of 2 at 0.0 and so kept
+#: in every picture after, in-domain seed 141100).
+HEIGHT_CUE_FROM = 0.04
 #: A raised plane's face counts against a floor that looks empty when its height is this sure
 #: (:func:`plane_height`'s lead, as a confidence) and its letter this sure; the cell is then
 #: reported with this confidence (in doubt, for the players).
@@ -513,7 +521,7 @@ class UpwordsReader:
             # Looks as it did empty: nothing nearer can make a cell look empty, but a tall stack's
             # own side can, so a clear face on a raised plane is heard first.
             raised = None
-            if self.geometry.max_height > 1:
+            if self.geometry.max_height > 1 and not _surely_empty_before(prev):
                 raised = self._raised_face(r, c, warps, occluder, prev, flags)
             if raised is not None:
                 return raised
@@ -709,9 +717,10 @@ class UpwordsReader:
         stale = UNDER_HAND_FLAG in prev.flags and self.geometry.max_height > 1
         if stale and letter not in (None, prev.letter):
             # Tiles were laid while a hand hid the cell (its reading is the one from before the
-            # hand): at least one, perhaps more, so the picture decides above that floor.
+            # hand): at least one, perhaps more, so the picture decides above that floor, unless
+            # its planes say next to nothing of the height (:data:`HEIGHT_CUE_FROM`).
             least = prev.height + 1 if prev.height_confidence >= 0.6 else 1
-            if geo >= least:
+            if geo == least or (geo > least and geo_conf >= HEIGHT_CUE_FROM):
                 return geo, min(letter_conf, geo_conf), "both"
             return least, min(letter_conf, 0.3), "history"
         if prev.height == 0 or self.geometry.max_height == 1:  # flat tiles: a new letter is no stack
@@ -746,6 +755,18 @@ class UpwordsReader:
             # overhead (a weak cue) stays in doubt until the picture or the players settle it.
             conf = min(conf, prev.height_confidence)
         return expected, conf, "both" if confirmed else "history"
+
+
+def _surely_empty_before(prev: CellReading | None) -> bool:
+    """Whether the game's history surely has this cell empty, so a face on one of its raised
+    planes cannot be its own: a move adds one tile to a cell, whose face sits on the first plane.
+    The face is then a farther tile's, seen through the raised plane, and the empty-looking
+    floor is believed. Taken for a stack, such a face also hid the tile it belonged to (held-out
+    10x10s, seeds 139102 and 153100: an M and an O one row behind read as stacks of 5 in front
+    of them, in doubt, in every picture after). A reading made under a hand, or in doubt, is
+    no such history."""
+    return (prev is not None and prev.height == 0 and prev.confidence >= prev.threshold
+            and UNDER_HAND_FLAG not in prev.flags)
 
 
 def plane_height(scores: np.ndarray, visible: np.ndarray) -> tuple[int, float]:
