@@ -815,6 +815,34 @@ def test_a_letter_only_the_strokes_view_is_sure_of_is_checked(seed, fill, frames
 
 
 @pytest.mark.slow
+def test_a_letter_whose_strokes_view_is_unsure_is_checked_for_a_contradiction() -> None:
+    """A small, soft FreeSerif D on a full held-out 15x15 (`bench read_speed --seeds 400000`,
+    seed 402303): the whole cell said O at 1.0, the faded strokes O at 0.42 with D a near second,
+    and the read went unchecked as sure. The match names D, so the read is in doubt."""
+    scene = grid_scene(402303, "held_out", "grid15", n_frames=3, sequence=False, hand_chance=0.0, fill=1.0)
+    frame = scene.frames[2]
+    assert frame.letters[5][6] == "D"
+    read = _grid_reader(scene, learnt=True).read(frame.image).cell(5, 6)
+    assert read.letter == "D" or read.uncertain, read
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("at", "cell"), [(0, (9, 8)), (1, (7, 9))])
+def test_a_height_where_the_planes_lie_close_is_never_sure(at: int, cell: tuple) -> None:
+    """Held-out seed 401300 (`bench read_speed --seeds 400000`), a full 10x10 whose stacks' tops
+    move 2.4 px a tile in the warped board: two stacks of 3 were read surely as 4 (0.62), their
+    fourth planes scoring clear of the rest. Below 3.5 px a single picture's height is in doubt."""
+    scene = grid_scene(401300, "held_out", "upwords10", n_frames=3, sequence=False, hand_chance=0.0, fill=1.0)
+    frame = scene.frames[at]
+    r, c = cell
+    assert frame.heights[r][c] == 3
+    reader = _grid_reader(scene, learnt=True)
+    assert reader.layer_shift_px[r, c] < 3.5
+    read = reader.read(frame.image).cell(r, c)
+    assert read.height == 3 or (read.uncertain and read.height_confidence < 0.6), read
+
+
+@pytest.mark.slow
 def test_a_frame_of_the_tiles_colour_is_not_an_arm_when_tiles_touch_it() -> None:
     """White tiles on a board whose frame is light grey (held-out seed 381203, `bench read_speed
     --seeds 380000`): frame and touching tiles were one thick tile-coloured patch, taken for a

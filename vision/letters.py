@@ -58,6 +58,14 @@ SECOND_LOOK_BELOW = 0.9
 #: 0.3 it put four times as many right letters in doubt on serif crossword boards for none more
 #: caught (development `read_speed --seeds 740000`: 200 more of 8,100 cells, against 48).
 ONE_VIEW_BELOW = 0.3
+#: ... and a read one view is less sure of than this (but not less than :data:`ONE_VIEW_BELOW`)
+#: is checked too, put in doubt only if the match names another letter. A small, soft serif D
+#: was read O at 1.0 by the whole cell, its faded strokes O at 0.42 by the tight view (D a near
+#: second); the match said D (held-out full 15x15, ``read_speed --seeds 400000``, seed 402303).
+#: Needing the match to vouch there as well put 161 more of 12,123 right letters in doubt on
+#: development crossword boards (``read_speed --seeds 370000-390000``, full and half); asking
+#: only that it not contradict, none.
+ONE_VIEW_CHECKED_BELOW = 0.45
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +196,7 @@ class LetterClassifier:
                 confidence = round(confidence * DISAGREEMENT, 4)
             reads[i] = LetterRead(best.letter, confidence, best.source, looked[i][1])
             weaker = min(whole.confidence, tight.confidence)
-            if careful or confidence < SECOND_LOOK_BELOW or weaker < ONE_VIEW_BELOW:
+            if careful or confidence < SECOND_LOOK_BELOW or weaker < ONE_VIEW_CHECKED_BELOW:
                 # what the first look vouches for if the match agrees: not a lone view's word
                 checked[i] = weaker if weaker < ONE_VIEW_BELOW <= confidence else confidence
                 if near_w is not None:
