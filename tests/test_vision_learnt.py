@@ -831,13 +831,13 @@ def test_a_letter_whose_strokes_view_is_unsure_is_checked_for_a_contradiction() 
 def test_a_height_where_the_planes_lie_close_is_never_sure(at: int, cell: tuple) -> None:
     """Held-out seed 401300 (`bench read_speed --seeds 400000`), a full 10x10 whose stacks' tops
     move 2.4 px a tile in the warped board: two stacks of 3 were read surely as 4 (0.62), their
-    fourth planes scoring clear of the rest. Below 3.5 px a single picture's height is in doubt."""
+    fourth planes scoring clear of the rest. Below 2.6 px a single picture's height is in doubt."""
     scene = grid_scene(401300, "held_out", "upwords10", n_frames=3, sequence=False, hand_chance=0.0, fill=1.0)
     frame = scene.frames[at]
     r, c = cell
     assert frame.heights[r][c] == 3
     reader = _grid_reader(scene, learnt=True)
-    assert reader.layer_shift_px[r, c] < 3.5
+    assert reader.layer_shift_px[r, c] < 2.6
     read = reader.read(frame.image).cell(r, c)
     assert read.height == 3 or (read.uncertain and read.height_confidence < 0.6), read
 

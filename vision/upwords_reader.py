@@ -151,11 +151,16 @@ HEIGHT_GAP = 0.08
 #: (3 of 4,994: ``python -m bench height_models --seeds 54000``); at 3.0 px, fresh seeds still
 #: gave two at 2.2 px (``--seeds 78000``). Every sure wrong height seen was at 2.5 px or less.
 PLANES_APART_PX = 3.5
-#: A tile's height where the planes are closer than :data:`PLANES_APART_PX` is at most this sure,
-#: under the reader's threshold: the ramp of :meth:`UpwordsReader._height_scores` alone let a
-#: clear lead be sure from 2.3 px, and two stacks of 3 at 2.4 px were read surely as 4 (0.62,
-#: held-out full 10x10, ``read_speed --seeds 400000``, seed 401300). A cell history settles is
-#: unaffected; a single picture's height there is in doubt.
+#: Where the planes lie closer than this (px a tile), a single picture's height is at most
+#: :data:`PLANES_CLOSE_CONF` sure, under the reader's threshold. The ramp of
+#: :meth:`UpwordsReader._height_scores` towards :data:`PLANES_APART_PX` let a clear lead be sure
+#: from 2.3 px, and two stacks of 3 at 2.4 px were read surely as 4 (0.62, held-out full 10x10,
+#: ``read_speed --seeds 400000``, seed 401300), like every sure wrong height seen before (2.5 px
+#: or less). At 2.6 px it put 41 and 74 more cells of full development 8x8s and 10x10s in doubt
+#: (of 768 and 1,200; ``read_speed --seeds 400000``, 390000: 43 and 19); capping all the way to
+#: 3.5 px, a quarter of their tiles (right and sure 52 -> 27 % on full 8x8s). History settles
+#: these in a game.
+PLANES_CLOSE_PX = 2.6
 PLANES_CLOSE_CONF = 0.55
 #: The lead a height needs over the plane just above it, as a multiple of :data:`HEIGHT_GAP`.
 ONE_LOW_GAP = 1.25
@@ -555,7 +560,7 @@ class UpwordsReader:
             scores_arr, visible, informative = self._height_scores(r, c, occluder)
             height, lead = plane_height(scores_arr, visible)
             geo_conf = unit(lead) * informative
-            if self.layer_shift_px[r, c] < PLANES_APART_PX:
+            if self.layer_shift_px[r, c] < PLANES_CLOSE_PX:
                 geo_conf = min(geo_conf, PLANES_CLOSE_CONF)
         letter, letter_conf, seen = self._read_letter(warps, height, wr, wc)
         cell = self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, [*flags, *seen],
