@@ -120,6 +120,7 @@ class BoardAppearance:
     skin: np.ndarray | None = None   # skin-coloured pixels of the start picture (red squares...)
     scene: np.ndarray | None = None  # the start picture, small (:func:`vision.arms.reference_scene`)
     faces: np.ndarray | None = None  # (R, C, 3) :func:`face_colours` of the start picture
+    inks: np.ndarray | None = None  # (R, C, 3) the ink colours of :func:`face_parts`, likewise
 
     def save(self, path: str | Path) -> None:
         arrays: dict[str, np.ndarray] = {"tile_lab": np.asarray(self.tile_lab, np.float32)}
@@ -136,6 +137,8 @@ class BoardAppearance:
             arrays["scene"] = np.asarray(self.scene, np.uint8)
         if self.faces is not None:
             arrays["faces"] = np.asarray(self.faces, np.float32)
+        if self.inks is not None:
+            arrays["inks"] = np.asarray(self.inks, np.float32)
         tmp = Path(path).with_suffix(".tmp.npz")
         np.savez_compressed(tmp, **arrays)
         tmp.replace(path)
@@ -156,15 +159,15 @@ class BoardAppearance:
                     parts["skin"] = np.unpackbits(data["skin"], axis=-1)[:, :width].astype(bool)
                 if "scene" in data:
                     parts["scene"] = data["scene"].astype(np.uint8)
-                if "faces" in data:
-                    parts["faces"] = data["faces"].astype(np.float32)
+                for name in ("faces", "inks"):  # inks: since stop 27; older files have none
+                    if name in data:
+                        parts[name] = data[name].astype(np.float32)
         except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as exc:
             raise ValueError(f"the board appearance file {path} cannot be read ({exc}); "
                              "calibrate the board again") from None
-        scene, faces = parts.get("scene"), parts.get("faces")
-        if np.asarray(parts["tile_lab"]).shape != (3,) or (
-                scene is not None and (np.ndim(scene) != 3 or np.shape(scene)[2] != 3)) or (
-                faces is not None and (np.ndim(faces) != 3 or np.shape(faces)[2] != 3)):
+        colours = [parts.get(name) for name in ("scene", "faces", "inks")]
+        if np.asarray(parts["tile_lab"]).shape != (3,) or any(
+                c is not None and (np.ndim(c) != 3 or np.shape(c)[2] != 3) for c in colours):
             raise ValueError(f"the board appearance file {path} is damaged; calibrate the board again")
         return cls(**parts)  # type: ignore[arg-type]
 
@@ -334,6 +337,26 @@ def face_colours(warped_bgr: np.ndarray, rows: int, cols: int, face_frac: float,
     two tiles, or a tile and the strip it stood on, can differ by more than a tile and a bare
     strip. The lightest third of a face is its ground: the tile's own colour, or the board's.
     """
+    return face_parts(warped_bgr, rows, cols, face_frac, gains, only_row)[0]
+
+
+#: The darkest share of a face's pixels taken as its ink (:func:`face_parts`): the strokes of a
+#: letter fill a tenth to a fifth of the measured face.
+INK_QUANTILE = 0.12
+
+
+def face_parts(warped_bgr: np.ndarray, rows: int, cols: int, face_frac: float,
+               gains: np.ndarray | None = None, only_row: int | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`face_colours`, and the colour of each face's darkest part, its ink (both rows x
+    cols x 3, L*a*b*), from one look at the pixels.
+
+    Why the ink too: a tile and the strip it stood on can share a ground under a changed light
+    (a tan tile on an orange strip in a much brighter light; a white one under a colour cast),
+    while the letter printed on the strip and the tile's own letter differ in ink (ink on the
+    tile, another on the strip), which the light moves far less than a light ground
+    (:mod:`vision.median_strip`).
+    """
     pad, cell = LOOK_CELL_PX // 4, LOOK_CELL_PX
     half = face_frac * MEASURE_FRAC * cell / 2
     side = max(round(2 * half), 2)
@@ -354,9 +377,15 @@ def face_colours(warped_bgr: np.ndarray, rows: int, cols: int, face_frac: float,
         bgr = np.minimum(bgr * np.exp(-gains).astype(np.float32)[:, :, None, :], 1.0)
     lab = cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(bgr.shape)
     light = lab[..., 0]
-    kth = int(LIGHT_QUANTILE * (side * side - 1))
-    ground = light >= np.partition(light, kth, axis=2)[..., kth:kth + 1]
-    return ((lab * ground[..., None]).sum(axis=2) / ground.sum(axis=2)[..., None]).astype(np.float32)
+    n = side * side - 1
+    light_k, dark_k = int(LIGHT_QUANTILE * n), int(INK_QUANTILE * n)
+    ordered = np.partition(light, (dark_k, light_k), axis=2)
+
+    def mean_of(part: np.ndarray) -> np.ndarray:
+        return ((lab * part[..., None]).sum(axis=2) / part.sum(axis=2)[..., None]).astype(np.float32)
+
+    return (mean_of(light >= ordered[..., light_k:light_k + 1]),
+            mean_of(light <= ordered[..., dark_k:dark_k + 1]))
 
 
 def structure_distance(a: np.ndarray, b: np.ndarray, floor: float = 24.0) -> np.ndarray:

@@ -8,7 +8,12 @@ being read holds the answer: every column whose tile is out in a lane shows its 
 bare, under this light, with its printed letter. So each doubtful median space is compared with
 those bare spaces and with its own tile as calibration saw it, on the colour of the face's light
 part (:func:`vision.appearance.face_colours`) after undoing the light's change. Nearer one by a
-clear factor settles it; in between, where the model disagrees, the space is marked uncertain.
+clear factor settles it. In between, the colour of the face's ink settles it when that is clear
+and leans the same way: a light's change moves a light ground more than dark ink, and the
+strip's printed letter is not the tile's (stop 27: on 13,753 development median spaces, four
+of the seven left in doubt by the ground alone were settled right, and none was moved wrong;
+heard alone, the ink would have made one captured tile's bare space a sure tile). Still in
+between, where the model disagrees, the space is marked uncertain.
 
 Measured on randomised streets (``python -m bench generalise``): see ``docs/reading.md``.
 """
@@ -43,13 +48,16 @@ SEPARABLE = 2.0
 LIKE_BARE = 0.7
 
 
-def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarray
+def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarray,
+                  inks_now: np.ndarray | None = None, inks_start: np.ndarray | None = None
                   ) -> tuple[np.ndarray, list[str | None]]:
     """The street's tile probabilities (5 x 17) with the median row settled against the bare
     median seen in this picture, and a doubt (or None) per column.
 
     ``faces_now``: the median row's face colours now, light undone (17 x 3, L*a*b*);
-    ``faces_start``: the same at calibration, each space with its own tile on it.
+    ``faces_start``: the same at calibration, each space with its own tile on it. ``inks_now``,
+    ``inks_start``: their ink colours (:func:`vision.appearance.face_parts`; None for a
+    calibration from before stop 27), which settle a space its ground leaves in between.
     """
     out = np.array(prob, np.float64, copy=True)
     doubts: list[str | None] = [None] * out.shape[1]
@@ -65,9 +73,15 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
         examples = bare[bare != col]
         if len(examples) < MIN_EXAMPLES:
             continue
-        to_bare = np.sort(np.linalg.norm(faces_now[examples] - faces_now[col], axis=-1))[MIN_EXAMPLES - 1]
         to_tile = float(np.linalg.norm(faces_now[col] - faces_start[col]))
-        share = float(to_bare / (to_bare + to_tile + 1e-9))
+        share = _share(faces_now, faces_start, examples, col)
+        if CLEAR_SHARE < share < 1.0 - CLEAR_SHARE and inks_now is not None and inks_start is not None:
+            # the ink settles it only where it is clear and leans the ground's way: a captured
+            # tile's bare space whose ink leaned to the tile (0.71, the ground 0.34) would have
+            # been read surely as the tile (held-out seed 157009, picture 2)
+            by_ink = _share(inks_now, inks_start, examples, col)
+            if (by_ink <= CLEAR_SHARE or by_ink >= 1.0 - CLEAR_SHARE) and (by_ink > 0.5) == (share > 0.5):
+                share = by_ink
         p = float(out[MEDIAN_ROW, col])
         if share <= CLEAR_SHARE:
             out[MEDIAN_ROW, col] = min(p, 0.1 * share / CLEAR_SHARE)
@@ -81,6 +95,14 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
             out[MEDIAN_ROW, col] = min(out[MEDIAN_ROW, col], 0.55)
             doubts[col] = DOUBT
     return out, doubts
+
+
+def _share(now: np.ndarray, start: np.ndarray, examples: np.ndarray, col: int) -> float:
+    """How far the space ``col`` is from the bare spaces ``examples`` (the second nearest), as a
+    share of that and its distance from its own tile at calibration: 0 bare, 1 its tile."""
+    to_bare = np.sort(np.linalg.norm(now[examples] - now[col], axis=-1))[MIN_EXAMPLES - 1]
+    to_tile = float(np.linalg.norm(now[col] - start[col]))
+    return float(to_bare / (to_bare + to_tile + 1e-9))
 
 
 def _separable(bare_now: np.ndarray, tiles_start: np.ndarray) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.appearance import BoardAppearance, board_looks, board_warp, face_colours
+from vision.appearance import BoardAppearance, board_looks, board_warp, face_parts
 from vision.arms import surround_light
 from vision.hands import UNDER_HAND, hand_cells, hand_flags
 from vision.median_strip import MEDIAN_ROW, settle_median
@@ -99,8 +99,10 @@ class StreetReader:
             prob = self.model.probability(looks, self.appearance, light)
             doubts: list[str | None] = [None] * self.cols
             if self.appearance.faces is not None:
-                now = face_colours(board, self.rows, self.cols, face, light.gains, only_row=MEDIAN_ROW)
-                prob, doubts = settle_median(prob, now[0], self.appearance.faces[MEDIAN_ROW])
+                now, inks = face_parts(board, self.rows, self.cols, face, light.gains, only_row=MEDIAN_ROW)
+                inks_start = None if self.appearance.inks is None else self.appearance.inks[MEDIAN_ROW]
+                prob, doubts = settle_median(prob, now[0], self.appearance.faces[MEDIAN_ROW], inks[0],
+                                             inks_start)
             hand = hand_cells(board, self.rows, self.cols, self.appearance, image, self.corners)
             any_hand = bool((hand > UNDER_HAND).any())
             flags = [hand_flags(hand[:, col].max(), any_hand) + ([doubt] if doubt else [])
