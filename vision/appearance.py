@@ -340,8 +340,8 @@ def face_colours(warped_bgr: np.ndarray, rows: int, cols: int, face_frac: float,
     return face_parts(warped_bgr, rows, cols, face_frac, gains, only_row)[0]
 
 
-#: The darkest share of a face's pixels taken as its ink (:func:`face_parts`): the strokes of a
-#: letter fill a tenth to a fifth of the measured face.
+#: The darkest share of a face's pixels taken as its ink (:func:`face_parts`): small, so that it
+#: holds a letter's strokes and none of its ground (the first value tried, not tuned).
 INK_QUANTILE = 0.12
 
 
@@ -351,11 +351,10 @@ def face_parts(warped_bgr: np.ndarray, rows: int, cols: int, face_frac: float,
     """:func:`face_colours`, and the colour of each face's darkest part, its ink (both rows x
     cols x 3, L*a*b*), from one look at the pixels.
 
-    Why the ink too: a tile and the strip it stood on can share a ground under a changed light
-    (a tan tile on an orange strip in a much brighter light; a white one under a colour cast),
-    while the letter printed on the strip and the tile's own letter differ in ink (ink on the
-    tile, another on the strip), which the light moves far less than a light ground
-    (:mod:`vision.median_strip`).
+    Why the ink too: a tile and the strip it stood on can look alike by their ground under a
+    light the calibration never saw (a tan tile on an orange strip in a much brighter light; a
+    white one under a colour cast), while the tile's letter and the letter printed on the strip
+    differ in ink, which the light moves far less than a light ground (:mod:`vision.median_strip`).
     """
     pad, cell = LOOK_CELL_PX // 4, LOOK_CELL_PX
     half = face_frac * MEASURE_FRAC * cell / 2

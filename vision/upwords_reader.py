@@ -156,10 +156,10 @@ PLANES_APART_PX = 3.5
 #: :meth:`UpwordsReader._height_scores` towards :data:`PLANES_APART_PX` let a clear lead be sure
 #: from 2.3 px, and two stacks of 3 at 2.4 px were read surely as 4 (0.62, held-out full 10x10,
 #: ``read_speed --seeds 400000``, seed 401300), like every sure wrong height seen before (2.5 px
-#: or less). At 2.6 px it put 41 and 74 more cells of full development 8x8s and 10x10s in doubt
-#: (of 768 and 1,200; ``read_speed --seeds 400000``, 390000: 43 and 19); capping all the way to
-#: 3.5 px, a quarter of their tiles (right and sure 52 -> 27 % on full 8x8s). History settles
-#: these in a game.
+#: or less). Cost on full development boards: 41 more cells in doubt of an 8x8s' 768 and 74 of
+#: 10x10s' 1,200 (``read_speed --seeds 400000``; 43 and 19 on ``390000``); capping all the way
+#: to 3.5 px put a quarter of their tiles in doubt (right and sure 52 -> 27 % on full 8x8s).
+#: History settles these in a game.
 PLANES_CLOSE_PX = 2.6
 PLANES_CLOSE_CONF = 0.55
 #: The lead a height needs over the plane just above it, as a multiple of :data:`HEIGHT_GAP`.
