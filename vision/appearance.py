@@ -119,8 +119,8 @@ class BoardAppearance:
     tile_known: np.ndarray | None = None
     skin: np.ndarray | None = None   # skin-coloured pixels of the start picture (red squares...)
     scene: np.ndarray | None = None  # the start picture, small (:func:`vision.arms.reference_scene`)
-    faces: np.ndarray | None = None  # (R, C, 3) :func:`face_colours` of the start picture
-    inks: np.ndarray | None = None  # (R, C, 3) the ink colours of :func:`face_parts`, likewise
+    faces: np.ndarray | None = None  # (R, C, 3) the grounds of :func:`face_parts`, start picture
+    inks: np.ndarray | None = None  # (R, C, 3) the inks of :func:`face_parts`, likewise
 
     def save(self, path: str | Path) -> None:
         arrays: dict[str, np.ndarray] = {"tile_lab": np.asarray(self.tile_lab, np.float32)}
@@ -322,34 +322,25 @@ def board_looks(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, fa
     return measure(warped, rows, cols, LOOK_CELL_PX, face_frac * MEASURE_FRAC, LOOK_CELL_PX // 4)
 
 
-#: :func:`face_colours` averages the pixels of a face at or above this quantile of lightness.
+#: :func:`face_parts` takes a face's ground from its pixels at or above this quantile of lightness.
 LIGHT_QUANTILE = 0.67
-
-
-def face_colours(warped_bgr: np.ndarray, rows: int, cols: int, face_frac: float,
-                 gains: np.ndarray | None = None, only_row: int | None = None) -> np.ndarray:
-    """The colour of the light part of every cell's face (rows x cols x 3, L*a*b*), from a
-    :func:`board_warp` picture; ``gains``: a :class:`LightChange`'s, to undo; ``only_row``:
-    measure that row alone (1 x cols x 3), for a reader that needs no other.
-
-    Why the light part: the face rim's mean (:class:`CellLooks`) is pulled towards ink by a
-    heavy letter (a bold W or M fills most of a face) and by a letter printed on the board, so
-    two tiles, or a tile and the strip it stood on, can differ by more than a tile and a bare
-    strip. The lightest third of a face is its ground: the tile's own colour, or the board's.
-    """
-    return face_parts(warped_bgr, rows, cols, face_frac, gains, only_row)[0]
-
-
-#: The darkest share of a face's pixels taken as its ink (:func:`face_parts`): small, so that it
-#: holds a letter's strokes and none of its ground (the first value tried, not tuned).
+#: ... and its ink from those at or below this one: small, so that it holds a letter's strokes
+#: and none of its ground (the first value tried, not tuned).
 INK_QUANTILE = 0.12
 
 
 def face_parts(warped_bgr: np.ndarray, rows: int, cols: int, face_frac: float,
                gains: np.ndarray | None = None, only_row: int | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`face_colours`, and the colour of each face's darkest part, its ink (both rows x
-    cols x 3, L*a*b*), from one look at the pixels.
+    """The colour of every cell's face's ground (its light part) and of its ink (its darkest
+    part), both rows x cols x 3 L*a*b*, from a :func:`board_warp` picture; ``gains``: a
+    :class:`LightChange`'s, to undo; ``only_row``: measure that row alone (1 x cols x 3), for a
+    reader that needs no other.
+
+    Why the ground: the face rim's mean (:class:`CellLooks`) is pulled towards ink by a heavy
+    letter (a bold W or M fills most of a face) and by a letter printed on the board, so two
+    tiles, or a tile and the strip it stood on, can differ by more than a tile and a bare strip.
+    The lightest third of a face is its ground: the tile's own colour, or the board's.
 
     Why the ink too: a tile and the strip it stood on can look alike by their ground under a
     light the calibration never saw (a tan tile on an orange strip in a much brighter light; a

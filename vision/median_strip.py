@@ -7,7 +7,7 @@ its letter, that model calls a bare median a tile, or a tile bare, with confiden
 being read holds the answer: every column whose tile is out in a lane shows its median space
 bare, under this light, with its printed letter. So each doubtful median space is compared with
 those bare spaces and with its own tile as calibration saw it, on the colour of the face's light
-part (:func:`vision.appearance.face_colours`) after undoing the light's change. Nearer one by a
+part (:func:`vision.appearance.face_parts`) after undoing the light's change. Nearer one by a
 clear factor settles it. In between, the colour of the face's ink settles it when that is clear
 and leans the same way: a light's change moves a light ground more than dark ink, and the
 strip's printed letter is not the tile's (stop 27: on 13,753 development median spaces, four
@@ -73,13 +73,12 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
         examples = bare[bare != col]
         if len(examples) < MIN_EXAMPLES:
             continue
-        to_tile = float(np.linalg.norm(faces_now[col] - faces_start[col]))
-        share = _share(faces_now, faces_start, examples, col)
+        share, to_tile = _share(faces_now, faces_start, examples, col)
         if CLEAR_SHARE < share < 1.0 - CLEAR_SHARE and inks_now is not None and inks_start is not None:
             # the ink settles it only where it is clear and leans the ground's way: a captured
             # tile's bare space whose ink leaned to the tile (0.71, the ground 0.34) would have
             # been read surely as the tile (held-out seed 157009, picture 2)
-            by_ink = _share(inks_now, inks_start, examples, col)
+            by_ink = _share(inks_now, inks_start, examples, col)[0]
             if (by_ink <= CLEAR_SHARE or by_ink >= 1.0 - CLEAR_SHARE) and (by_ink > 0.5) == (share > 0.5):
                 share = by_ink
         p = float(out[MEDIAN_ROW, col])
@@ -97,12 +96,13 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
     return out, doubts
 
 
-def _share(now: np.ndarray, start: np.ndarray, examples: np.ndarray, col: int) -> float:
+def _share(now: np.ndarray, start: np.ndarray, examples: np.ndarray, col: int) -> tuple[float, float]:
     """How far the space ``col`` is from the bare spaces ``examples`` (the second nearest), as a
-    share of that and its distance from its own tile at calibration: 0 bare, 1 its tile."""
+    share of that and its distance from its own tile at calibration (0 bare, 1 its tile); and
+    that distance."""
     to_bare = np.sort(np.linalg.norm(now[examples] - now[col], axis=-1))[MIN_EXAMPLES - 1]
     to_tile = float(np.linalg.norm(now[col] - start[col]))
-    return float(to_bare / (to_bare + to_tile + 1e-9))
+    return float(to_bare / (to_bare + to_tile + 1e-9)), to_tile
 
 
 def _separable(bare_now: np.ndarray, tiles_start: np.ndarray) -> bool:
