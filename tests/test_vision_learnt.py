@@ -784,6 +784,21 @@ def test_cells_once_read_wrong_and_sure_on_dense_boards_are_right_or_in_doubt(se
 
 
 @pytest.mark.slow
+def test_a_far_row_stack_whose_side_looks_like_the_empty_board_is_not_surely_empty() -> None:
+    """A full held-out 10x10 (seed 401303, picture 2, ``bench read_speed --seeds 400000``): a
+    stack of 4 on the far row, its dark side the colour of the empty board, its O face scoring
+    only 0.53 on plane 4 (plane 5 0.48), was read surely as an empty cell. Nothing lies beyond
+    the far row, so that face can only be the cell's own: its letter is read, and the cell is a
+    stack in doubt."""
+    scene = grid_scene(401303, "held_out", "upwords10", n_frames=3, sequence=False, hand_chance=0.0, fill=1.0)
+    frame = scene.frames[1]
+    assert (frame.letters[0][8], frame.heights[0][8]) == ("O", 4)
+    read = _grid_reader(scene, learnt=True).read(frame.image).cell(0, 8)
+    assert (read.letter, read.height) == ("O", 4) or read.uncertain, read
+    assert read.height, read
+
+
+@pytest.mark.slow
 def test_a_pale_margin_on_the_raised_planes_is_not_a_tall_stack() -> None:
     """An empty held-out 8x8 on a pale grey board (seed 340001): the raised planes of the far row
     show the board's margin, which the first look read as Qu at 1.0, so five empty cells were
