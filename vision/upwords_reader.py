@@ -101,8 +101,14 @@ RAISED_FACE_DOUBT = 0.3
 #: row, its side the colour of the empty board, its O face scoring 0.53 on plane 4 against 0.48
 #: on plane 5, was read surely as an empty cell (held-out seed 401303, `read_speed --seeds
 #: 400000`). Measured on 23,616 development cells (`read_speed` scenes 380000-400000, 8x8 and
-#: 10x10, every fill): that cell and one other stack now in doubt, two empty cells too.
+#: 10x10, every fill): wrong and sure 1 -> 0, that stack and one empty cell more in doubt.
 NOTHING_BEYOND_WEIGHT = 0.3
+#: ... so long as the planes lean to that face this much (:func:`plane_height`'s lead, as a
+#: confidence; that stack's was 0.53). Why: the letter is read carefully, one cell at a time, and
+#: on an empty board every cell has nothing beyond it: without this an empty 8x8 took 50-60 ms
+#: instead of 19. It leaves a tenth of the empty-looking cells whose best plane is a raised one
+#: to be read (339 of 3,223 on the development boards above).
+NOTHING_BEYOND_LEAD = 0.3
 #: ... or when its face score stands this far (as a share of the tile's grey level) above every
 #: other visible plane's, whatever :func:`plane_height` made of the planes below it: a stack of 5
 #: on the far row, its side the colour of the empty board, scored 1.06 on its top plane against
@@ -600,7 +606,8 @@ class UpwordsReader:
         height, lead = plane_height(scores, visible)
         geo_conf = unit(lead) * informative
         clear = _clear_lead(scores, visible, height) * informative >= RAISED_FACE_CLEAR
-        if height < 2 or (geo_conf < RAISED_FACE_SURE and not clear and not self._nothing_beyond(r, c)):
+        alone = geo_conf >= NOTHING_BEYOND_LEAD and self._nothing_beyond(r, c)
+        if height < 2 or (geo_conf < RAISED_FACE_SURE and not clear and not alone):
             return None
         wr, wc = r - self._origin[0], c - self._origin[1]
         # The letter alone turns an empty-looking floor into a stack: read it carefully. A pale
