@@ -29,7 +29,7 @@ from vision.render import Effects, Hand, Pose, UpwordsSpec, render_upwords
 from vision.scenes import grid_scene, street_scene
 from vision.street import StreetGeometry, StreetReader
 from vision.style import BoardStyle, random_style
-from vision.upwords_reader import TileGeometry, UpwordsReader, plane_height
+from vision.upwords_reader import UNSEEN_NEARER_FLAG, TileGeometry, UpwordsReader, plane_height
 
 REAL_GAME = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-scrabble-game"
 TABLEKEEPER = Path(sys.executable).with_name("tablekeeper")
@@ -796,6 +796,22 @@ def test_a_far_row_stack_whose_side_looks_like_the_empty_board_is_not_surely_emp
     read = _grid_reader(scene, learnt=True).read(frame.image).cell(0, 8)
     assert (read.letter, read.height) == ("O", 4) or read.uncertain, read
     assert read.height, read
+
+
+@pytest.mark.slow
+def test_a_cell_behind_a_stack_that_cannot_be_seen_is_not_read_surely() -> None:
+    """A half-full held-out 10x10 (seed 441203, picture 1, fresh ``bench read_speed --seeds
+    440000``): an empty cell in front of a stack of 4 was read, in doubt, as a stack of 5, and
+    hid it; so nothing of that stack was counted in front of the empty cell behind it, whose
+    floor shows the stack's side and face. It was read surely as a stack of 2 (Qu at 0.97)."""
+    scene = grid_scene(441203, "held_out", "upwords10", n_frames=3, sequence=False, hand_chance=0.0, fill=0.5)
+    frame = scene.frames[0]
+    assert (frame.heights[2][3], frame.heights[1][3]) == (4, 0)
+    reading = _grid_reader(scene, learnt=True).read(frame.image)
+    assert reading.cell(2, 3).uncertain  # the stack of 4, hidden
+    behind = reading.cell(1, 3)
+    assert behind.height == 0 or behind.uncertain, behind
+    assert UNSEEN_NEARER_FLAG in behind.flags
 
 
 @pytest.mark.slow

@@ -142,6 +142,15 @@ PARTLY_HIDDEN = 0.3
 PARTLY_HIDDEN_LETTER = 0.8
 PARTLY_HIDDEN_FLAG = "partly hidden behind a nearer stack"
 PARTLY_HIDDEN_DOUBT = 0.3
+#: Why a cell is not judged: a nearer stack stands in front of it.
+HIDDEN_FLAG = "hidden behind a taller stack"
+#: A tile whose floor this much (:data:`PARTLY_HIDDEN`) or more would lie behind a hidden cell
+#: the reader knows nothing of (no history), were that cell the tallest stack, is in doubt
+#: whatever its letter: what it shows may be that unseen stack's side and face. An empty cell
+#: behind a stack of 4 was read surely as a stack of 2 (Qu at 0.97; held-out 10x10, fresh
+#: ``read_speed --seeds 440000``, seed 441203): the stack itself was hidden behind a nearer
+#: empty cell read, in doubt, as a stack of 5, so nothing of it was in the occluder.
+UNSEEN_NEARER_FLAG = "perhaps behind a nearer stack that cannot be seen"
 #: A cell whose floor a nearer stack hides this much or more, which looks occupied but shows no
 #: letter on any face, is taken for empty (in doubt): the look that seemed a tile is the nearer
 #: stack's side and top over its floor. On held-out development boards (8x8 and 10x10 games and
@@ -209,6 +218,8 @@ class UpwordsReader:
         self.appearance = appearance
         self.model = model if model is not None or appearance is None else default_model()
         self._p_occ: np.ndarray | None = None
+        self._unseen: np.ndarray | None = None
+        self._any_unseen = False
         self.loose_tiles = loose_tiles
         self.geometry = geometry or TileGeometry()
         self.letters = letters
@@ -405,6 +416,9 @@ class UpwordsReader:
         self._any_hand = bool((hand > UNDER_HAND).any())
         hand = hand[r0:r1, c0:c1] if learnt else hand
         occluder = np.zeros((h, w), np.uint8)
+        # Where hidden cells of unknown height would stand if each were the tallest stack.
+        self._unseen = np.zeros((h, w), np.uint8) if learnt and self.geometry.max_height > 1 else None
+        self._any_unseen = False
         results: dict[tuple[int, int], CellReading] = {}
         for r, c in self.order:
             prev = previous.cell(r, c) if previous is not None else None
@@ -418,6 +432,9 @@ class UpwordsReader:
             results[(r, c)] = cell
             if cell.height:
                 cv2.fillConvexPoly(occluder, self._silhouette(r, c, cell.height), 255)
+            elif self._unseen is not None and prev is None and HIDDEN_FLAG in cell.flags:
+                cv2.fillConvexPoly(self._unseen, self._silhouette(r, c, self.geometry.max_height), 255)
+                self._any_unseen = True
         cells = tuple(results[(r, c)] for r in range(self.rows) for c in range(self.cols))
         notes = ()
         if self.planes.focal_source == "assumed" and self.geometry.max_height > 1:
@@ -562,6 +579,10 @@ class UpwordsReader:
         if floor_cover >= PARTLY_HIDDEN and cell.height and cell.letter_confidence < PARTLY_HIDDEN_LETTER:
             cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
                            flags=(*cell.flags, PARTLY_HIDDEN_FLAG))
+        if (self._any_unseen and cell.height and self._unseen is not None
+                and self._cover(self._unseen, r, c, 0)[0] >= PARTLY_HIDDEN):
+            cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
+                           flags=(*cell.flags, UNSEEN_NEARER_FLAG))
         return cell
 
     def _judge_tile(self, r: int, c: int, warps: list[np.ndarray], occluder: np.ndarray,
@@ -707,7 +728,7 @@ class UpwordsReader:
         return float(self.appearance.tile_lab[0]) * 2.55
 
     def _hidden(self, r: int, c: int, prev: CellReading | None, flags: list[str]) -> CellReading:
-        return self._carried(r, c, prev, [*flags, "hidden behind a taller stack"])
+        return self._carried(r, c, prev, [*flags, HIDDEN_FLAG])
 
     def _carried(self, r: int, c: int, prev: CellReading | None, flags: list[str]) -> CellReading:
         """A cell that cannot be seen: the previous reading's value, never sure."""
