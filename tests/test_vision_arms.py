@@ -266,6 +266,28 @@ def test_a_thin_arm_over_a_board_near_the_pictures_edge_is_seen() -> None:
 
 
 @pytest.mark.slow
+def test_a_thin_pale_arm_from_the_pictures_edge_is_not_taken_for_tiles_on_the_surround() -> None:
+    """Held-out seed 163104, picture 3 (``bench generalise --seeds 153000``): a thin arm of the
+    tiles' colour comes in from the picture's bottom edge, crosses little table (0.65 of a cell's
+    area) and then the board's surround, where it looked like tiles. It was missed, and the P
+    under it was read surely as an empty cell. Tiles never come in from the picture's edge."""
+    from bench.bench_generalise import empty_board, grid_readers
+    from vision.scenes import grid_scene
+
+    scene = grid_scene(163104, "held_out", "upwords8", n_frames=5, sequence=True)
+    reader = grid_readers(scene, True)
+    previous = empty_board(8, 8)
+    for frame in scene.frames[:3]:
+        reading = reader.read(frame.image, previous=previous)
+        previous = reading
+    assert frame.hand
+    assert any(UNDER_HAND_FLAG in cell.flags for cell in reading.cells)
+    for cell in reading.cells:
+        truth = frame.heights[cell.row][cell.col], frame.letters[cell.row][cell.col]
+        assert cell.uncertain or (cell.height, cell.letter) == truth, (cell.row, cell.col)
+
+
+@pytest.mark.slow
 def test_a_trail_of_frame_specks_from_a_full_board_is_not_an_arm() -> None:
     """Development seed 281303, picture 3: a full 10x10 whose whole look changed touches the
     picture's edge through a long, thin trail of specks of its frame (1.2 cells' area on the

@@ -317,7 +317,7 @@ def _border(shape: tuple[int, ...], width: int) -> np.ndarray:
 
 
 def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = None,
-                changed: np.ndarray | None = None) -> np.ndarray:
+                changed: np.ndarray | None = None, outside: np.ndarray | None = None) -> np.ndarray:
     """The tile-coloured patches no thicker than a tile (thickness looked for only ``where``,
     and, given ``changed``, only in what has changed since calibration).
 
@@ -330,12 +330,22 @@ def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = N
     (``bench read_speed --seeds 270000``). And only where the picture has changed: a board
     frame of the tiles' own colour (light grey under white tiles) is one thick tile-coloured
     patch with every tile touching it, and was taken for a pale arm across half-full boards in
-    every picture (held-out seed 381203, ``bench read_speed --seeds 380000``); an arm is new."""
+    every picture (held-out seed 381203, ``bench read_speed --seeds 380000``); an arm is new.
+
+    Nor is a patch that touches ``outside`` (a change come in from the picture's edge, however
+    little table it crossed) a tile, however thin: tiles never come from the picture's edge. A
+    thin arm of the tiles' colour, from the picture's bottom edge over a board near it (0.65 of a
+    cell's area on the table), was taken for tiles on the surround and missed, and a tile under it
+    read surely as an empty cell (held-out seed 163104, picture 3, ``bench generalise --seeds
+    153000``). On development pictures (``hands --seeds 89000/93000``, 576; 288 ``read_speed``
+    pictures with no hand, seeds 370000/380000) it changed no flag."""
     patches = (tile_coloured if changed is None else tile_coloured & changed).astype(np.uint8)
     count, labels = cv2.connectedComponents(patches, connectivity=8)
     thick = cv2.distanceTransform(patches, cv2.DIST_L2, 3) > TILE_THICKNESS_CELLS * px
     if where is not None:
         thick &= where
+    if outside is not None:
+        thick |= outside & (patches > 0)
     if count <= 1 or not thick.any():
         return tile_coloured
     return tile_coloured & ~np.isin(labels, np.unique(labels[thick]))
@@ -351,8 +361,12 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
     # The whole picture: a change that touches the picture's edge, crosses the table and reaches
     # the board.
     changed = _changed(score)
-    from_edge = _from_edge(changed, _border(changed.shape, 2), 0, 1, max_share, table).astype(np.uint8)
+    picture_edge = _border(changed.shape, 2)
+    from_edge = _from_edge(changed, picture_edge, 0, 1, max_share, table).astype(np.uint8)
     through_table = cv2.warpPerspective(from_edge, to_board, size, flags=cv2.INTER_NEAREST)
+    # whatever change comes in from the picture's edge at all, however little table it crosses
+    from_outside = cv2.warpPerspective(_from_edge(changed, picture_edge, 0, 1, max_share).astype(np.uint8),
+                                       to_board, size, flags=cv2.INTER_NEAREST)
 
     # The board's surround: a change (not tile-coloured) that reaches from its outer half in.
     near = _changed(cv2.warpPerspective(score, to_board, size, flags=cv2.INTER_LINEAR,
@@ -365,7 +379,8 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
         off[..., 0] *= TILE_LIGHTNESS_WEIGHT
         # An arm is thick where it crosses the surround's outer half; tiles never reach there,
         # but a board full of them is one thick tile-coloured patch inside it.
-        tile = _tile_sized(np.einsum("ijk,ijk->ij", off, off) <= TILE_COLOUR_DISTANCE**2, px, outer, near)
+        tile = _tile_sized(np.einsum("ijk,ijk->ij", off, off) <= TILE_COLOUR_DISTANCE**2, px, outer, near,
+                           from_outside.astype(bool) & outer)
         # and half a cell round them: a tile's sides, its shadow, the lean of a tile on an edge
         # cell seen at a slant all lie there
         reach = px | 1
