@@ -186,7 +186,11 @@ PLANES_APART_PX = 3.5
 PLANES_CLOSE_PX = 2.6
 PLANES_CLOSE_CONF = 0.55
 #: The lead a height needs over the plane just above it, as a multiple of :data:`HEIGHT_GAP`.
-ONE_LOW_GAP = 1.25
+#: (1.25 until stop 29: a stack of 3 in the board's far corner, its face scoring 1.02 on plane
+#: 2 and 0.94 on plane 3, was read surely as 2 at 0.65; fresh ``read_speed --seeds 900000
+#: --quick``, seed 901101. At 1.5 it is in doubt; development boards, ``read_speed`` scenes
+#: 380000/390000: wrong and sure 0 -> 0, 31 more of 11,808 cells in doubt.)
+ONE_LOW_GAP = 1.5
 
 
 class UpwordsReader:
