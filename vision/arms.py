@@ -150,6 +150,11 @@ MIN_TABLE_CELLS = 2.0
 MIN_WIDE_TABLE_CELLS = 1.0
 #: ... that width (cells).
 MIN_ARM_WIDTH_CELLS = 1.0
+#: A change from the picture's edge that wide, with at least this much of it on the table (cells'
+#: area), comes from outside, however little table it crosses: what of it is tile-coloured on the
+#: board's surround is no tile (:func:`_tile_sized`). The thin pale arm of held-out seed 163104
+#: had 0.65 of a cell's area on the table, 1.9 cells wide; the trail of frame specks above, 0.51.
+MIN_TABLE_SEEN_CELLS = 0.25
 #: The tile colour's light is measured off the board (``where``) when at least this share of
 #: the picture lies there.
 MIN_OFF_BOARD = 0.2
@@ -200,10 +205,12 @@ def _changed(score: np.ndarray) -> np.ndarray:
 
 
 def _from_edge(changed: np.ndarray, band: np.ndarray, min_area: float, min_band: float,
-               max_share: float = MAX_SHARE, table: tuple[np.ndarray, float] | None = None) -> np.ndarray:
+               max_share: float = MAX_SHARE, table: tuple[np.ndarray, float] | None = None,
+               least_on_table: float = MIN_WIDE_TABLE_CELLS) -> np.ndarray:
     """The connected parts of ``changed`` that overlap ``band`` by ``min_band`` pixels and are at
     least ``min_area`` big (and, with ``table`` = (where the table lies, a cell's area in
-    pixels), cross the table as an arm does: :data:`MIN_TABLE_CELLS`, :data:`MIN_ARM_WIDTH_CELLS`)."""
+    pixels), cross the table as an arm does: :data:`MIN_TABLE_CELLS`, or ``least_on_table``
+    cells' area and :data:`MIN_ARM_WIDTH_CELLS` wide)."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
     if count <= 1:
         return np.zeros(changed.shape, bool)
@@ -211,19 +218,20 @@ def _from_edge(changed: np.ndarray, band: np.ndarray, min_area: float, min_band:
     area = stats[:, cv2.CC_STAT_AREA]
     keep = (in_band >= min_band) & (area >= min_area) & (area <= max_share * changed.size)
     if table is not None:
-        keep &= _cross_the_table(labels, count, *table)
+        keep &= _cross_the_table(labels, count, *table, least_on_table)
     keep[0] = False
     return keep[labels]
 
 
-def _cross_the_table(labels: np.ndarray, count: int, table: np.ndarray, cell_area: float) -> np.ndarray:
+def _cross_the_table(labels: np.ndarray, count: int, table: np.ndarray, cell_area: float,
+                     least: float = MIN_WIDE_TABLE_CELLS) -> np.ndarray:
     """Which labelled parts lie on the ``table`` as an arm crossing it does: two cells' area, or
-    one if as wide as a cell on average (area over reach from the picture's edge)."""
+    ``least`` if as wide as a cell on average (area over reach from the picture's edge)."""
     on_table = np.bincount(labels[table], minlength=count) / max(cell_area, 1e-6)
     crossing = on_table >= MIN_TABLE_CELLS
     h, w = labels.shape
     side = float(np.sqrt(max(cell_area, 1e-6)))
-    for k in np.flatnonzero(~crossing & (on_table >= MIN_WIDE_TABLE_CELLS)).tolist():
+    for k in np.flatnonzero(~crossing & (on_table >= least) & (on_table > 0)).tolist():
         ys, xs = np.nonzero((labels == k) & table)
         reach = int(np.minimum(np.minimum(ys + 1, h - ys), np.minimum(xs + 1, w - xs)).max()) / side
         crossing[k] = on_table[k] >= MIN_ARM_WIDTH_CELLS * reach
@@ -332,8 +340,8 @@ def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = N
     patch with every tile touching it, and was taken for a pale arm across half-full boards in
     every picture (held-out seed 381203, ``bench read_speed --seeds 380000``); an arm is new.
 
-    Nor is a patch that touches ``outside`` (a change come in from the picture's edge, however
-    little table it crossed) a tile, however thin: tiles never come from the picture's edge. A
+    Nor is a patch that touches ``outside`` (a change come in from the picture's edge as wide as
+    an arm, however little table it crossed) a tile, however thin: tiles never come from there. A
     thin arm of the tiles' colour, from the picture's bottom edge over a board near it (0.65 of a
     cell's area on the table), was taken for tiles on the surround and missed, and a tile under it
     read surely as an empty cell (held-out seed 163104, picture 3, ``bench generalise --seeds
@@ -364,9 +372,10 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
     picture_edge = _border(changed.shape, 2)
     from_edge = _from_edge(changed, picture_edge, 0, 1, max_share, table).astype(np.uint8)
     through_table = cv2.warpPerspective(from_edge, to_board, size, flags=cv2.INTER_NEAREST)
-    # whatever change comes in from the picture's edge at all, however little table it crosses
-    from_outside = cv2.warpPerspective(_from_edge(changed, picture_edge, 0, 1, max_share).astype(np.uint8),
-                                       to_board, size, flags=cv2.INTER_NEAREST)
+    # a change from the picture's edge as wide as an arm, however little table it crosses
+    from_outside = cv2.warpPerspective(
+        _from_edge(changed, picture_edge, 0, 1, max_share, table, MIN_TABLE_SEEN_CELLS).astype(np.uint8),
+        to_board, size, flags=cv2.INTER_NEAREST)
 
     # The board's surround: a change (not tile-coloured) that reaches from its outer half in.
     near = _changed(cv2.warpPerspective(score, to_board, size, flags=cv2.INTER_LINEAR,
