@@ -38,6 +38,9 @@ def test_demo_mode_plays_the_sheets_upwords_game_through_the_camera(data: Path) 
     if importlib.util.find_spec("vision.letters") is not None:
         assert found["read_by_camera"] >= 3  # with taught letters, sure reads are scored
     assert found["confirm_shot"].startswith("row 7, col 4, across: places S N A C K")
+    # the camera's reason is on screen, and not over the Done it asks for, nor the title
+    assert found["camera_banner"].startswith("The camera is not sure of")
+    assert found["banner_covers"] == []
     assert found["photo_kind"] == "photo"
 
 

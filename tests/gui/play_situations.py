@@ -247,6 +247,10 @@ def demo(ui: Any) -> Steps:
             if "confirm_shot" not in ui.found:
                 yield from ui.shot("entry-camera-unsure")
                 ui.note("confirm_shot", ui.text("entry.preview"))
+                banner = ui.app.banner
+                ui.note("camera_banner", banner.showing)
+                ui.note("banner_covers", [tid for tid in ("entry.done", "entry.cancel", "entry.title")
+                                          if banner.collide_widget(ui.widget(tid))])
             ui.tap("entry.done")
             yield
         elif ui.app.session.game is not None and len(ui.app.session.game.events) >= 7:
