@@ -813,6 +813,19 @@ def test_a_far_row_stack_whose_side_looks_like_the_empty_board_is_not_surely_emp
 
 
 @pytest.mark.slow
+def test_the_second_look_weighs_the_letter_the_first_look_read() -> None:
+    """A half-full held-out 15x15 (seed 462201, picture 3, fresh ``bench read_speed --seeds
+    460000``): a soft, narrow O cut by its tile's edge was read O at 0.24 by the whole cell and F
+    by the tight view; O was not among the five letters nearest on both views together, so the
+    match chose among the others and read Q surely (0.74). Each view's letter is a candidate."""
+    scene = grid_scene(462201, "held_out", "grid15", n_frames=3, sequence=False, hand_chance=0.0, fill=0.5)
+    frame = scene.frames[2]
+    assert frame.letters[9][9] == "O"
+    read = _grid_reader(scene, learnt=True).read(frame.image).cell(9, 9)
+    assert read.letter == "O" or read.uncertain, read
+
+
+@pytest.mark.slow
 def test_a_corner_stack_whose_face_scores_best_one_plane_low_is_not_read_surely() -> None:
     """A held-out 10x10 a quarter full (seed 901101, picture 1, fresh ``bench read_speed --seeds
     900000 --quick``): a stack of 3 in the far corner, its face scoring 1.02 on plane 2 and 0.94

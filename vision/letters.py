@@ -202,6 +202,8 @@ class LetterClassifier:
                 if near_w is not None:
                     closest = np.argsort(near_w[j] + near_t[j])[:CANDIDATES].tolist()
                     names = [taught.names[c] for c in closest]
+                    # and each view's own letter, however far the other view put it
+                    names += [n for n in dict.fromkeys((whole.letter, tight.letter)) if n not in names]
                     if self.matcher is not None:
                         names += [n for n in self.matcher.look_alikes(best.letter) if n not in names]
                     nearest[i] = names
