@@ -213,9 +213,8 @@ class TableKeeperApp(App):
             # On the game screen a banner sits at the bottom, over the buttons, so it never
             # covers whose turn it is; tapping it away uncovers them. Elsewhere it sits at the
             # top, under the screen's title bar if it has one (its Done, Back, Cancel).
-            below = getattr(screen, "banner_below", 0)
             self.banner.pos_hint = ({"x": 0, "y": 0} if name == "game"
-                                    else {"x": 0, "top": 1 - below / max(Window.height, 1)})
+                                    else {"x": 0, "top": 1 - screen.banner_below / max(Window.height, 1)})
         self.show_problems()
         if self.screenshots is not None and name not in self._shot:
             self._shot.add(name)  # once laid out and drawn: the first screen needs the window up too

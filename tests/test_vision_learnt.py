@@ -812,16 +812,24 @@ def test_a_far_row_stack_whose_side_looks_like_the_empty_board_is_not_surely_emp
     assert read.height, read
 
 
+def _crossword_cell(seed: int, fill: float, frames: int, at: int, cell: tuple[int, int]
+                    ) -> tuple[str, CellReading]:
+    """A held-out crossword scene's cell: its true letter in picture ``at``, and how the learnt
+    reader reads that picture's cell."""
+    scene = grid_scene(seed, "held_out", "grid15", n_frames=frames, sequence=False, hand_chance=0.0,
+                       fill=fill)
+    frame = scene.frames[at]
+    return frame.letters[cell[0]][cell[1]], _grid_reader(scene, learnt=True).read(frame.image).cell(*cell)
+
+
 @pytest.mark.slow
 def test_the_second_look_weighs_the_letter_the_first_look_read() -> None:
     """A half-full held-out 15x15 (seed 462201, picture 3, fresh ``bench read_speed --seeds
     460000``): a soft, narrow O cut by its tile's edge was read O at 0.24 by the whole cell and F
     by the tight view; O was not among the five letters nearest on both views together, so the
     match chose among the others and read Q surely (0.74). Each view's letter is a candidate."""
-    scene = grid_scene(462201, "held_out", "grid15", n_frames=3, sequence=False, hand_chance=0.0, fill=0.5)
-    frame = scene.frames[2]
-    assert frame.letters[9][9] == "O"
-    read = _grid_reader(scene, learnt=True).read(frame.image).cell(9, 9)
+    truth, read = _crossword_cell(462201, 0.5, 3, 2, (9, 9))
+    assert truth == "O"
     assert read.letter == "O" or read.uncertain, read
 
 
@@ -901,11 +909,8 @@ def test_a_letter_only_the_strokes_view_is_sure_of_is_checked(seed, fill, frames
     """Faint serif letters on held-out crossword boards that the strokes (tight) view read wrong
     at 1.0 while the whole cell was torn between the two letters (0.20 and 0.12): read wrong and
     sure until the second look checked every read one view alone vouches for."""
-    scene = grid_scene(seed, "held_out", "grid15", n_frames=frames, sequence=False, hand_chance=0.0,
-                       fill=fill)
-    frame = scene.frames[at]
-    assert frame.letters[cell[0]][cell[1]] == truth
-    read = _grid_reader(scene, learnt=True).read(frame.image).cell(*cell)
+    letter, read = _crossword_cell(seed, fill, frames, at, cell)
+    assert letter == truth
     assert read.letter in (truth, wrong)
     assert read.letter == truth or read.uncertain, read
 
@@ -915,10 +920,8 @@ def test_a_letter_whose_strokes_view_is_unsure_is_checked_for_a_contradiction() 
     """A small, soft FreeSerif D on a full held-out 15x15 (`bench read_speed --seeds 400000`,
     seed 402303): the whole cell said O at 1.0, the faded strokes O at 0.42 with D a near second,
     and the read went unchecked as sure. The match names D, so the read is in doubt."""
-    scene = grid_scene(402303, "held_out", "grid15", n_frames=3, sequence=False, hand_chance=0.0, fill=1.0)
-    frame = scene.frames[2]
-    assert frame.letters[5][6] == "D"
-    read = _grid_reader(scene, learnt=True).read(frame.image).cell(5, 6)
+    truth, read = _crossword_cell(402303, 1.0, 3, 2, (5, 6))
+    assert truth == "D"
     assert read.letter == "D" or read.uncertain, read
 
 

@@ -211,16 +211,22 @@ def _from_edge(changed: np.ndarray, band: np.ndarray, min_area: float, min_band:
     least ``min_area`` big (and, with ``table`` = (where the table lies, a cell's area in
     pixels), cross the table as an arm does: :data:`MIN_TABLE_CELLS`, or ``least_on_table``
     cells' area and :data:`MIN_ARM_WIDTH_CELLS` wide)."""
+    labels, count, keep = _edge_parts(changed, band, min_area, min_band, max_share)
+    if table is not None:
+        keep &= _cross_the_table(labels, count, *table, least_on_table)
+    return keep[labels]
+
+
+def _edge_parts(changed: np.ndarray, band: np.ndarray, min_area: float, min_band: float, max_share: float
+                ) -> tuple[np.ndarray, int, np.ndarray]:
+    """``changed`` labelled, its labels' count, and which of them :func:`_from_edge` keeps before
+    the table has its say (never the background, 0)."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-    if count <= 1:
-        return np.zeros(changed.shape, bool)
     in_band = np.bincount(labels[band], minlength=count)
     area = stats[:, cv2.CC_STAT_AREA]
     keep = (in_band >= min_band) & (area >= min_area) & (area <= max_share * changed.size)
-    if table is not None:
-        keep &= _cross_the_table(labels, count, *table, least_on_table)
     keep[0] = False
-    return keep[labels]
+    return labels, count, keep
 
 
 def _cross_the_table(labels: np.ndarray, count: int, table: np.ndarray, cell_area: float,
@@ -231,7 +237,7 @@ def _cross_the_table(labels: np.ndarray, count: int, table: np.ndarray, cell_are
     crossing = on_table >= MIN_TABLE_CELLS
     h, w = labels.shape
     side = float(np.sqrt(max(cell_area, 1e-6)))
-    for k in np.flatnonzero(~crossing & (on_table >= least) & (on_table > 0)).tolist():
+    for k in np.flatnonzero(~crossing & (on_table >= least)).tolist():
         ys, xs = np.nonzero((labels == k) & table)
         reach = int(np.minimum(np.minimum(ys + 1, h - ys), np.minimum(xs + 1, w - xs)).max()) / side
         crossing[k] = on_table[k] >= MIN_ARM_WIDTH_CELLS * reach
@@ -369,13 +375,15 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
     # The whole picture: a change that touches the picture's edge, crosses the table and reaches
     # the board.
     changed = _changed(score)
-    picture_edge = _border(changed.shape, 2)
-    from_edge = _from_edge(changed, picture_edge, 0, 1, max_share, table).astype(np.uint8)
-    through_table = cv2.warpPerspective(from_edge, to_board, size, flags=cv2.INTER_NEAREST)
-    # a change from the picture's edge as wide as an arm, however little table it crosses
-    from_outside = cv2.warpPerspective(
-        _from_edge(changed, picture_edge, 0, 1, max_share, table, MIN_TABLE_SEEN_CELLS).astype(np.uint8),
-        to_board, size, flags=cv2.INTER_NEAREST)
+    # And one as wide as an arm, however little table it crosses, comes from outside (the picture
+    # labelled once for both).
+    labels, count, edge = _edge_parts(changed, _border(changed.shape, 2), 0, 1, max_share)
+    crossing, seen = edge, edge
+    if table is not None:
+        crossing = edge & _cross_the_table(labels, count, *table)
+        seen = edge & _cross_the_table(labels, count, *table, MIN_TABLE_SEEN_CELLS)
+    through_table, from_outside = (cv2.warpPerspective(parts[labels].astype(np.uint8), to_board, size,
+                                                       flags=cv2.INTER_NEAREST) for parts in (crossing, seen))
 
     # The board's surround: a change (not tile-coloured) that reaches from its outer half in.
     near = _changed(cv2.warpPerspective(score, to_board, size, flags=cv2.INTER_LINEAR,

@@ -223,7 +223,6 @@ class UpwordsReader:
         self.model = model if model is not None or appearance is None else default_model()
         self._p_occ: np.ndarray | None = None
         self._unseen: np.ndarray | None = None
-        self._any_unseen = False
         self.loose_tiles = loose_tiles
         self.geometry = geometry or TileGeometry()
         self.letters = letters
@@ -420,9 +419,9 @@ class UpwordsReader:
         self._any_hand = bool((hand > UNDER_HAND).any())
         hand = hand[r0:r1, c0:c1] if learnt else hand
         occluder = np.zeros((h, w), np.uint8)
-        # Where hidden cells of unknown height would stand if each were the tallest stack.
-        self._unseen = np.zeros((h, w), np.uint8) if learnt and self.geometry.max_height > 1 else None
-        self._any_unseen = False
+        # Where hidden cells of unknown height would stand if each were the tallest stack (made
+        # on the first such cell).
+        self._unseen = None
         results: dict[tuple[int, int], CellReading] = {}
         for r, c in self.order:
             prev = previous.cell(r, c) if previous is not None else None
@@ -436,9 +435,10 @@ class UpwordsReader:
             results[(r, c)] = cell
             if cell.height:
                 cv2.fillConvexPoly(occluder, self._silhouette(r, c, cell.height), 255)
-            elif self._unseen is not None and prev is None and HIDDEN_FLAG in cell.flags:
+            elif learnt and self.geometry.max_height > 1 and prev is None and HIDDEN_FLAG in cell.flags:
+                if self._unseen is None:
+                    self._unseen = np.zeros((h, w), np.uint8)
                 cv2.fillConvexPoly(self._unseen, self._silhouette(r, c, self.geometry.max_height), 255)
-                self._any_unseen = True
         cells = tuple(results[(r, c)] for r in range(self.rows) for c in range(self.cols))
         notes = ()
         if self.planes.focal_source == "assumed" and self.geometry.max_height > 1:
@@ -583,8 +583,8 @@ class UpwordsReader:
         if floor_cover >= PARTLY_HIDDEN and cell.height and cell.letter_confidence < PARTLY_HIDDEN_LETTER:
             cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
                            flags=(*cell.flags, PARTLY_HIDDEN_FLAG))
-        if (self._any_unseen and cell.height and self._unseen is not None
-                and self._cover(self._unseen, r, c, 0)[0] >= PARTLY_HIDDEN):
+        unseen = self._unseen
+        if cell.height and unseen is not None and self._cover(unseen, r, c, 0)[0] >= PARTLY_HIDDEN:
             cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
                            flags=(*cell.flags, UNSEEN_NEARER_FLAG))
         return cell
