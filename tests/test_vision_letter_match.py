@@ -48,6 +48,24 @@ def test_a_taught_face_moved_by_a_few_pixels_is_still_itself(alphabet) -> None:
 
 
 @needs_crops
+def test_the_halves_matched_on_two_threads_equal_one_thread(alphabet, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many crops are matched in two halves at once (the products let go of Python): each
+    verdict must be the one a single thread gives, whatever the crop's candidates."""
+    from vision import letter_match
+
+    images, labels = alphabet
+    matcher = TileMatcher.from_crops(images[:26], labels[:26])
+    crops = images[26:] + [np.zeros((4, 4), np.uint8)]  # and one too small to look at
+    candidates = [None if i % 3 else [labels[i], labels[(i + 1) % 26], "?"] for i in range(len(crops))]
+    assert len(crops) >= letter_match._TWO_THREADS_FROM
+    split = matcher.match_many(crops, candidates)
+    monkeypatch.setattr(letter_match, "_TWO_THREADS_FROM", 10_000)
+    assert matcher.match_many(crops, candidates) == split
+    assert split[-1] == (None, 0.0)
+    assert sum(letter == want for (letter, _), want in zip(split, labels[26:], strict=False)) >= 24
+
+
+@needs_crops
 def test_the_light_does_not_change_a_match(alphabet) -> None:
     """Normalised correlation: a dimmer, greyer picture of the same tile matches the same letter
     just as surely (a lamp, the camera's exposure)."""
@@ -210,17 +228,21 @@ def test_sure_reads_the_second_look_contradicts_are_in_doubt() -> None:
     assert sure_wrong == []
 
 
-def test_window_rows_give_the_plain_correlation() -> None:
-    """The windows' spread is counted from running sums, not by centring each window: the
-    correlations must be those of the plain way, and a flat window correlates with nothing."""
+def test_the_windows_give_the_plain_correlation() -> None:
+    """The windows' spread is counted from running sums, not by centring each window, and the
+    windows of many squares are cut at once: the correlations must be those of the plain way,
+    square by square, and a flat window correlates with nothing."""
     from numpy.lib.stride_tricks import sliding_window_view
 
-    from vision.letter_match import WINDOW, _normalised, _window_rows
+    from vision.letter_match import WINDOW, _correlations, _normalised, _windows
 
     rng = np.random.default_rng(4)
-    square = cv2.GaussianBlur(rng.uniform(0, 255, (MATCH_SIZE, MATCH_SIZE)).astype(np.float32), (0, 0), 1.5)
+    squares = np.stack([cv2.GaussianBlur(rng.uniform(0, 255, (MATCH_SIZE, MATCH_SIZE)).astype(np.float32),
+                                         (0, 0), 1.5) for _ in range(3)])
+    squares[2, :WINDOW, :WINDOW] = 90.0  # the last square's top-left window is flat
     templates = _normalised(rng.normal(0, 1, (7, WINDOW * WINDOW)).astype(np.float32))
-    plain = _normalised(sliding_window_view(square, (WINDOW, WINDOW)).reshape(-1, WINDOW * WINDOW))
-    assert _window_rows(square) @ templates.T == pytest.approx(plain @ templates.T, abs=1e-4)
-    square[:WINDOW, :WINDOW] = 90.0  # the top-left window is flat
-    assert np.all((_window_rows(square) @ templates.T)[0] == 0.0)
+    rows, scales = _windows(squares)
+    for square, square_rows, scale in zip(squares, rows, scales, strict=True):
+        plain = _normalised(sliding_window_view(square, (WINDOW, WINDOW)).reshape(-1, WINDOW * WINDOW))
+        assert _correlations(square_rows, scale, templates) == pytest.approx(plain @ templates.T, abs=1e-4)
+    assert np.all(_correlations(rows[2], scales[2], templates)[0] == 0.0)

@@ -28,10 +28,11 @@ from collections.abc import Sequence
 
 import cv2
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided
 
 from vision.glyphs import as_gray
 from vision.reading import unit
+from vision.spare_core import at_once
 
 #: Every crop is brought to this size (pixels a side) before matching: the taught crops and the
 #: cells read come from the same warp, so this changes their scale alike.
@@ -75,26 +76,37 @@ def _normalised(rows: np.ndarray) -> np.ndarray:
     return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
 
 
-def _window_rows(square: np.ndarray) -> np.ndarray:
-    """Every :data:`WINDOW`-wide window of a square, one row each, scaled so that its product with
-    a normalised template is their correlation.
+def _windows(squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every :data:`WINDOW`-wide window of each square (n, side, side): the windows as rows (n,
+    shifts, WINDOW * WINDOW), and each window's scale, so that its product with a normalised
+    template, times its scale, is their correlation.
 
     The templates have zero mean, so a window's own mean drops out of the product: only its
-    spread about that mean is divided out, counted from two running sums (the windows less their
-    means, made one by one, cost twice the product itself)."""
-    n = WINDOW * WINDOW
-    rows = sliding_window_view(square, (WINDOW, WINDOW)).reshape(-1, n)
-    total, squares = cv2.integral2(square, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+    spread about that mean is divided out, counted from two running sums, and applied to the
+    products (a number per template, not per pixel). The windows of all the squares are cut
+    in one copy: cut square by square, the cutting cost as much as the products."""
+    n, side = len(squares), squares.shape[1]
+    shifts = side - WINDOW + 1
+    s0, s1, s2 = squares.strides
+    rows = as_strided(squares, (n, shifts, shifts, WINDOW, WINDOW), (s0, s1, s2, s1, s2),
+                      writeable=False).reshape(n, shifts * shifts, WINDOW * WINDOW)
+    wide = squares.astype(np.float64)
+    total, power = (np.pad(v.cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0))) for v in (wide, wide * wide))
 
     def box(table: np.ndarray) -> np.ndarray:
-        return (table[WINDOW:, WINDOW:] - table[:-WINDOW, WINDOW:] - table[WINDOW:, :-WINDOW]
-                + table[:-WINDOW, :-WINDOW]).reshape(-1)
+        return (table[:, WINDOW:, WINDOW:] - table[:, :-WINDOW, WINDOW:] - table[:, WINDOW:, :-WINDOW]
+                + table[:, :-WINDOW, :-WINDOW]).reshape(n, -1)
 
     s1 = box(total)
-    spread = np.sqrt(np.maximum(box(squares) - s1 * s1 / n, 0.0))
+    spread = np.sqrt(np.maximum(box(power) - s1 * s1 / (WINDOW * WINDOW), 0.0))
     # a flat window (a bare face, the board) correlates with nothing: 0, not rounding noise
     scale = np.where(spread > 1e-3, 1.0 / np.maximum(spread, 1e-3), 0.0).astype(np.float32)
-    return rows * scale[:, None]
+    return rows, scale
+
+
+def _correlations(rows: np.ndarray, scale: np.ndarray, templates: np.ndarray) -> np.ndarray:
+    """Each window's (one square's rows from :func:`_windows`) correlation with each template."""
+    return (rows @ templates.T) * scale[:, None]
 
 
 def _square(crop: np.ndarray) -> np.ndarray | None:
@@ -169,20 +181,38 @@ class TileMatcher:
                    ) -> list[tuple[str | None, float]]:
         """Each crop's nearest letter among its ``candidates`` (None: every taught letter) and how
         sure: (None, 0.0) when the crop cannot be looked at or matches no letter."""
-        out: list[tuple[str | None, float]] = []
-        for crop, names in zip(crops, candidates, strict=True):
-            square = _square(crop)
-            if square is None:
-                out.append((None, 0.0))
-                continue
-            wanted = [n for n in (names or self.names) if n in self._spans] or self.names
-            spans = [self._spans[n] for n in wanted]
-            columns = np.concatenate([np.arange(a, b) for a, b in spans])
-            best = (_window_rows(square) @ self._templates[columns].T).max(axis=0)
-            starts = np.cumsum([0] + [b - a for a, b in spans[:-1]])
-            per_letter = np.maximum.reduceat(best, starts)
-            out.append(_verdict(wanted, per_letter))
+        out: list[tuple[str | None, float]] = [(None, 0.0)] * len(crops)
+        squares = [_square(crop) for crop in crops]
+        live = [i for i, square in enumerate(squares) if square is not None]
+        if not live:
+            return out
+        rows, scales = _windows(np.stack([squares[i] for i in live]))
+        wanted = [[n for n in (candidates[i] or self.names) if n in self._spans] or self.names for i in live]
+        if len(live) >= _TWO_THREADS_FROM:  # the products let go of Python: halves at once
+            half = len(live) // 2
+            first, second = at_once(lambda: self._best(rows[:half], scales[:half], wanted[:half]),
+                                    lambda: self._best(rows[half:], scales[half:], wanted[half:]))
+            best = first + second
+        else:
+            best = self._best(rows, scales, wanted)
+        for i, names, per_letter in zip(live, wanted, best, strict=True):
+            out[i] = _verdict(names, per_letter)
         return out
+
+    def _best(self, rows: np.ndarray, scales: np.ndarray, wanted: list[list[str]]) -> list[np.ndarray]:
+        """Each square's best correlation with each of its wanted letters' templates."""
+        out = []
+        for square_rows, scale, names in zip(rows, scales, wanted, strict=True):
+            spans = [self._spans[n] for n in names]
+            columns = np.concatenate([np.arange(a, b) for a, b in spans])
+            best = _correlations(square_rows, scale, self._templates[columns]).max(axis=0)
+            out.append(np.maximum.reduceat(best, np.cumsum([0] + [b - a for a, b in spans[:-1]])))
+        return out
+
+
+#: Squares from which the second look's products are split over two threads
+#: (:mod:`vision.spare_core`); below, the hand-over costs more than it saves.
+_TWO_THREADS_FROM = 8
 
 
 def _verdict(names: list[str], per_letter: np.ndarray) -> tuple[str | None, float]:
