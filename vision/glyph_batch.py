@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision import glyphs as single
+from vision.labelling import pieces_with_stats
 from vision.spare_core import at_once
 
 #: Below this many crops of one size the single path is as quick (the batch's setup is fixed).
@@ -113,8 +114,7 @@ def _glyph_pieces(bw: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int, int,
     pitch = h + 1 + (h + 1) % 2
     sheet = np.zeros((n, pitch, w + 1), np.uint8)
     sheet[:, :h, :w] = bw
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(
-        sheet.reshape(n * pitch, w + 1), connectivity=8)
+    count, labels, stats, centroids = pieces_with_stats(sheet.reshape(n * pitch, w + 1))
     if count == 1:  # no ink anywhere
         return np.zeros((n, h, w), bool), [None] * n
     stats, centroids = stats[1:], centroids[1:]

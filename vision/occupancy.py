@@ -17,6 +17,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.labelling import MOST_16_BIT, most_pieces, pieces_with_stats
+
 
 @lru_cache(maxsize=32)
 def _layout(rows: int, cols: int, cell_px: float, face_frac: float, pad_px: float,
@@ -155,27 +157,31 @@ def glyph_centres(windows: list[np.ndarray], letter_px: float) -> list[tuple[flo
     by_shape: dict[tuple[int, ...], list[int]] = {}
     for i, window in enumerate(windows):
         by_shape.setdefault(window.shape, []).append(i)
-    for shape, members in by_shape.items():
+    for shape, group in by_shape.items():
         h, w = shape[:2]
-        if len(members) < 4 or len(shape) != 2 or min(h, w) == 0:
-            for i in members:
+        if len(group) < 4 or len(shape) != 2 or min(h, w) == 0:
+            for i in group:
                 out[i] = glyph_centre(windows[i], letter_px)
             continue
         pitch = h + 1 + (h + 1) % 2
-        sheet = np.zeros((len(members), pitch, w + 1), np.uint8)
-        for slot, i in enumerate(members):
-            _, sheet[slot, :h, :w] = cv2.threshold(windows[i], 0, 255, _INK_OTSU)
-        _, _, stats, centres = cv2.connectedComponentsWithStats(sheet.reshape(-1, w + 1))
-        stats, centres = stats[1:].astype(np.int64), centres[1:]
-        owner = stats[:, 1] // pitch
-        stats[:, 1] -= owner * pitch
-        area = stats[:, 4]
-        centres[:, 1] = (np.rint(centres[:, 1] * area) - area * owner * pitch) / area
-        cuts = np.searchsorted(owner, np.arange(len(members) + 1)).tolist()
-        stats_list, centres_list = stats.tolist(), centres.tolist()
-        for slot, i in enumerate(members):
-            a, b = cuts[slot], cuts[slot + 1]
-            out[i] = _centre_of_pieces(stats_list[a:b], centres_list[a:b], (h, w), letter_px)
+        # as many windows a sheet as 16-bit labels can number (vision.labelling)
+        per_sheet = max(1, MOST_16_BIT // most_pieces(pitch, w + 1))
+        for first in range(0, len(group), per_sheet):
+            members = group[first: first + per_sheet]
+            sheet = np.zeros((len(members), pitch, w + 1), np.uint8)
+            for slot, i in enumerate(members):
+                _, sheet[slot, :h, :w] = cv2.threshold(windows[i], 0, 255, _INK_OTSU)
+            _, _, stats, centres = pieces_with_stats(sheet.reshape(-1, w + 1))
+            stats, centres = stats[1:].astype(np.int64), centres[1:]
+            owner = stats[:, 1] // pitch
+            stats[:, 1] -= owner * pitch
+            area = stats[:, 4]
+            centres[:, 1] = (np.rint(centres[:, 1] * area) - area * owner * pitch) / area
+            cuts = np.searchsorted(owner, np.arange(len(members) + 1)).tolist()
+            stats_list, centres_list = stats.tolist(), centres.tolist()
+            for slot, i in enumerate(members):
+                a, b = cuts[slot], cuts[slot + 1]
+                out[i] = _centre_of_pieces(stats_list[a:b], centres_list[a:b], (h, w), letter_px)
     return out
 
 
