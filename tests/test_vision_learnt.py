@@ -29,7 +29,14 @@ from vision.render import Effects, Hand, Pose, UpwordsSpec, render_upwords
 from vision.scenes import grid_scene, street_scene
 from vision.street import StreetGeometry, StreetReader
 from vision.style import BoardStyle, random_style
-from vision.upwords_reader import ONE_LOW_GAP, UNSEEN_NEARER_FLAG, TileGeometry, UpwordsReader, plane_height
+from vision.upwords_reader import (
+    FARTHER_FACE_FLAG,
+    ONE_LOW_GAP,
+    UNSEEN_NEARER_FLAG,
+    TileGeometry,
+    UpwordsReader,
+    plane_height,
+)
 
 REAL_GAME = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-scrabble-game"
 TABLEKEEPER = Path(sys.executable).with_name("tablekeeper")
@@ -861,6 +868,21 @@ def test_a_cell_behind_a_stack_that_cannot_be_seen_is_not_read_surely() -> None:
     behind = reading.cell(1, 3)
     assert behind.height == 0 or behind.uncertain, behind
     assert UNSEEN_NEARER_FLAG in behind.flags
+
+
+def test_a_farther_tile_seen_over_a_nearer_stack_is_no_stack_of_its_own() -> None:
+    """A half-full held-out 10x10 (seed 491202, picture 3, fresh ``bench read_speed --seeds
+    490000``): an empty cell, more than half its floor behind a stack of 3, showed the W just
+    beyond it on its plane 5, and was read surely as a stack of 5 with a W at 1.0."""
+    scene = grid_scene(491202, "held_out", "upwords10", n_frames=3, sequence=False, hand_chance=0.0, fill=0.5)
+    frame = scene.frames[2]
+    column = [frame.heights[row][2] for row in (2, 1, 0)]
+    assert (column, frame.letters[0][2]) == ([3, 0, 1], "W")
+    reading = _grid_reader(scene, learnt=True).read(frame.image)
+    assert reading.cell(2, 2).height == 3
+    cell = reading.cell(1, 2)
+    assert cell.height == 0 or cell.uncertain, cell
+    assert FARTHER_FACE_FLAG in cell.flags
 
 
 @pytest.mark.slow

@@ -48,14 +48,14 @@ def test_a_taught_face_moved_by_a_few_pixels_is_still_itself(alphabet) -> None:
 
 
 @needs_crops
-def test_the_halves_matched_on_two_threads_equal_one_thread(alphabet, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_halves_matched_on_two_threads_equal_one_thread(alphabet, monkeypatch) -> None:
     """Many crops are matched in two halves at once (the products let go of Python): each
     verdict must be the one a single thread gives, whatever the crop's candidates."""
     from vision import letter_match
 
     images, labels = alphabet
     matcher = TileMatcher.from_crops(images[:26], labels[:26])
-    crops = images[26:] + [np.zeros((4, 4), np.uint8)]  # and one too small to look at
+    crops = [*images[26:], np.zeros((4, 4), np.uint8)]  # and one too small to look at
     candidates = [None if i % 3 else [labels[i], labels[(i + 1) % 26], "?"] for i in range(len(crops))]
     assert len(crops) >= letter_match._TWO_THREADS_FROM
     split = matcher.match_many(crops, candidates)

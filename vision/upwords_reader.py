@@ -142,6 +142,15 @@ PARTLY_HIDDEN = 0.3
 PARTLY_HIDDEN_LETTER = 0.8
 PARTLY_HIDDEN_FLAG = "partly hidden behind a nearer stack"
 PARTLY_HIDDEN_DOUBT = 0.3
+#: ... and a stack of 2 or more seen through such a slot, whose letter is the one read on a tile
+#: just beyond it, is in doubt however sure the letter: its raised planes look over the nearer
+#: stack at that farther tile's face. An empty cell 57 % behind a stack of 3 showed the W just
+#: beyond it on its plane 5 and was read surely as a stack of 5 with a W at 1.0 (half-full
+#: held-out 10x10, fresh ``read_speed --seeds 490000``, seed 491202, picture 3). On development
+#: boards (``read_speed`` scenes 380000/390000, 8x8 and 10x10, 15,744 cells) it flags 8 cells,
+#: 4 of them not in doubt before; asking it of every such stack with any tile beyond, whatever
+#: its letter, flagged 135 (88 more in doubt).
+FARTHER_FACE_FLAG = "perhaps a farther tile seen over a nearer stack"
 #: Why a cell is not judged: a nearer stack stands in front of it.
 HIDDEN_FLAG = "hidden behind a taller stack"
 #: A tile whose floor this much (:data:`PARTLY_HIDDEN`) or more would lie behind a hidden cell
@@ -583,6 +592,9 @@ class UpwordsReader:
         if floor_cover >= PARTLY_HIDDEN and cell.height and cell.letter_confidence < PARTLY_HIDDEN_LETTER:
             cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
                            flags=(*cell.flags, PARTLY_HIDDEN_FLAG))
+        elif floor_cover >= PARTLY_HIDDEN and cell.height >= 2 and cell.letter in self._letters_beyond(r, c):
+            cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
+                           flags=(*cell.flags, FARTHER_FACE_FLAG))
         unseen = self._unseen
         if cell.height and unseen is not None and self._cover(unseen, r, c, 0)[0] >= PARTLY_HIDDEN:
             cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
@@ -652,17 +664,26 @@ class UpwordsReader:
 
         Why: a raised plane of an empty cell shows what lies beyond it, and a farther tile's face
         there is no stack; with nothing beyond, a face with a letter read on it is."""
+        return not self._tiles_beyond(r, c)
+
+    def _tiles_beyond(self, r: int, c: int) -> list[tuple[int, int]]:
+        """The cells just beyond this one on its far side from the camera that look occupied."""
         fw = self.far_weights[:, r, c]
         steps = [(-1, 0), (0, 1), (1, 0), (0, -1)]
         far = [steps[i] for i in range(4) if fw[i] >= NOTHING_BEYOND_WEIGHT]
         if len(far) == 2:
             far.append((far[0][0] + far[1][0], far[0][1] + far[1][1]))
         assert self._p_occ is not None
-        for dr, dc in far:
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < self.rows and 0 <= cc < self.cols and self._p_occ[rr, cc] >= OCCUPIED_FROM:
-                return False
-        return True
+        cells = [(r + dr, c + dc) for dr, dc in far]
+        return [(rr, cc) for rr, cc in cells
+                if 0 <= rr < self.rows and 0 <= cc < self.cols and self._p_occ[rr, cc] >= OCCUPIED_FROM]
+
+    def _letters_beyond(self, r: int, c: int) -> set[str]:
+        """The letters read ahead (:meth:`_read_letters_at_once`) on the tiles just beyond this cell."""
+        r0, c0 = self._origin
+        beyond = {(rr - r0, cc - c0) for rr, cc in self._tiles_beyond(r, c)}
+        return {read.letter for (_, wr, wc), (_, read) in self._letters_read.items()
+                if (wr, wc) in beyond and read.letter is not None}
 
     def _read_letters_at_once(self, warps: list, wanted: np.ndarray) -> dict[tuple[int, int, int], tuple]:
         """The letter on every cell that looks occupied, on its best-scoring plane, read in one
