@@ -31,6 +31,7 @@ from vision.street import StreetGeometry, StreetReader
 from vision.style import BoardStyle, random_style
 from vision.upwords_reader import (
     FARTHER_FACE_FLAG,
+    HIDDEN_BELOW_FLAG,
     ONE_LOW_GAP,
     UNSEEN_NEARER_FLAG,
     TileGeometry,
@@ -883,6 +884,31 @@ def test_a_farther_tile_seen_over_a_nearer_stack_is_no_stack_of_its_own() -> Non
     cell = reading.cell(1, 2)
     assert cell.height == 0 or cell.uncertain, cell
     assert FARTHER_FACE_FLAG in cell.flags
+
+
+def test_a_tall_stack_whose_face_is_no_farther_tiles_is_not_read_surely_empty() -> None:
+    """A full held-out 8x8 (seed 510300, picture 2, fresh ``bench read_speed --seeds 510000``): a
+    stack of 4, its side the colour of the empty board, scored 1.20 on plane 4 and 1.12 on plane
+    5, so neither plane was sure, and the tile beyond it read otherwise than its I; it was read
+    surely as an empty cell."""
+    scene = grid_scene(510300, "held_out", "upwords8", n_frames=3, sequence=False, hand_chance=0.0, fill=1.0)
+    frame = scene.frames[1]
+    assert (frame.heights[1][4], frame.letters[1][4]) == (4, "I")
+    cell = _grid_reader(scene, learnt=True).read(frame.image).cell(1, 4)
+    assert cell.height == 4 or cell.uncertain, cell
+    assert cell.height > 0, cell
+
+
+def test_a_stack_whose_plane_below_its_top_is_hidden_is_not_read_surely() -> None:
+    """A full held-out 10x10 (seed 511300, picture 2, fresh ``bench read_speed --seeds 510000``):
+    a stack of 2 behind a stack of 5 scored 1.14 on its plane 2, 37 % hidden, and 1.30 on plane
+    3, which sees the visible part of the same face; it was read surely as a stack of 3."""
+    scene = grid_scene(511300, "held_out", "upwords10", n_frames=3, sequence=False, hand_chance=0.0, fill=1.0)
+    frame = scene.frames[1]
+    assert (frame.heights[8][5], frame.heights[7][5], frame.letters[7][5]) == (5, 2, "S")
+    cell = _grid_reader(scene, learnt=True).read(frame.image).cell(7, 5)
+    assert cell.height == 2 or cell.uncertain, cell
+    assert cell.height == 2 or HIDDEN_BELOW_FLAG in cell.flags
 
 
 @pytest.mark.slow

@@ -117,6 +117,17 @@ NOTHING_BEYOND_LEAD = 0.3
 #: dense development boards, the 125 with a sure letter on a raised plane had no plane more than
 #: 0.055 clear.
 RAISED_FACE_CLEAR = 0.2
+#: ... or when its face scores this much (as a share of the tile's grey level: as light as a
+#: tile's face) with a letter read at :data:`OWN_FACE_LETTER` or more that no tile just beyond
+#: the cell bears (:meth:`UpwordsReader._letters_beyond`): a raised plane of an empty cell shows
+#: the tile beyond it, and this face is not that tile's. A stack of 4 on a full 8x8, its side the
+#: colour of the empty board, scored 1.20 on plane 4 and 1.12 on plane 5 (so neither plane was
+#: sure), its I read at 0.46, the tile beyond it read T; the cell was read surely empty (fresh
+#: ``read_speed --seeds 510000``, seed 510300, picture 2). On development boards (``read_speed``
+#: scenes 380000-400000, 8x8 and 10x10, 7,409 cells whose floor looked empty) the empty cells
+#: with a tile beyond scored at most 1.16; at 0.9 and 0.3 this flags none of them (at 0.8, two).
+OWN_FACE_SCORE = 0.9
+OWN_FACE_LETTER = 0.3
 #: A face that stands clear so (:data:`RAISED_FACE_CLEAR`) needs only a letter on it, however
 #: unsure (:data:`NO_LETTER_BELOW`), not one read at :data:`RAISED_FACE_LETTER`: stacks of five
 #: (E) on full 10x10s, their top faces 0.30 clear of every other plane, had their E read at 0.82
@@ -151,6 +162,16 @@ PARTLY_HIDDEN_DOUBT = 0.3
 #: 4 of them not in doubt before; asking it of every such stack with any tile beyond, whatever
 #: its letter, flagged 135 (88 more in doubt).
 FARTHER_FACE_FLAG = "perhaps a farther tile seen over a nearer stack"
+#: ... and so is a stack, its height read from the picture alone, whose plane just below its top
+#: a nearer stack hides (:data:`MAX_COVER`): a face partly hidden scores less than it would seen
+#: whole, and the plane above it sees the visible part of the same face, so the two cannot be
+#: told apart. A stack of 2 behind a stack of 5, its plane 2 37 % hidden, scored 1.14 there and
+#: 1.30 on plane 3 and was read surely as a stack of 3 (full held-out 10x10, fresh ``read_speed
+#: --seeds 510000``, seed 511300, picture 2). No margin between the two planes' scores separates
+#: such stacks from those read right (0.02-0.38 on development boards, that one 0.16). On
+#: development boards (``read_speed`` scenes 380000-410000, 8x8 and 10x10, 31,488 cells) it flags
+#: 51 cells, 42 of them read right; history settles most heights in a game.
+HIDDEN_BELOW_FLAG = "the plane below its top is hidden: it may be a tile lower"
 #: Why a cell is not judged: a nearer stack stands in front of it.
 HIDDEN_FLAG = "hidden behind a taller stack"
 #: A tile whose floor this much (:data:`PARTLY_HIDDEN`) or more would lie behind a hidden cell
@@ -595,6 +616,10 @@ class UpwordsReader:
         elif floor_cover >= PARTLY_HIDDEN and cell.height >= 2 and cell.letter in self._letters_beyond(r, c):
             cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
                            flags=(*cell.flags, FARTHER_FACE_FLAG))
+        elif (floor_cover >= PARTLY_HIDDEN and cell.height >= 2 and cell.height_from == "geometry"
+              and self._raised_covers(occluder, r, c)[cell.height - 2] >= MAX_COVER):
+            cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
+                           flags=(*cell.flags, HIDDEN_BELOW_FLAG))
         unseen = self._unseen
         if cell.height and unseen is not None and self._cover(unseen, r, c, 0)[0] >= PARTLY_HIDDEN:
             cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
@@ -638,22 +663,31 @@ class UpwordsReader:
         Why: seen from the side, a tall stack's own side covers its floor, and a side the colour
         of the empty board looks like it. Stacks of 4 and 5 were read surely as empty cells on
         dense held-out boards (7 of 14 tiles missed in 5,460 cells judged empty, development
-        seeds 123600-123655); this catches those 7 and no empty cell (0 of 5,446)."""
+        seeds 123600-123655); this catches those 7 and no empty cell (0 of 5,446). A face the
+        planes do not settle on is heard too when it is as light as a tile's and its letter is
+        no tile's just beyond (:data:`OWN_FACE_SCORE`): an empty cell's raised planes show the
+        tile beyond it."""
         scores, visible, informative = self._height_scores(r, c, occluder)
         height, lead = plane_height(scores, visible)
         geo_conf = unit(lead) * informative
         clear = _clear_lead(scores, visible, height) * informative >= RAISED_FACE_CLEAR
         alone = geo_conf >= NOTHING_BEYOND_LEAD and self._nothing_beyond(r, c)
-        if height < 2 or (geo_conf < RAISED_FACE_SURE and not clear and not alone):
+        # or a face as light as a tile's, whose letter is no tile's just beyond (below)
+        heard = geo_conf >= RAISED_FACE_SURE or clear or alone
+        face_like = height >= 2 and visible[height - 1] and scores[height - 1] >= OWN_FACE_SCORE
+        unlike_beyond = not heard and face_like and bool(self._tiles_beyond(r, c))
+        if height < 2 or not (heard or unlike_beyond):
             return None
         wr, wc = r - self._origin[0], c - self._origin[1]
         # The letter alone turns an empty-looking floor into a stack: read it carefully. A pale
         # board's margin beyond the far row, on the raised planes of empty cells, was read as Qu
         # at 1.0 by the first look and matched no taught tile (empty 8x8, seed 340001).
         letter, letter_conf, seen = self._read_letter(warps, height, wr, wc, careful=True)
-        needed = RAISED_FACE_CLEAR_LETTER if clear else RAISED_FACE_LETTER
+        needed = RAISED_FACE_CLEAR_LETTER if clear else RAISED_FACE_LETTER if heard else OWN_FACE_LETTER
         if letter in (None, BLANK) or letter_conf < needed:
             return None
+        if unlike_beyond and letter in self._letters_beyond(r, c):
+            return None  # the farther tile's face, seen over this empty cell
         doubt = f"the floor looks empty, but a face {height} high shows {letter}"
         return self._finish(r, c, letter, height, RAISED_FACE_DOUBT, letter_conf, geo_conf, prev,
                             [*flags, *seen, doubt], geo_height=height, geo_conf=geo_conf)
