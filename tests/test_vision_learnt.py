@@ -682,6 +682,20 @@ def test_a_full_board_under_a_cast_the_surround_nearly_agrees_with_is_not_read_e
     assert not missed, f"{len(missed)} tiles read surely as empty cells"
 
 
+@pytest.mark.slow
+def test_a_board_whose_tiles_look_empty_in_a_new_light_asks_the_surround() -> None:
+    """A half-full 15x15 under a darker, greener light (fresh ``bench read_speed --seeds 520000``,
+    seed 522200, picture 1): 71 tiles looked like the empty board, so 177 of 225 cells seemed to
+    vouch for the light, which was never checked against the surround's; 65 tiles were read
+    surely as empty cells."""
+    scene = grid_scene(522200, "held_out", "grid15", n_frames=3, sequence=False, hand_chance=0.0, fill=0.5)
+    frame = scene.frames[0]
+    reading = _grid_reader(scene, learnt=True).read(frame.image)
+    missed = [cell for cell in reading.cells
+              if frame.letters[cell.row][cell.col] and not cell.height and not cell.uncertain]
+    assert not missed, f"{len(missed)} tiles read surely as empty cells"
+
+
 def test_the_surround_overrules_the_light_only_when_few_cells_vouch_for_it() -> None:
     """The light from the cells that still look as at calibration, unless few do and the
     surround disagrees; a board's worth of cells that look as they did is believed over it."""
