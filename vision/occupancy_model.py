@@ -129,14 +129,15 @@ def light_change(current: CellLooks, appearance: BoardAppearance,
             light = light_between(current, t, trusted)
     few = light is None or (trusted is not None and known is not None
                             and trusted.sum() < FEW_TRUSTED * known.sum())
+    vouched = None if light is None else np.median(light.gains[trusted], axis=0)
     # many cells vouch for a light much changed: tiles may be among them (SURROUND_DISAGREES)
-    changed = light is not None and np.abs(np.median(light.gains[trusted], axis=0)).max() > SURROUND_DISAGREES
+    changed = vouched is not None and np.abs(vouched).max() > SURROUND_DISAGREES
     gains = surround() if surround is not None and (few or changed) else None
     if gains is None:
         return light if light is not None else LightChange.none(current.shape)
     everywhere = LightChange(np.broadcast_to(np.asarray(gains, np.float64), (*current.shape, 3)).copy())
-    if (light is None or trusted.sum() < FEWEST_TRUSTED * known.sum()
-            or np.abs(np.median(light.gains[trusted], axis=0) - gains).max() > SURROUND_DISAGREES):
+    if (vouched is None or trusted.sum() < FEWEST_TRUSTED * known.sum()
+            or np.abs(vouched - gains).max() > SURROUND_DISAGREES):
         return everywhere
     return light
 

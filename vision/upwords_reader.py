@@ -610,21 +610,27 @@ class UpwordsReader:
         if floor_cover >= NEARER_STACK_LOOK and cell.height and cell.letter is None:
             return self._finish(r, c, None, 0, PARTLY_HIDDEN_DOUBT, 1.0, PARTLY_HIDDEN_DOUBT, prev,
                                 [*flags, PARTLY_HIDDEN_FLAG], geo_height=0, geo_conf=PARTLY_HIDDEN_DOUBT)
-        if floor_cover >= PARTLY_HIDDEN and cell.height and cell.letter_confidence < PARTLY_HIDDEN_LETTER:
-            cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
-                           flags=(*cell.flags, PARTLY_HIDDEN_FLAG))
-        elif floor_cover >= PARTLY_HIDDEN and cell.height >= 2 and cell.letter in self._letters_beyond(r, c):
-            cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
-                           flags=(*cell.flags, FARTHER_FACE_FLAG))
-        elif (floor_cover >= PARTLY_HIDDEN and cell.height >= 2 and cell.height_from == "geometry"
-              and self._raised_covers(occluder, r, c)[cell.height - 2] >= MAX_COVER):
-            cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
-                           flags=(*cell.flags, HIDDEN_BELOW_FLAG))
+        if floor_cover >= PARTLY_HIDDEN and cell.height:
+            slot = self._seen_through_a_slot(r, c, cell, occluder)
+            if slot is not None:
+                cell = _in_doubt(cell, slot)
         unseen = self._unseen
         if cell.height and unseen is not None and self._cover(unseen, r, c, 0)[0] >= PARTLY_HIDDEN:
-            cell = replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT),
-                           flags=(*cell.flags, UNSEEN_NEARER_FLAG))
+            cell = _in_doubt(cell, UNSEEN_NEARER_FLAG)
         return cell
+
+    def _seen_through_a_slot(self, r: int, c: int, cell: CellReading, occluder: np.ndarray) -> str | None:
+        """Why a tile whose floor a nearer stack partly hides (:data:`PARTLY_HIDDEN`) is in doubt,
+        or None: its letter too unsure, its letter the tile's just beyond, or its top's plane
+        just below hidden."""
+        if cell.letter_confidence < PARTLY_HIDDEN_LETTER:
+            return PARTLY_HIDDEN_FLAG
+        if cell.height >= 2 and cell.letter in self._letters_beyond(r, c):
+            return FARTHER_FACE_FLAG
+        if (cell.height >= 2 and cell.height_from == "geometry"
+                and self._raised_covers(occluder, r, c)[cell.height - 2] >= MAX_COVER):
+            return HIDDEN_BELOW_FLAG
+        return None
 
     def _judge_tile(self, r: int, c: int, warps: list[np.ndarray], occluder: np.ndarray,
                     prev: CellReading | None, flags: list[str], occ_conf: float) -> CellReading:
@@ -893,6 +899,11 @@ def _surely_empty_before(prev: CellReading | None) -> bool:
     no such history."""
     return (prev is not None and prev.height == 0 and prev.confidence >= prev.threshold
             and UNDER_HAND_FLAG not in prev.flags)
+
+
+def _in_doubt(cell: CellReading, why: str) -> CellReading:
+    """The cell as read, but in doubt (:data:`PARTLY_HIDDEN_DOUBT`) for the reason given."""
+    return replace(cell, confidence=min(cell.confidence, PARTLY_HIDDEN_DOUBT), flags=(*cell.flags, why))
 
 
 def plane_height(scores: np.ndarray, visible: np.ndarray) -> tuple[int, float]:
