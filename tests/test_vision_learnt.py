@@ -973,7 +973,7 @@ def test_a_letter_only_the_strokes_view_is_sure_of_is_checked(seed, fill, frames
     sure until the second look checked every read one view alone vouches for."""
     letter, read = _crossword_cell(seed, fill, frames, at, cell)
     assert letter == truth
-    assert read.letter in (truth, wrong)
+    assert read.letter in (truth, wrong, None)  # None: too torn to name a letter (flagged)
     assert read.letter == truth or read.uncertain, read
 
 

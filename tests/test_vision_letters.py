@@ -8,11 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import letters as letters_module
 from vision.glyphs import glyph_features, normalise_glyph, tight_glyph
 from vision.letters import (
     LetterClassifier,
     LetterReader,
     load_labelled_folder,
+    teach,
 )
 from vision.tesseract_labeller import tesseract_letter
 
@@ -149,10 +151,12 @@ def test_the_tiles_edge_round_the_cut_is_not_part_of_the_letter() -> None:
 
 
 @needs_crops
-def test_nearest_letter_and_margin_match_a_plain_search_over_every_example(crops) -> None:
+def test_nearest_letter_and_margin_match_a_plain_search_over_every_example(crops, monkeypatch) -> None:
     """The taught set is grouped by letter so a read takes each letter's nearest example in one
     pass; the letter and the margin must be those of a plain search over every example, in the
-    teaching order (interleaved letters, a letter taught once, real crops)."""
+    teaching order (interleaved letters, a letter taught once, real crops). Measured along every
+    direction, so the distances are exact (the main directions alone: the next test)."""
+    monkeypatch.setattr(letters_module, "DIRECTIONS", 324)
     images, labels = crops
     taught, held = split(len(images), seed=11, taught=0.3)
     model = LetterClassifier().fit([images[i] for i in taught], [labels[i] for i in taught])
@@ -177,6 +181,52 @@ def test_nearest_letter_and_margin_match_a_plain_search_over_every_example(crops
     assert [r.letter for r in together] == [r.letter for r in one_by_one]
     # (one product or forty: the BLAS may round the last bit differently)
     assert [r.confidence for r in together] == pytest.approx([r.confidence for r in one_by_one], abs=1e-3)
+
+
+def _rendered_face(letter: str, font: int, scale: float, shift: int) -> np.ndarray:
+    face = np.full((32, 32, 3), 205, np.uint8)
+    cv2.putText(face, letter, (8 + shift, 23), font, scale, (35, 35, 35), 2, cv2.LINE_AA)
+    return face
+
+
+def test_distances_along_the_main_directions_stay_within_their_bound() -> None:
+    """A read measures distances along the taught set's main directions only. Each squared
+    distance differs from the exact one by 2 Rq.Rx, at most twice the product of the residuals
+    (what the directions leave out of the cell and of the example); a taught set of several
+    hundred examples, taught the usual way (small moves and softer copies), must then name the
+    letter a plain search over every example names."""
+    alphabet = "ABCDEFGHIJKLMNOPRSTUVWY"
+    fonts = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX)
+    model = teach([_rendered_face(a, f, 0.7, 0) for f in fonts for a in alphabet],
+                  [a for _ in fonts for a in alphabet])
+    view = model._taught().whole
+    assert len(model) > 2 * letters_module.DIRECTIONS  # the projection leaves something out
+    basis = view.basis.astype(np.float64)
+    assert basis.T @ basis == pytest.approx(np.eye(basis.shape[1]), abs=1e-5)  # orthonormal
+    examples = model._features.astype(np.float64)  # the whole view of every taught example
+    moved = ((0.66, 1), (0.74, -1))  # other sizes and places than taught
+    asked_faces = [_rendered_face(a, f, s, d) for f in fonts for a in alphabet for s, d in moved]
+    asked = np.stack([glyph_features(face)[0] for face in asked_faces])
+    reads, per_letter = model._nearest(view, asked)
+    names = np.array(model._labels.tolist())
+    order = np.argsort(names, kind="stable")
+    names, examples = names[order], examples[order]
+    # every pair: the projected bracket less 2 Rq.Rx is the exact squared distance
+    ordered = model._features[np.argsort(np.array(model._labels.tolist()), kind="stable")].astype(np.float64)
+    rest_x = ordered - (ordered @ basis) @ basis.T
+    for vec in asked[:6].astype(np.float64):
+        rest_q = vec - (vec @ basis) @ basis.T
+        bracket = view.examples.astype(np.float64) @ np.r_[-2.0 * (vec @ basis), 1.0]
+        exact = ((ordered - vec) ** 2).sum(axis=1)
+        assert vec @ vec + bracket - 2 * rest_x @ rest_q == pytest.approx(exact, abs=1e-4)
+    residual_x = np.sqrt(np.maximum((examples ** 2).sum(1) - ((examples @ basis) ** 2).sum(1), 0)).max()
+    letters_sorted = sorted(set(names.tolist()))
+    for vec, read, row in zip(asked.astype(np.float64), reads, per_letter, strict=True):
+        exact = ((examples - vec) ** 2).sum(axis=1)
+        residual_q = np.sqrt(max(vec @ vec - ((vec @ basis) ** 2).sum(), 0.0))
+        nearest_each = np.array([exact[names == n].min() for n in letters_sorted])
+        assert np.abs(row.astype(np.float64) ** 2 - nearest_each).max() <= 2 * residual_q * residual_x + 1e-4
+        assert read.letter == names[int(np.argmin(exact))]
 
 
 def test_a_read_runs_the_blas_on_one_thread_and_gives_it_back() -> None:
