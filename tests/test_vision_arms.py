@@ -288,6 +288,28 @@ def test_a_thin_pale_arm_from_the_pictures_edge_is_not_taken_for_tiles_on_the_su
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("kind", ["upwords8", "grid15"])
+def test_an_arm_of_the_surrounds_colour_is_over_the_board_beyond_where_it_is_seen(kind: str) -> None:
+    """Train seed 109007, picture 3 (``bench hands --seeds 109000``): an olive arm comes in from the
+    picture's bottom edge across a red table, then over an olive surround, where it shows no
+    change, onto the cells. Its part on the table ended a cell short of them and the part on the
+    cells did not reach the picture's edge, so the hand was missed and tiles under it were read
+    surely as empty cells (1 on the 8x8, 2 on the 15x15)."""
+    from bench.bench_generalise import grid_readers
+    from vision.scenes import grid_scene
+
+    scene = grid_scene(109007, "train", kind, n_frames=6, hand_chance=0.5, sequence=True)
+    frame = scene.frames[3]
+    assert frame.hand
+    reading = grid_readers(scene, True).read(frame.image)
+    assert any(UNDER_HAND_FLAG in cell.flags for cell in reading.cells)
+    for cell in reading.cells:
+        height, letter = frame.heights[cell.row][cell.col], frame.letters[cell.row][cell.col]
+        right = cell.height == height and (not height or cell.letter == letter)
+        assert cell.uncertain or right, (cell.row, cell.col)
+
+
+@pytest.mark.slow
 def test_a_trail_of_frame_specks_from_a_full_board_is_not_an_arm() -> None:
     """Development seed 281303, picture 3: a full 10x10 whose whole look changed touches the
     picture's edge through a long, thin trail of specks of its frame (1.2 cells' area on the

@@ -155,6 +155,9 @@ MIN_ARM_WIDTH_CELLS = 1.0
 #: board's surround is no tile (:func:`_tile_sized`). The thin pale arm of held-out seed 163104
 #: had 0.65 of a cell's area on the table, 1.9 cells wide; the trail of frame specks above, 0.51.
 MIN_TABLE_SEEN_CELLS = 0.25
+#: An arm seen crossing the table is taken to reach this far (cells) beyond what of it is seen:
+#: over a board's surround of its own colour it shows no change (:func:`_arm_mask`).
+UNSEEN_ARM_CELLS = 1.25
 #: The tile colour's light is measured off the board (``where``) when at least this share of
 #: the picture lies there.
 MIN_OFF_BOARD = 0.2
@@ -382,8 +385,18 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
     if table is not None:
         crossing = edge & _cross_the_table(labels, count, *table)
         seen = edge & _cross_the_table(labels, count, *table, MIN_TABLE_SEEN_CELLS)
-    through_table, from_outside = (cv2.warpPerspective(parts[labels].astype(np.uint8), to_board, size,
-                                                       flags=cv2.INTER_NEAREST) for parts in (crossing, seen))
+    arm_on_table = crossing[labels].astype(np.uint8)
+    if table is not None and arm_on_table.any():
+        # An arm that crosses the table goes on unseen where it passes over something of its
+        # own colour, such as the board's surround: it is taken to reach a cell and a quarter
+        # beyond what of it is seen (train seed 109007, picture 3, `bench hands --seeds 109000`:
+        # an olive arm over an olive surround, seen on the table and on the cells but not between
+        # them; tiles under it were read surely as empty cells).
+        beyond = round(UNSEEN_ARM_CELLS * float(np.sqrt(max(table[1], 1e-6))))
+        arm_on_table = cv2.dilate(arm_on_table, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                                          (2 * beyond + 1, 2 * beyond + 1)))
+    through_table, from_outside = (cv2.warpPerspective(parts, to_board, size, flags=cv2.INTER_NEAREST)
+                                   for parts in (arm_on_table, seen[labels].astype(np.uint8)))
 
     # The board's surround: a change (not tile-coloured) that reaches from its outer half in.
     near = _changed(cv2.warpPerspective(score, to_board, size, flags=cv2.INTER_LINEAR,
