@@ -212,12 +212,11 @@ def test_distances_along_the_main_directions_stay_within_their_bound() -> None:
     order = np.argsort(names, kind="stable")
     names, examples = names[order], examples[order]
     # every pair: the projected bracket less 2 Rq.Rx is the exact squared distance
-    ordered = model._features[np.argsort(np.array(model._labels.tolist()), kind="stable")].astype(np.float64)
-    rest_x = ordered - (ordered @ basis) @ basis.T
+    rest_x = examples - (examples @ basis) @ basis.T
     for vec in asked[:6].astype(np.float64):
         rest_q = vec - (vec @ basis) @ basis.T
         bracket = view.examples.astype(np.float64) @ np.r_[-2.0 * (vec @ basis), 1.0]
-        exact = ((ordered - vec) ** 2).sum(axis=1)
+        exact = ((examples - vec) ** 2).sum(axis=1)
         assert vec @ vec + bracket - 2 * rest_x @ rest_q == pytest.approx(exact, abs=1e-4)
     residual_x = np.sqrt(np.maximum((examples ** 2).sum(1) - ((examples @ basis) ** 2).sum(1), 0)).max()
     letters_sorted = sorted(set(names.tolist()))

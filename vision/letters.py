@@ -111,7 +111,7 @@ def main_directions(examples: np.ndarray, count: int) -> np.ndarray:
     """The ``count`` directions (orthonormal columns, features x count) along which the rows of
     ``examples`` spread most: the leading eigenvectors of their uncentred scatter.
 
-    Why uncentred: a read compares dot products, and |q|^2 + |x|^2 - 2 Pq.Px differs from the
+    Uncentred, because a read compares dot products: |q|^2 + |x|^2 - 2 Pq.Px differs from the
     squared distance |q - x|^2 only by 2 Rq.Rx, the product of the two residuals (what P leaves
     out), at most 2 |Rq| |Rx|. The taught examples' residuals are small by construction (at most
     0.28 of their unit length at 128 directions on development sets, 0.14 at the 99th
