@@ -217,8 +217,40 @@ class TableKeeperApp(App):
                                     else {"x": 0, "top": 1 - screen.banner_below / max(Window.height, 1)})
         self.show_problems()
         if self.screenshots is not None and name not in self._shot:
-            self._shot.add(name)  # once laid out and drawn: the first screen needs the window up too
-            Clock.schedule_once(lambda _dt: self.screenshot(f"first-{name}"), 1.0)
+            self._shot.add(name)
+            self._shoot_when_shown(name)
+
+    def _shoot_when_shown(self, name: str, patience: float = 15.0) -> None:
+        """Save ``first-<name>.png`` once the screen is laid out, its transition over and a
+        frame drawn with it, so the picture is what a person saw.
+
+        A fixed delay is not enough: on a busy machine the first screen's delay can end before
+        Kivy's first layout pass, and the picture is of widgets at their 100x100 defaults. After
+        ``patience`` seconds the picture is taken anyway (a screen that never settles is worth
+        seeing too)."""
+        waited = 0.0
+        frames_seen = Clock.frames_displayed
+
+        def look(dt: float) -> bool:
+            nonlocal waited, frames_seen
+            waited += dt
+            assert self.manager is not None and self.root is not None
+            screen = self.screens[name]
+            if self.manager.current != name:
+                self._shot.discard(name)  # left before it settled: its next showing is pictured
+                return False
+            settled = (self.manager.current_screen is screen
+                       and not self.manager.transition.is_active
+                       and tuple(screen.size) == tuple(self.root.size)
+                       and tuple(self.root.size) == tuple(Window.size))
+            if not settled:
+                frames_seen = Clock.frames_displayed
+            if waited >= patience or (settled and Clock.frames_displayed - frames_seen >= 2):
+                self.screenshot(f"first-{name}")
+                return False
+            return True
+
+        Clock.schedule_interval(look, 0.1)
 
     def news(self, message: str) -> None:
         """What the last action did, on the game screen's news line (not a banner)."""

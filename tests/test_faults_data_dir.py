@@ -153,6 +153,18 @@ def _screenshot(data: Path, shots: Path, display: str, name: str) -> str:
     return done.stdout
 
 
+def _same_screen(first: Path, later: Path) -> float:
+    """The share of pixels that differ between the kiosk's own first picture of a screen and
+    one taken seconds later: near 0 when the first was taken of the screen as laid out, large
+    when it caught widgets at their 100x100 defaults before Kivy's first layout pass."""
+    import cv2
+    import numpy as np
+
+    a, b = cv2.imread(str(first)), cv2.imread(str(later))
+    assert a is not None and b is not None and a.shape == b.shape, (first, later)
+    return float((np.abs(a.astype(int) - b.astype(int)).max(axis=2) > 30).mean())
+
+
 def _doctor(data: Path) -> dict[str, dict[str, str]]:
     import json
 
@@ -181,6 +193,7 @@ def test_a_read_only_data_folder_starts_the_kiosk_on_the_game_in_progress(
         assert not (shots / "first-start.png").exists()
         screen = _screenshot(card, SHOTS, display, "fault-read-only-data")
         assert screen.startswith("game"), screen
+        assert _same_screen(shots / "first-game.png", SHOTS / "fault-read-only-data.png") < 0.01
         report = _doctor(card)
         assert report["data directory"]["status"] == "fail"
         assert "read-only file system" in report["data directory"]["detail"]
@@ -202,3 +215,4 @@ def test_a_full_data_folder_starts_the_kiosk_on_the_game_in_progress(tmp_path: P
         assert f"banner: the disk is full: the data folder {card}" in journal
         assert (shots / "first-game.png").exists(), "the game in progress is on screen"
         assert _screenshot(card, SHOTS, display, "fault-full-data").startswith("game")
+        assert _same_screen(shots / "first-game.png", SHOTS / "fault-full-data.png") < 0.01
