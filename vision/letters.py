@@ -203,14 +203,19 @@ class LetterClassifier:
     def classify(self, image: np.ndarray) -> LetterRead:
         return self.classify_many([image])[0]
 
-    def classify_many(self, images: Sequence[np.ndarray], careful: bool = False) -> list[LetterRead]:
-        """Read many cells in one pass over the taught set; ``careful``: the second look checks
-        every read, however sure the first look is (:meth:`_second_look`).
+    def classify_many(self, images: Sequence[np.ndarray], careful: Sequence[bool] | bool = False
+                      ) -> list[LetterRead]:
+        """Read many cells in one pass over the taught set; ``careful`` (for all, or one flag a
+        cell): the second look checks the read, however sure the first look is
+        (:meth:`_second_look`).
 
         Why: the taught set is megabytes (thousands of augmented examples, two views), far more
         than the processor's cache, so taking each cell's distances on its own streamed it
         from memory once per cell: 0.1-0.5 ms a letter, most of a full board's read. One
         product for all the cells reads it once."""
+        each_careful = [careful] * len(images) if isinstance(careful, bool) else list(careful)
+        if len(each_careful) != len(images):
+            raise ValueError("one careful flag a cell, or one for all")
         looked = features_and_bare_many(images)
         views = [features for features, _ in looked]
         found = [i for i, v in enumerate(views) if v is not None]
@@ -237,7 +242,7 @@ class LetterClassifier:
                 confidence = round(confidence * DISAGREEMENT, 4)
             reads[i] = LetterRead(best.letter, confidence, best.source, looked[i][1])
             weaker = min(whole.confidence, tight.confidence)
-            if careful or confidence < SECOND_LOOK_BELOW or weaker < ONE_VIEW_CHECKED_BELOW:
+            if each_careful[i] or confidence < SECOND_LOOK_BELOW or weaker < ONE_VIEW_CHECKED_BELOW:
                 # what the first look vouches for if the match agrees: not a lone view's word
                 checked[i] = weaker if weaker < ONE_VIEW_BELOW <= confidence else confidence
                 if near_w is not None:
@@ -485,5 +490,7 @@ class LetterReader:
         read alone decides something, such as a tall stack the floor does not show)."""
         return self.classifier.classify_many([image], careful)[0]
 
-    def read_many(self, images: Sequence[np.ndarray]) -> list[LetterRead]:
-        return self.classifier.classify_many(images)
+    def read_many(self, images: Sequence[np.ndarray], careful: Sequence[bool] | bool = False
+                  ) -> list[LetterRead]:
+        """Many cells in one pass; ``careful``: for all of them, or one flag a cell."""
+        return self.classifier.classify_many(images, careful)
