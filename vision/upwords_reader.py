@@ -440,7 +440,7 @@ class UpwordsReader:
                 lambda: surround_light(image, self.corners, self.rows, self.cols, scene))
             light = light_change(looks, self.appearance, surround)
             self._p_occ = self.model.probability(looks, self.appearance, light)
-            self._letters_read = self._read_letters_at_once(warps, wanted)
+            self._letters_read = self._read_letters_at_once(warps, wanted, previous)
             hand = hand_soon.result()
         else:
             colour0 = self._remap(image, 0, window)
@@ -708,10 +708,12 @@ class UpwordsReader:
             return None
         return height, geo_conf, clear, heard, unlike_beyond
 
-    def _raised_faces_ahead(self, wanted: np.ndarray) -> list[tuple[int, int, int]]:
+    def _raised_faces_ahead(self, wanted: np.ndarray, previous: BoardReading | None = None
+                            ) -> list[tuple[int, int, int]]:
         """The raised faces :meth:`_raised_face` will most likely read carefully, as (plane, row,
-        col in the warped window): its own rule on every empty-looking cell, as though no nearer
-        stack hid any plane (the stacks are not known before the cells are judged)."""
+        col in the warped window): its own rule on every empty-looking cell the history does not
+        have surely empty (:func:`_surely_empty_before`: it is then not asked), as though no
+        nearer stack hid any plane (the stacks are not known before the cells are judged)."""
         assert self._p_occ is not None and self._rim_scores is not None
         r0, c0 = self._origin
         unit_grey = max(self._tile_gray, 20.0)
@@ -721,6 +723,8 @@ class UpwordsReader:
                         strict=True):
             scores = self._rim_scores[:, r - r0, c - c0] / unit_grey
             if scores.argmax() == 0:  # the floor's plane leads: no raised face can be heard
+                continue
+            if previous is not None and _surely_empty_before(previous.cell(r, c)):
                 continue
             informative = unit((self.layer_shift_px[r, c] - 0.6) / (PLANES_APART_PX - 0.6))
             face = self._raised_face_heard(r, c, scores, every, informative)
@@ -755,7 +759,7 @@ class UpwordsReader:
         return {read.letter for (_, wr, wc, careful), (_, read) in self._letters_read.items()
                 if (wr, wc) in beyond and read.letter is not None and not careful}
 
-    def _read_letters_at_once(self, warps: list, wanted: np.ndarray
+    def _read_letters_at_once(self, warps: list, wanted: np.ndarray, previous: BoardReading | None = None
                               ) -> dict[tuple[int, int, int, bool], tuple]:
         """The letter on every cell that looks occupied, on its best-scoring plane, read in one
         batch (:meth:`vision.letters.LetterClassifier.classify_many`): (plane, row, col in the
@@ -776,7 +780,7 @@ class UpwordsReader:
         rows, cols = (where.tolist() for where in np.nonzero(wanted & (self._p_occ >= OCCUPIED_FROM)))
         asked = [(best_plane[r - r0][c - c0], r - r0, c - c0, False) for r, c in zip(rows, cols, strict=True)]
         if self.geometry.max_height > 1:  # the raised faces over empty-looking floors, read carefully
-            asked += [(k, wr, wc, True) for k, wr, wc in self._raised_faces_ahead(wanted)]
+            asked += [(k, wr, wc, True) for k, wr, wc in self._raised_faces_ahead(wanted, previous)]
         cut: dict[tuple[int, int, int, bool], np.ndarray] = {}
         for k in {key[0] for key in asked}:  # each plane's faces cut at once
             keys_k = [key for key in asked if key[0] == k]
