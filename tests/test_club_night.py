@@ -144,6 +144,7 @@ def _playing(dbs: dict[str, Path], at_least: dict[str, int]) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.alone  # see the marker in pyproject.toml: under load this test loses messages
 def test_a_club_evening_survives_broker_kiosk_and_server_crashes(tmp_path: Path) -> None:
     """Three rounds of play, one fault in the middle of each; checked after each round."""
     need_mosquitto()
