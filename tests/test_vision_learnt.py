@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 import pytest
 
+from bench.bench_generalise import empty_board
 from calibration.file import Calibration
 from vision.appearance import BoardAppearance
 from vision.hands import UNDER_HAND_FLAG
@@ -43,10 +44,17 @@ REAL_GAME = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-scra
 TABLEKEEPER = Path(sys.executable).with_name("tablekeeper")
 
 
-def _empty_history(rows: int, cols: int) -> BoardReading:
-    """The history of a game before its first move: every cell surely empty."""
-    return BoardReading("upwords", rows, cols, tuple(CellReading(r, c, None, 0, 1.0, height_from="history")
-                                                     for r in range(rows) for c in range(cols)))
+def _careful_flags_of_single_reads(monkeypatch) -> list[bool]:
+    """Each letter read one cell at a time from now on: whether it was a careful one."""
+    asked: list[bool] = []
+    read = LetterReader.read
+
+    def counted(self, image, careful=False):
+        asked.append(careful)
+        return read(self, image, careful)
+
+    monkeypatch.setattr(LetterReader, "read", counted)
+    return asked
 
 
 def _grid_reader(scene, learnt: bool) -> UpwordsReader:
@@ -939,14 +947,7 @@ def test_an_empty_board_is_not_read_letter_by_letter_for_faces_with_nothing_beyo
     letter read (one cell at a time) of every cell: an empty 8x8 then took 50-60 ms instead of 19.
     Only faces the planes lean to are read (with the rule heard for every cell: 35-94 of the
     cells of these boards' pictures)."""
-    asked: list[bool] = []
-    read = LetterReader.read
-
-    def counted(self, image, careful=False):
-        asked.append(careful)
-        return read(self, image, careful)
-
-    monkeypatch.setattr(LetterReader, "read", counted)
+    asked = _careful_flags_of_single_reads(monkeypatch)
     scene = grid_scene(seed, "held_out", kind, n_frames=3, sequence=False, hand_chance=0.0, fill=0.0)
     reader = _grid_reader(scene, learnt=True)
     for frame in scene.frames:
@@ -1032,14 +1033,7 @@ def test_raised_faces_over_empty_looking_floors_are_read_with_the_batch_the_same
     time: the readings are the same as when every such face is read on its own, and here (a
     half-full development 8x8 with such faces) none is left to be read alone."""
     scene = grid_scene(380201, "held_out", "upwords8", n_frames=3, hand_chance=0.0, fill=0.5)
-    careful_alone: list[bool] = []
-    read = LetterReader.read
-
-    def counted(self, image, careful=False):
-        careful_alone.append(careful)
-        return read(self, image, careful)
-
-    monkeypatch.setattr(LetterReader, "read", counted)
+    careful_alone = _careful_flags_of_single_reads(monkeypatch)
     reader = _grid_reader(scene, learnt=True)
     ahead = [reader.read(frame.image) for frame in scene.frames]
     assert sum(careful_alone) == 0
@@ -1047,7 +1041,7 @@ def test_raised_faces_over_empty_looking_floors_are_read_with_the_batch_the_same
     # a cell the history has surely empty has no raised face asked (its floor is believed), so
     # none is read ahead: here the history is the empty board
     without = sum(1 for key in reader._letters_read if key[3])
-    reader.read(scene.frames[-1].image, previous=_empty_history(reader.rows, reader.cols))
+    reader.read(scene.frames[-1].image, previous=empty_board(reader.rows, reader.cols))
     assert without > 0 and not any(key[3] for key in reader._letters_read)
     monkeypatch.setattr(UpwordsReader, "_raised_faces_ahead", lambda self, wanted, previous=None: [])
     alone = [reader.read(frame.image) for frame in scene.frames]

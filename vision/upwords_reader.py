@@ -726,8 +726,7 @@ class UpwordsReader:
                 continue
             if previous is not None and _surely_empty_before(previous.cell(r, c)):
                 continue
-            informative = unit((self.layer_shift_px[r, c] - 0.6) / (PLANES_APART_PX - 0.6))
-            face = self._raised_face_heard(r, c, scores, every, informative)
+            face = self._raised_face_heard(r, c, scores, every, self._planes_apart(r, c))
             if face is not None:
                 faces.append((face[0], r - r0, c - c0))
         return faces
@@ -822,8 +821,12 @@ class UpwordsReader:
         wr, wc = r - self._origin[0], c - self._origin[1]
         scores = self._rim_scores[:, wr, wc]
         visible = [cover < MAX_COVER for cover in self._raised_covers(occluder, r, c)]
-        informative = unit((self.layer_shift_px[r, c] - 0.6) / (PLANES_APART_PX - 0.6))
-        return scores / max(self._tile_gray, 20.0), np.array(visible), informative
+        return scores / max(self._tile_gray, 20.0), np.array(visible), self._planes_apart(r, c)
+
+    def _planes_apart(self, r: int, c: int) -> float:
+        """How far apart a cell's planes are in the picture, 0..1 (straight overhead they nearly
+        coincide and say little of a height)."""
+        return unit((self.layer_shift_px[r, c] - 0.6) / (PLANES_APART_PX - 0.6))
 
     @property
     def _tile_gray(self) -> float:
