@@ -8,15 +8,22 @@ undo, so the log also holds take-backs. Game after game, a table goes round the 
 games; short options make some games finish, so the leaderboard has winners.
 
 Run as a child process (one kiosk = one process, so a test can SIGKILL it):
-``python tests/club_tables.py DB CLUB TABLE PORT SEED EVENTS PACE``.
+``python tests/club_tables.py DB CLUB TABLE PORT SEED EVENTS PACE``. The table plays at
+least EVENTS events and then goes on playing, connected like a real kiosk, until its
+standard input closes (start it with ``stdin=DEVNULL`` to play exactly EVENTS): a test's
+fault then always falls while every table is alive and playing, however slowly a loaded
+machine started the tables.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import select
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +47,18 @@ SHORT: dict[str, dict[str, Any]] = {
 GAME_LENGTH = 40  # events before a table moves on to the next game
 
 
-def play_events(session: Session, rng: random.Random, count: int, table: str, pace: float = 0.0) -> int:
-    """Submit ``count`` accepted events (starting games as needed); return how many were logged."""
+def play_events(
+    session: Session,
+    rng: random.Random,
+    count: int,
+    table: str,
+    pace: float = 0.0,
+    more: Callable[[], bool] = lambda: False,
+) -> int:
+    """Submit ``count`` accepted events, then more while ``more()`` says so (starting games as
+    needed); return how many were logged."""
     logged = 0
-    while logged < count:
+    while logged < count or more():
         game = session.game
         if game is None or game.is_over() or len(game.events) >= GAME_LENGTH:
             played = session.log.games(1)
@@ -87,14 +102,26 @@ def replay_log(store: Any, game_id: int) -> Any:
 
 
 def settle(publisher: Any, timeout: float = 40.0) -> bool:
-    """Wait until everything in the log is planned and acknowledged by the broker."""
+    """Wait until the publisher has connected, everything in the log is planned, and the broker
+    has acknowledged it all (a kiosk started only to send again must first learn whether the
+    broker kept its session)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         publisher.wake()
-        if publisher.outbox.plan() == 0 and publisher.outbox.counts()["unacknowledged"] == 0:
+        if (
+            publisher.connections_handled > 0
+            and publisher.outbox.plan() == 0
+            and publisher.outbox.counts()["unacknowledged"] == 0
+        ):
             return True
         time.sleep(0.05)
     return False
+
+
+def stdin_open() -> bool:
+    """False once our standard input is at its end: the test has called the evening over."""
+    ready, _, _ = select.select([sys.stdin], [], [], 0)
+    return not ready or os.read(sys.stdin.fileno(), 1) != b""
 
 
 def main(argv: list[str]) -> int:
@@ -113,7 +140,7 @@ def main(argv: list[str]) -> int:
     session.resume()
     rng = random.Random(f"{seed}-{table}-{len(store.games(1000))}")
     print(json.dumps({"table": table, "started": True}), flush=True)
-    done = play_events(session, rng, int(events), table, float(pace))
+    done = play_events(session, rng, int(events), table, float(pace), more=stdin_open)
     settle(publisher)
     print(json.dumps({"table": table, "logged": done, **publisher.outbox.counts()}), flush=True)
     publisher.close()

@@ -62,7 +62,7 @@ class Broker:
         if self.tls is not None:
             ca, cert, key = self.tls
             lines += [f"cafile {ca}", f"certfile {cert}", f"keyfile {key}"]
-        lines += ["log_type error", "log_type warning"]
+        lines += ["log_type error", "log_type warning", "log_type notice", "log_type information"]
         if os.geteuid() == 0:
             lines.append(f"user {getpass.getuser()}")  # else mosquitto drops to a user who cannot read tmp
         passwd = self.folder / "tablekeeper.passwd"

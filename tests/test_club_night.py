@@ -40,7 +40,10 @@ ROUND = 35  # events each table plays in each of the three rounds
 PACE = 0.03
 
 
-def _table(folder: Path, table: str, port: int, events: int, seed: str = "1") -> subprocess.Popen[str]:
+def _table(
+    folder: Path, table: str, port: int, events: int, seed: str = "1", *, until_told: bool = True
+) -> subprocess.Popen[str]:
+    """A kiosk playing at least ``events`` events; ``until_told``: then on until :func:`_finish`."""
     return subprocess.Popen(
         [
             sys.executable,
@@ -53,6 +56,7 @@ def _table(folder: Path, table: str, port: int, events: int, seed: str = "1") ->
             str(events),
             str(PACE),
         ],
+        stdin=subprocess.PIPE if until_told else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -60,31 +64,34 @@ def _table(folder: Path, table: str, port: int, events: int, seed: str = "1") ->
 
 
 def _server(folder: Path, port: int, http: int) -> subprocess.Popen[str]:
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "kiosk.cli",
-            "club",
-            "--club",
-            CLUB,
-            "--port",
-            str(port),
-            "--username",
-            "club-server",
-            "--password-file",
-            str(folder / "server.secret"),
-            "--listen",
-            f"127.0.0.1:{http}",
-            "--db",
-            str(folder / "club.sqlite3"),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    """The club server; its log goes to ``server.log`` (a pipe nobody reads could fill and stall it)."""
+    log = folder / "server.log"
+    with log.open("a") as err:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "kiosk.cli",
+                "club",
+                "--club",
+                CLUB,
+                "--port",
+                str(port),
+                "--username",
+                "club-server",
+                "--password-file",
+                str(folder / "server.secret"),
+                "--listen",
+                f"127.0.0.1:{http}",
+                "--db",
+                str(folder / "club.sqlite3"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+        )
     line = process.stdout.readline() if process.stdout else ""
-    assert "standings at" in line, process.stderr.read() if process.stderr else line
+    assert "standings at" in line, log.read_text()[-2000:]
     return process
 
 
@@ -103,7 +110,8 @@ def _logged(db: Path) -> int:
 
 
 def _finish(kiosks: dict[str, subprocess.Popen[str]]) -> None:
-    """Let every table finish its turns and get every message to the broker."""
+    """Call the round over (each table's stdin closes), then wait until every table has got
+    every message to the broker."""
     for table, kiosk in kiosks.items():
         out, err = kiosk.communicate(timeout=90)
         assert kiosk.returncode == 0, f"{table}: {err[-2000:]}"
@@ -136,15 +144,21 @@ def _every_event_once_and_standings_right(folder: Path, base: str, dbs: dict[str
 
 
 def _playing(dbs: dict[str, Path], at_least: dict[str, int]) -> None:
-    """Wait until every table has logged a few more events: the evening is in full swing."""
-    deadline = time.monotonic() + 60
+    """Wait until every table has logged a few more events: the evening is in full swing.
+
+    The tables play until told to stop, so a fault injected after this falls mid-play. (When
+    they stopped by themselves after a fixed number of events, a loaded machine let the first
+    tables finish, and disconnect, before the broker was killed: nobody was left to send again
+    what died with it, and the test failed one run in three for a reason of its own making.)"""
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        if all(_logged(db) >= at_least[t] + 5 for t, db in dbs.items()):
+        behind = {t: _logged(db) for t, db in dbs.items() if _logged(db) < at_least[t] + 5}
+        if not behind:
             return
         time.sleep(0.05)
+    raise AssertionError(f"tables not playing after 120 s (events logged): {behind}")
 
 
-@pytest.mark.alone  # see the marker in pyproject.toml: under load this test loses messages
 def test_a_club_evening_survives_broker_kiosk_and_server_crashes(tmp_path: Path) -> None:
     """Three rounds of play, one fault in the middle of each; checked after each round."""
     need_mosquitto()
@@ -217,6 +231,40 @@ def test_a_club_evening_survives_broker_kiosk_and_server_crashes(tmp_path: Path)
     assert any(row["wins"] for row in snapshot["leaderboard"]), "some games must have finished"
 
 
+def test_a_kiosk_switched_off_before_a_broker_crash_sends_again_at_its_next_start(tmp_path: Path) -> None:
+    """The limit docs/club.md states, and how it heals: the broker acknowledged a table's game
+    and held it for the absent club server, the kiosk was switched off, the broker crashed.
+    The club cannot have that game until the kiosk is on again; then it has all of it."""
+    need_mosquitto()
+    broker = Broker(tmp_path / "broker", {"club-server": "pw-server", "t01": "pw-t01"}).start()
+    secret = tmp_path / "server.secret"
+    secret.write_text("pw-server")
+    os.chmod(secret, 0o600)
+    http = free_port()
+    base = f"http://127.0.0.1:{http}"
+    db = tmp_path / "t01.sqlite3"
+    server = _server(tmp_path, broker.port, http)
+    try:
+        server.kill()  # its session stays on the broker, which queues the game for it
+        server.wait(10)
+        kiosk = _table(tmp_path, "t01", broker.port, 15, until_told=False)
+        out, err = kiosk.communicate(timeout=90)
+        assert kiosk.returncode == 0 and '"unacknowledged": 0' in out, err[-2000:]
+        broker.kill(signal.SIGKILL)
+        broker.start()
+        server = _server(tmp_path, broker.port, http)
+        time.sleep(2.0)
+        assert ("t01", next(iter(outbox(db)))) not in archive(tmp_path / "club.sqlite3")
+        kiosk = _table(tmp_path, "t01", broker.port, 0, seed="2", until_told=False)
+        out, err = kiosk.communicate(timeout=90)
+        assert kiosk.returncode == 0 and '"logged": 0' in out, err[-2000:]
+        _every_event_once_and_standings_right(tmp_path, base, {"t01": db}, "the kiosk's next start")
+    finally:
+        server.terminate()
+        server.wait(10)
+        broker.stop()
+
+
 def test_the_standings_page_is_served_and_read_only(tmp_path: Path) -> None:
     need_mosquitto()
     broker = Broker(tmp_path / "broker", {"club-server": "pw-server", "t01": "pw-t01"}).start()
@@ -227,7 +275,7 @@ def test_the_standings_page_is_served_and_read_only(tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{http}"
     server = _server(tmp_path, broker.port, http)
     try:
-        kiosk = _table(tmp_path, "t01", broker.port, 25)
+        kiosk = _table(tmp_path, "t01", broker.port, 25, until_told=False)
         assert kiosk.wait(60) == 0, kiosk.stderr.read() if kiosk.stderr else ""
         snapshot = wait_until_caught_up(base, {"t01": tmp_path / "t01.sqlite3"})
         current = snapshot["tables"][0]["current"]

@@ -50,6 +50,8 @@ class Publisher:
         #: Messages the broker acknowledged since start (for tests and the screen).
         self.acknowledged = 0
         self.connections = 0
+        #: Connections whose resend the worker has planned (after a lost session: the rewind).
+        self.connections_handled = 0
         client = mqtt.Client(
             mqtt.CallbackAPIVersion.VERSION2,
             client_id=config.client_id,
@@ -162,6 +164,7 @@ class Publisher:
                 self._session_lost = False
                 again = self.outbox.rewind()
                 log.info("club broker lost this table's session: %d message(s) will be sent again", again)
+            self.connections_handled += 1
         self.outbox.plan()
         if not self._connected:
             return
