@@ -996,6 +996,18 @@ def test_a_letter_whose_strokes_view_is_unsure_is_checked_for_a_contradiction() 
 
 
 @pytest.mark.slow
+def test_a_letter_both_views_are_not_sure_of_is_checked() -> None:
+    """A DejaVu Serif Bold Q on a half-full held-out 15x15 (`bench read_speed --seeds 560000`,
+    seed 562203): binarised in two pieces, its tail touching the cut, so the strokes view kept
+    the left arc alone and read C at 1.0, and the whole cell C at 0.77 with Q third. It was read C
+    and sure, unchecked. Now the second look checks it, among each view's own nearest letters,
+    and finds a Q: the read is in doubt (or right)."""
+    truth, read = _crossword_cell(562203, 0.5, 3, 0, (4, 13))
+    assert truth == "Q"
+    assert read.letter == "Q" or read.uncertain, read
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(("at", "cell"), [(0, (9, 8)), (1, (7, 9))])
 def test_a_height_where_the_planes_lie_close_is_never_sure(at: int, cell: tuple) -> None:
     """Held-out seed 401300 (`bench read_speed --seeds 400000`), a full 10x10 whose stacks' tops

@@ -65,7 +65,19 @@ ONE_VIEW_BELOW = 0.3
 #: Needing the match to vouch there as well put 161 more of 12,123 right letters in doubt on
 #: development crossword boards (``read_speed --seeds 370000-390000``, full and half); asking
 #: only that it not contradict, none.
-ONE_VIEW_CHECKED_BELOW = 0.45
+#: It was 0.45 until a DejaVu Serif Bold Q binarised in two pieces, its tail touching the cut:
+#: the tight view kept the left arc alone and read C at 1.0, the whole cell C at 0.77 (Q third),
+#: so C was sure and never checked (fresh then: ``read_speed --seeds 560000``, seed 562203,
+#: picture 0, cell 4,13). Now a read skips the second look only when both views are sure. On
+#: development boards (``read_speed`` seeds 540000 and 550000, all three boards, quarter, half
+#: and full: 28,008 cells) that put 3 more right letters in doubt and caught no other; it checks
+#: about three times as many cells on a full 15x15 (a quarter of them instead of a twelfth),
+#: 11-14 % of its read.
+ONE_VIEW_CHECKED_BELOW = SECOND_LOOK_BELOW
+#: A checked read is matched against each view's own nearest letters too, this many a view: the
+#: Q above was the whole cell's third, and the two views' summed distances put it seventh (the
+#: broken tight view had it far), outside :data:`vision.letter_match.CANDIDATES`.
+OWN_NEAREST = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +260,11 @@ class LetterClassifier:
                 if near_w is not None:
                     closest = np.argsort(near_w[j] + near_t[j])[:CANDIDATES].tolist()
                     names = [taught.names[c] for c in closest]
-                    # and each view's own letter, however far the other view put it
-                    names += [n for n in dict.fromkeys((whole.letter, tight.letter)) if n not in names]
+                    # and each view's own nearest letters, however far the other view put them
+                    own = ([taught.names[c] for row in (near_w[j], near_t[j])
+                            for c in np.argpartition(row, OWN_NEAREST - 1)[:OWN_NEAREST].tolist()]
+                           if len(taught.names) > OWN_NEAREST else [])
+                    names += [n for n in dict.fromkeys((whole.letter, tight.letter, *own)) if n not in names]
                     if self.matcher is not None:
                         names += [n for n in self.matcher.look_alikes(best.letter) if n not in names]
                     nearest[i] = names
