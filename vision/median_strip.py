@@ -14,7 +14,8 @@ strip's printed letter is not the tile's (stop 27: on 13,753 development median 
 of the seven left in doubt by the ground alone were settled right, and none was moved wrong;
 heard alone, the ink would have made one captured tile's bare space a sure tile). Still in
 between, the space is marked uncertain where the model disagrees or where no lane holds the
-column's tile (the median alone then decides where the tile is); and a space whose ground is
+column's tile (the median alone then decides where the tile is), its guess for the players the
+side its ground leans to (stop 33); and a space whose ground is
 clearly the bare strip's while its ink is its tile's is asked too (stop 32: a shadow over half
 the street, a light brightening along it; fresh held-out streets read surely wrong).
 
@@ -106,8 +107,15 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
             # in between: asked where the model disagrees, and wherever the median alone decides
             # the column (no lane holds its tile): a light along the street that the model
             # misjudged had it sure (0.01) that an H on its letter was gone, the ground halfway
-            # (0.47; fresh held-out seed 175011, picture 3)
-            out[MEDIAN_ROW, col] = 0.55 if p >= 0.5 else 0.45
+            # (0.47; fresh held-out seed 175011, picture 3).
+            # The guess the players see is the side the ground leans to in this picture, not
+            # the model's: on a pale grey held-out strip under white tiles the model called three
+            # tiles on their letters bare (0.11, 0.17) or barely held (0.70) while their grounds
+            # leaned to the tile (0.63-0.68; the bare spaces' 0.01-0.04), and two were guessed
+            # captured (fresh held-out seed 181003, picture 2, `generalise --seeds 171000`). On
+            # development streets (`generalise` seeds 163000-169000, both families, no hand: 31
+            # columns in doubt) the ground's side was right for 22, the model's for 15.
+            out[MEDIAN_ROW, col] = 0.55 if share > 0.5 else 0.45
             doubts[col] = DOUBT
         if out[MEDIAN_ROW, col] >= 0.5 and lanes[col] < 0.5 and left and to_tile >= LIKE_BARE * left:
             out[MEDIAN_ROW, col] = min(out[MEDIAN_ROW, col], 0.55)
