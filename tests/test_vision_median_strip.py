@@ -177,6 +177,25 @@ def test_in_between_is_a_doubt_where_the_median_alone_decides() -> None:
     assert settled[MEDIAN_ROW, 7] == 0.6 and doubts[7] is None
 
 
+def test_on_a_strip_of_the_tiles_colour_an_ink_against_the_model_is_a_doubt() -> None:
+    """Where the ground cannot tell the strip from the tiles, the model alone decides, and a
+    captured K was read surely on its letter (fresh in-domain seed 173010): its ink was the
+    strip's printed letter. The ink does not overrule the model there; it asks."""
+    start = np.tile(TILE, (17, 1))
+    rng = np.random.default_rng(3)
+    now = start + rng.normal(0.0, 2.0, start.shape)  # the bare strip's ground: the tiles' colour
+    inks_start = np.tile(INK, (17, 1))
+    inks_now = inks_start.copy()
+    inks_now[[0, 1, 2, 9]] = PRINTED  # three tiles out in lanes, and space 9 bare (captured)
+    prob = _street({0: 1, 1: 3, 2: 4}, {9: 0.87, 10: 0.9, 11: 0.2})
+    settled, doubts = settle_median(prob, now, start)
+    assert doubts == [None] * 17  # the ground alone: nothing to go on
+    settled, doubts = settle_median(prob, now, start, inks_now, inks_start)
+    assert doubts[9] == DOUBT and settled[MEDIAN_ROW, 9] == 0.87  # asked, the model's guess kept
+    assert doubts[10] is None  # a tile whose ink is its own: as the model read it
+    assert doubts[11] == DOUBT  # the model says gone, the ink its tile's: asked
+
+
 def test_in_between_the_guess_is_the_side_the_ground_leans_to() -> None:
     """A space whose ground leans to its tile (about two thirds of the way) while the model calls
     it bare: still a doubt, but the players are shown the tile on its letter."""
@@ -208,6 +227,26 @@ def test_tiles_on_a_pale_strip_the_model_called_bare_are_guessed_on_their_letter
     for letter in "CM":
         assert frame.positions[letter] == 0
         assert columns[letter].position == 0, columns[letter]
+    for column in columns.values():
+        truth = frame.positions[column.letter]
+        truth = truth if truth is not None and -2 <= truth <= 2 else None
+        assert column.position == truth or column.uncertain, column
+
+
+@pytest.mark.slow
+def test_a_captured_tile_on_a_strip_of_the_tiles_colour_is_never_read_surely_on_it() -> None:
+    """Fresh in-domain `bench generalise --seeds 173000`, seed 173010, picture 3: a captured K read
+    surely on its letter (0.74) on a strip of the tiles' colour. Every column is right or asked."""
+    seed, at = 173010, 3
+    scene = street_scene(seed, "train", n_frames=5)
+    frame = scene.frames[at]
+    assert not frame.hand
+    cal = scene.calibration
+    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * scene.face_frac,
+                              scene.thickness_mm)
+    reader = StreetReader(cal.corners, cal.image_size, geometry=geometry,
+                          appearance=learn_street(cal.image, cal.corners, scene.face_frac))
+    columns = {c.letter: c for c in reader.read(frame.image).columns}
     for column in columns.values():
         truth = frame.positions[column.letter]
         truth = truth if truth is not None and -2 <= truth <= 2 else None
