@@ -208,6 +208,11 @@ def test_in_between_the_guess_is_the_side_the_ground_leans_to() -> None:
     now[7] = TILE + (STRIP - TILE) * 0.65  # and two thirds of the way to the bare strip
     settled, doubts = settle_median(_street({0: 1, 1: 3}, {7: 0.9}), now, start)
     assert 0.2 < settled[MEDIAN_ROW, 7] < 0.5 and doubts[7] == DOUBT
+    # halfway, the ground says nothing: the model's guess (a captured W, fresh seed 187006)
+    now[7] = TILE + (STRIP - TILE) * 0.5
+    for model, guessed_on in ((0.02, False), (0.9, True)):
+        settled, doubts = settle_median(_street({0: 1, 1: 3}, {7: model}), now, start)
+        assert (settled[MEDIAN_ROW, 7] >= 0.5) == guessed_on and doubts[7] == DOUBT
 
 
 @pytest.mark.slow
