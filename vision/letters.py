@@ -75,8 +75,8 @@ ONE_VIEW_BELOW = 0.3
 #: 11-14 % of its read.
 ONE_VIEW_CHECKED_BELOW = SECOND_LOOK_BELOW
 #: A checked read is matched against each view's own nearest letters too, this many a view: the
-#: Q above was the whole cell's third, and the two views' summed distances put it seventh (the
-#: broken tight view had it far), outside :data:`vision.letter_match.CANDIDATES`.
+#: Q above was the whole cell's third, but not among the five nearest by the two views' summed
+#: distances (C U I L E: the broken tight view had it far), :data:`vision.letter_match.CANDIDATES`.
 OWN_NEAREST = 3
 
 
