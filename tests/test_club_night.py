@@ -95,6 +95,16 @@ def _server(folder: Path, port: int, http: int) -> subprocess.Popen[str]:
     return process
 
 
+def _club(folder: Path, tables: list[str], secret: str = "pw-server") -> tuple[Broker, int]:
+    """Mosquitto with the documented ACL and accounts for the club server and ``tables``, the
+    club server's password file, and a free port for its page."""
+    broker = Broker(folder / "broker", {"club-server": "pw-server", **{t: f"pw-{t}" for t in tables}}).start()
+    path = folder / "server.secret"
+    path.write_text(secret)
+    os.chmod(path, 0o600)
+    return broker, free_port()
+
+
 def _logged(db: Path) -> int:
     import sqlite3
 
@@ -162,12 +172,7 @@ def _playing(dbs: dict[str, Path], at_least: dict[str, int]) -> None:
 def test_a_club_evening_survives_broker_kiosk_and_server_crashes(tmp_path: Path) -> None:
     """Three rounds of play, one fault in the middle of each; checked after each round."""
     need_mosquitto()
-    accounts = {"club-server": "pw-server", **{t: f"pw-{t}" for t in TABLES}}
-    broker = Broker(tmp_path / "broker", accounts).start()
-    secret = tmp_path / "server.secret"
-    secret.write_text("pw-server")
-    os.chmod(secret, 0o600)
-    http = free_port()
+    broker, http = _club(tmp_path, TABLES)
     base = f"http://127.0.0.1:{http}"
     server = _server(tmp_path, broker.port, http)
     dbs = {t: tmp_path / f"{t}.sqlite3" for t in TABLES}
@@ -236,11 +241,7 @@ def test_a_kiosk_switched_off_before_a_broker_crash_sends_again_at_its_next_star
     and held it for the absent club server, the kiosk was switched off, the broker crashed.
     The club cannot have that game until the kiosk is on again; then it has all of it."""
     need_mosquitto()
-    broker = Broker(tmp_path / "broker", {"club-server": "pw-server", "t01": "pw-t01"}).start()
-    secret = tmp_path / "server.secret"
-    secret.write_text("pw-server")
-    os.chmod(secret, 0o600)
-    http = free_port()
+    broker, http = _club(tmp_path, ["t01"])
     base = f"http://127.0.0.1:{http}"
     db = tmp_path / "t01.sqlite3"
     server = _server(tmp_path, broker.port, http)
@@ -267,11 +268,7 @@ def test_a_kiosk_switched_off_before_a_broker_crash_sends_again_at_its_next_star
 
 def test_the_standings_page_is_served_and_read_only(tmp_path: Path) -> None:
     need_mosquitto()
-    broker = Broker(tmp_path / "broker", {"club-server": "pw-server", "t01": "pw-t01"}).start()
-    secret = tmp_path / "server.secret"
-    secret.write_text("pw-server\n")
-    os.chmod(secret, 0o600)
-    http = free_port()
+    broker, http = _club(tmp_path, ["t01"], secret="pw-server\n")  # a file ending in a newline
     base = f"http://127.0.0.1:{http}"
     server = _server(tmp_path, broker.port, http)
     try:

@@ -105,6 +105,27 @@ def test_a_space_that_moved_as_far_as_a_bare_one_is_in_doubt() -> None:
     assert settled[MEDIAN_ROW, 10] >= 0.9 and doubts[10] is None
 
 
+def _reader(scene, appearance=None) -> StreetReader:
+    """The street's reader as calibration makes it: the learnt appearance unless one is given."""
+    cal = scene.calibration
+    if appearance is None:
+        appearance = learn_street(cal.image, cal.corners, scene.face_frac)
+    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * scene.face_frac,
+                              scene.thickness_mm)
+    return StreetReader(cal.corners, cal.image_size, geometry=geometry, appearance=appearance)
+
+
+def _truth(frame, letter: str) -> int | None:
+    """Where the letter's tile is on the street (-2..2), None when captured (off the street)."""
+    truth = frame.positions[letter]
+    return truth if truth is not None and -2 <= truth <= 2 else None
+
+
+def _right_or_asked(columns, frame) -> None:
+    for column in columns:
+        assert column.position == _truth(frame, column.letter) or column.uncertain, column
+
+
 INK = np.array([20.0, 30.0, 20.0])  # the tile's letter: dark red
 PRINTED = np.array([25.0, 10.0, -30.0])  # the strip's printed letters: dark blue
 
@@ -223,39 +244,24 @@ def test_tiles_on_a_pale_strip_the_model_called_bare_are_guessed_on_their_letter
     scene = street_scene(181003, "held_out", n_frames=5)
     frame = scene.frames[2]
     assert not frame.hand
-    cal = scene.calibration
-    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * scene.face_frac,
-                              scene.thickness_mm)
-    reader = StreetReader(cal.corners, cal.image_size, geometry=geometry,
-                          appearance=learn_street(cal.image, cal.corners, scene.face_frac))
+    reader = _reader(scene)
     columns = {c.letter: c for c in reader.read(frame.image).columns}
     for letter in "CM":
         assert frame.positions[letter] == 0
         assert columns[letter].position == 0, columns[letter]
-    for column in columns.values():
-        truth = frame.positions[column.letter]
-        truth = truth if truth is not None and -2 <= truth <= 2 else None
-        assert column.position == truth or column.uncertain, column
+    _right_or_asked(columns.values(), frame)
 
 
 @pytest.mark.slow
 def test_a_captured_tile_on_a_strip_of_the_tiles_colour_is_never_read_surely_on_it() -> None:
     """Fresh in-domain `bench generalise --seeds 173000`, seed 173010, picture 3: a captured K read
     surely on its letter (0.74) on a strip of the tiles' colour. Every column is right or asked."""
-    seed, at = 173010, 3
-    scene = street_scene(seed, "train", n_frames=5)
-    frame = scene.frames[at]
+    scene = street_scene(173010, "train", n_frames=5)
+    frame = scene.frames[3]
     assert not frame.hand
-    cal = scene.calibration
-    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * scene.face_frac,
-                              scene.thickness_mm)
-    reader = StreetReader(cal.corners, cal.image_size, geometry=geometry,
-                          appearance=learn_street(cal.image, cal.corners, scene.face_frac))
+    reader = _reader(scene)
     columns = {c.letter: c for c in reader.read(frame.image).columns}
-    for column in columns.values():
-        truth = frame.positions[column.letter]
-        truth = truth if truth is not None and -2 <= truth <= 2 else None
-        assert column.position == truth or column.uncertain, column
+    _right_or_asked(columns.values(), frame)
 
 
 @pytest.mark.slow
@@ -267,15 +273,8 @@ def test_tiles_in_a_shadow_or_a_light_across_the_street_are_never_read_surely_go
     scene = street_scene(seed, "held_out", n_frames=5)
     frame = scene.frames[at]
     assert not frame.hand
-    cal = scene.calibration
-    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * scene.face_frac,
-                              scene.thickness_mm)
-    reader = StreetReader(cal.corners, cal.image_size, geometry=geometry,
-                          appearance=learn_street(cal.image, cal.corners, scene.face_frac))
-    for column in reader.read(frame.image).columns:
-        truth = frame.positions[column.letter]
-        truth = truth if truth is not None and -2 <= truth <= 2 else None
-        assert column.position == truth or column.uncertain, column
+    reader = _reader(scene)
+    _right_or_asked(reader.read(frame.image).columns, frame)
 
 
 @pytest.mark.slow
@@ -289,11 +288,7 @@ def test_a_tile_on_its_median_letter_in_a_changed_light_is_read_there(seed, fami
     scene = street_scene(seed, family, n_frames=5)
     frame = scene.frames[at]
     assert frame.positions[letter] == 0 and not frame.hand
-    cal = scene.calibration
-    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * scene.face_frac,
-                              scene.thickness_mm)
-    reader = StreetReader(cal.corners, cal.image_size, geometry=geometry,
-                          appearance=learn_street(cal.image, cal.corners, scene.face_frac))
+    reader = _reader(scene)
     column = next(c for c in reader.read(frame.image).columns if c.letter == letter)
     assert column.position == 0 and not column.uncertain
 
@@ -306,11 +301,7 @@ def test_a_tile_on_a_strip_of_its_own_colour_is_not_read_as_gone() -> None:
     scene = street_scene(125004, "train", n_frames=5)
     frame = scene.frames[4]
     assert frame.positions["H"] == 0 and not frame.hand
-    cal = scene.calibration
-    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * scene.face_frac,
-                              scene.thickness_mm)
-    reader = StreetReader(cal.corners, cal.image_size, geometry=geometry,
-                          appearance=learn_street(cal.image, cal.corners, scene.face_frac))
+    reader = _reader(scene)
     column = next(c for c in reader.read(frame.image).columns if c.letter == "H")
     assert column.position == 0 or column.uncertain
 
@@ -324,19 +315,15 @@ def test_streets_the_model_alone_misread_are_read_right(seed: int, family: str) 
     bare median of the same picture every column is right."""
     scene = street_scene(seed, family, n_frames=4, hand_chance=0.0)
     cal = scene.calibration
-    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * scene.face_frac,
-                              scene.thickness_mm)
     learnt = learn_street(cal.image, cal.corners, scene.face_frac)
     assert learnt.faces is not None and learnt.faces.shape == (5, 17, 3)
     wrong = {}
     for name, appearance in (("model alone", dataclasses.replace(learnt, faces=None)), ("settled", learnt)):
-        reader = StreetReader(cal.corners, cal.image_size, geometry=geometry, appearance=appearance)
+        reader = _reader(scene, appearance)
         wrong[name] = 0
         for frame in scene.frames:
             for column in reader.read(frame.image).columns:
-                truth = frame.positions[column.letter]
-                truth = truth if truth is not None and -2 <= truth <= 2 else None
-                wrong[name] += column.position != truth
+                wrong[name] += column.position != _truth(frame, column.letter)
     assert wrong["model alone"] >= 3
     assert wrong["settled"] == 0
 
@@ -363,7 +350,5 @@ def test_a_calibration_saved_before_the_inks_still_reads(tmp_path) -> None:
     learnt.save(tmp_path / "board.npz")
     loaded = BoardAppearance.load(tmp_path / "board.npz")
     assert loaded.inks is None and loaded.faces is not None
-    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * scene.face_frac,
-                              scene.thickness_mm)
-    reader = StreetReader(cal.corners, cal.image_size, geometry=geometry, appearance=loaded)
+    reader = _reader(scene, loaded)
     assert len(reader.read(scene.frames[1].image).columns) == 17

@@ -15,9 +15,10 @@ of the seven left in doubt by the ground alone were settled right, and none was 
 heard alone, the ink would have made one captured tile's bare space a sure tile). Still in
 between, the space is marked uncertain where the model disagrees or where no lane holds the
 column's tile (the median alone then decides where the tile is), its guess for the players the
-side its ground leans to (stop 33); and a space whose ground is
-clearly the bare strip's while its ink is its tile's is asked too (stop 32: a shadow over half
-the street, a light brightening along it; fresh held-out streets read surely wrong).
+side its ground leans to (stop 33); and a space whose ground is clearly the bare strip's while
+its ink is its tile's is asked too (stop 32: a shadow over half the street, a light brightening
+along it; fresh held-out streets read surely wrong). On a strip of the tiles' own colour the
+model decides alone, and a space whose ink clearly says otherwise is asked (stop 33).
 
 Measured on randomised streets (``python -m bench generalise``): see ``docs/reading.md``.
 """
