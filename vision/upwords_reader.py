@@ -153,6 +153,17 @@ PARTLY_HIDDEN = 0.3
 PARTLY_HIDDEN_LETTER = 0.8
 PARTLY_HIDDEN_FLAG = "partly hidden behind a nearer stack"
 PARTLY_HIDDEN_DOUBT = 0.3
+#: A tile whose own top face a nearer stack hides this much or more shows only part of its
+#: letter, and a letter cut short can be another one whole: a DejaVu Serif Bold J with its hook
+#: behind a stack of 3 (its face 32 % hidden) was read surely as I, 0.83 (full held-out 8x8,
+#: fresh ``read_speed --seeds 600000``, seed 600303, picture 0). Such a letter must be read at
+#: least :data:`FACE_HIDDEN_LETTER` sure (both views agreeing, :mod:`vision.letters`), unless
+#: the game's history already has it there. On development boards (``read_speed``-style
+#: scenes 550000-550119, 8x8 and 10x10, half and full: 23,583 tiles) 615 right letters were
+#: read sure on faces 15-35 % hidden, 8 of them under 0.9: those go in doubt. None was wrong.
+FACE_HIDDEN = 0.15
+FACE_HIDDEN_LETTER = 0.9
+FACE_HIDDEN_FLAG = "its letter is partly hidden behind a nearer stack"
 #: ... and a stack of 2 or more seen through such a slot, whose letter is the one read on a tile
 #: just beyond it, is in doubt however sure the letter: its raised planes look over the nearer
 #: stack at that farther tile's face. An empty cell 57 % behind a stack of 3 showed the W just
@@ -215,6 +226,18 @@ PLANES_APART_PX = 3.5
 #: History settles these in a game.
 PLANES_CLOSE_PX = 2.6
 PLANES_CLOSE_CONF = 0.55
+#: Seen nearly straight down, the focal length cannot be worked out from the board's corners and
+#: is assumed (:mod:`vision.planes`), and the spacing of the planes with it: an assumed focal
+#: length a fifth too short or too long (the renders' cameras lie within 0.73-1.07 of the image
+#: width, the Pi's camera modules 0.77-0.99, the assumption 0.9) puts a stack of 3's face at
+#: 2.4-3.6 planes and a stack of 5's at 4.2-6. So, without a lens calibration, a single picture
+#: is never sure of a stack read this high or higher. Two stacks of 5 in the far corner of a
+#: board seen from 3 degrees were read surely as 4 (0.75 and 0.78; full held-out 10x10, fresh
+#: ``read_speed --seeds 600000``, seed 601202; the focal length assumed 13 % short). On
+#: development boards (``read_speed``-style scenes 540000-540149: 18 of 150 seen that steeply)
+#: it puts 28 heights read right and sure in doubt, and the one other read wrong and sure (a
+#: stack of 5 read 4). History settles these in a game.
+ASSUMED_FOCAL_SURE_BELOW = 2
 #: The lead a height needs over the plane just above it, as a multiple of :data:`HEIGHT_GAP`.
 #: (1.25 until stop 29: a stack of 3 in the board's far corner, its face scoring 1.02 on plane
 #: 2 and 0.94 on plane 3, was read surely as 2 at 0.65; fresh ``read_speed --seeds 900000
@@ -617,6 +640,9 @@ class UpwordsReader:
         unseen = self._unseen
         if cell.height and unseen is not None and self._cover(unseen, r, c, 0)[0] >= PARTLY_HIDDEN:
             cell = _in_doubt(cell, UNSEEN_NEARER_FLAG)
+        if (cell.height and cell.letter_confidence < FACE_HIDDEN_LETTER and not _letter_as_before(cell, prev)
+                and self._cover(occluder, r, c, cell.height)[0] >= FACE_HIDDEN):
+            cell = _in_doubt(cell, FACE_HIDDEN_FLAG)
         return cell
 
     def _seen_through_a_slot(self, r: int, c: int, cell: CellReading, occluder: np.ndarray) -> str | None:
@@ -642,7 +668,8 @@ class UpwordsReader:
             scores_arr, visible, informative = self._height_scores(r, c, occluder)
             height, lead = plane_height(scores_arr, visible)
             geo_conf = unit(lead) * informative
-            if self.layer_shift_px[r, c] < PLANES_CLOSE_PX:
+            if self.layer_shift_px[r, c] < PLANES_CLOSE_PX or (
+                    height >= ASSUMED_FOCAL_SURE_BELOW and self.planes.focal_source == "assumed"):
                 geo_conf = min(geo_conf, PLANES_CLOSE_CONF)
         letter, letter_conf, seen = self._read_letter(warps, height, wr, wc)
         cell = self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, [*flags, *seen],
@@ -942,6 +969,12 @@ def _surely_empty_before(prev: CellReading | None) -> bool:
     no such history."""
     return (prev is not None and prev.height == 0 and prev.confidence >= prev.threshold
             and UNDER_HAND_FLAG not in prev.flags)
+
+
+def _letter_as_before(cell: CellReading, prev: CellReading | None) -> bool:
+    """Whether the game's history already has this letter, surely, on a stack of this height."""
+    return (prev is not None and prev.height == cell.height and prev.letter == cell.letter
+            and prev.confidence >= prev.threshold)
 
 
 def _in_doubt(cell: CellReading, why: str) -> CellReading:
