@@ -57,3 +57,15 @@ def test_seen_nearly_straight_down_a_tall_stack_is_not_sure_from_one_picture() -
         assert cell.height == 5 or cell.uncertain, cell
         cell = in_a_game.cell(r, c)
         assert (cell.letter, cell.height) == (frame.letters[r][c], 5) and not cell.uncertain, cell
+
+
+@pytest.mark.slow
+def test_a_stack_whose_top_a_nearer_stack_half_hides_is_not_surely_a_tile_lower() -> None:
+    """Development seed 540078, picture 0: a stack of 3 behind a stack of 5, seen through the gap
+    beside it. Its top face, partly behind the nearer stack, scored less than the plane below,
+    which sees the same face's visible part (1.21 against 1.12), and it was read surely as 2."""
+    scene = _scene(540078, "upwords10", 0.5)
+    frame = scene.frames[0]
+    assert (frame.heights[2][1], frame.heights[3][1]) == (3, 5)
+    cell = grid_readers(scene, True).read(frame.image).cell(2, 1)
+    assert cell.height == 3 or cell.uncertain, cell

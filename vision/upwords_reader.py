@@ -183,6 +183,14 @@ FARTHER_FACE_FLAG = "perhaps a farther tile seen over a nearer stack"
 #: development boards (``read_speed`` scenes 380000-410000, 8x8 and 10x10, 31,488 cells) it flags
 #: 51 cells, 42 of them read right; history settles most heights in a game.
 HIDDEN_BELOW_FLAG = "the plane below its top is hidden: it may be a tile lower"
+#: ... and so is a stack seen through such a slot whose plane just above its top is the
+#: runner-up without a clear lead (:func:`plane_height` under 1): the top face, partly behind the
+#: nearer stack, scores less than the plane below it, which sees its visible part too. A stack of
+#: 3 behind a stack of 5 scored 1.21 on plane 2 and 1.12 on plane 3 and was read surely as 2
+#: (0.62; development ``read_speed``-style scene 540078, picture 0). On development boards
+#: (scenes 736000-736119, 8x8 and 10x10: 6,515 heights read sure from the picture) it put 10
+#: right heights in doubt (the one wrong height it caught there was in doubt already).
+ONE_LOW_FLAG = "its top is partly hidden: it may be a tile higher"
 #: Why a cell is not judged: a nearer stack stands in front of it.
 HIDDEN_FLAG = "hidden behind a taller stack"
 #: A tile whose floor this much (:data:`PARTLY_HIDDEN`) or more would lie behind a hidden cell
@@ -656,6 +664,11 @@ class UpwordsReader:
         if (cell.height >= 2 and cell.height_from == "geometry"
                 and self._raised_covers(occluder, r, c)[cell.height - 2] >= MAX_COVER):
             return HIDDEN_BELOW_FLAG
+        if cell.height < self.geometry.max_height and cell.height_from == "geometry":
+            scores, visible, _ = self._height_scores(r, c, occluder)
+            height, lead = plane_height(scores, visible)
+            if height == cell.height and lead < 1.0 and _runner_up(scores, visible, height) == height + 1:
+                return ONE_LOW_FLAG
         return None
 
     def _judge_tile(self, r: int, c: int, warps: list[np.ndarray], occluder: np.ndarray,
@@ -1014,6 +1027,14 @@ def plane_height(scores: np.ndarray, visible: np.ndarray) -> tuple[int, float]:
     if best >= 2 and math.isfinite(cand[best - 1]) and cand[best - 1] < max(cand[:best - 1]):
         lead = 0.0
     return best + 1, lead
+
+
+def _runner_up(scores: np.ndarray, visible: np.ndarray, height: int) -> int:
+    """The plane that scores best after plane ``height`` among the visible ones (all when none is)."""
+    cand = [x if v else -math.inf for x, v in zip(np.asarray(scores).tolist(), np.asarray(visible).tolist(),
+                                                    strict=True)] if np.any(visible) else list(scores)
+    cand[height - 1] = -math.inf
+    return max(range(len(cand)), key=cand.__getitem__) + 1
 
 
 def _clear_lead(scores: np.ndarray, visible: np.ndarray, height: int) -> float:
