@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.bench_generalise import confirmed_board, grid_readers
+from vision.reading import BoardReading, CellReading
 from vision.scenes import grid_scene
 from vision.upwords_reader import FACE_HIDDEN_FLAG
 
@@ -69,3 +70,36 @@ def test_a_stack_whose_top_a_nearer_stack_half_hides_is_not_surely_a_tile_lower(
     assert (frame.heights[2][1], frame.heights[3][1]) == (3, 5)
     cell = grid_readers(scene, True).read(frame.image).cell(2, 1)
     assert cell.height == 3 or cell.uncertain, cell
+
+
+@pytest.mark.slow
+def test_a_face_without_a_letter_is_not_taken_for_a_tiles_top() -> None:
+    """Fresh ``generalise --seeds 193000``, held-out seed 203101, picture 1: a single A in front
+    of an orange premium square scored best on plane 4, where the square showed, and was read as
+    a stack of 4 with no letter, in every picture, even with the game's history holding the A.
+    Every Upwords tile has a letter: the plane whose face shows one is the top."""
+    scene = grid_scene(203101, "held_out", "upwords10", n_frames=5, sequence=True)
+    reader = grid_readers(scene, True)
+    before, frame = scene.frames[0], scene.frames[1]
+    assert (frame.letters[1][4], frame.heights[1][4], before.heights[1][4]) == ("A", 1, 1)
+    alone = reader.read(frame.image).cell(1, 4)
+    assert (alone.letter, alone.height) == ("A", 1), alone
+    in_a_game = reader.read(frame.image, previous=confirmed_board(before)).cell(1, 4)
+    assert (in_a_game.letter, in_a_game.height) == ("A", 1) and not in_a_game.uncertain, in_a_game
+
+
+@pytest.mark.slow
+def test_a_history_that_asks_for_a_stack_over_the_limit_is_flagged_not_a_crash() -> None:
+    """A history of stacks of 5 under other letters (the players confirmed a wrong board) makes
+    every tile read now a sixth tile: over the limit, flagged. A cell whose letter was less
+    than sure then had its sixth plane's face looked up, which does not exist, and the read
+    failed with a KeyError."""
+    scene = _scene(737105, "upwords8", 1.0)
+    reader = grid_readers(scene, True)
+    history = BoardReading("upwords", 8, 8, tuple(CellReading(r, c, "Z", 5, 1.0, height_from="history")
+                                                  for r in range(8) for c in range(8)))
+    for frame in scene.frames:
+        reading = reader.read(frame.image, previous=history)
+        over = [cell for cell in reading.cells if cell.height > 5]
+        assert over
+        assert all(cell.uncertain and any("over the limit" in f for f in cell.flags) for cell in over)

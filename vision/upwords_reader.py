@@ -648,7 +648,8 @@ class UpwordsReader:
         unseen = self._unseen
         if cell.height and unseen is not None and self._cover(unseen, r, c, 0)[0] >= PARTLY_HIDDEN:
             cell = _in_doubt(cell, UNSEEN_NEARER_FLAG)
-        if (cell.height and cell.letter_confidence < FACE_HIDDEN_LETTER and not _letter_as_before(cell, prev)
+        if (0 < cell.height <= self.geometry.max_height and cell.letter_confidence < FACE_HIDDEN_LETTER
+                and not _letter_as_before(cell, prev)
                 and self._cover(occluder, r, c, cell.height)[0] >= FACE_HIDDEN):
             cell = _in_doubt(cell, FACE_HIDDEN_FLAG)
         return cell
@@ -685,6 +686,9 @@ class UpwordsReader:
                     height >= ASSUMED_FOCAL_SURE_BELOW and self.planes.focal_source == "assumed"):
                 geo_conf = min(geo_conf, PLANES_CLOSE_CONF)
         letter, letter_conf, seen = self._read_letter(warps, height, wr, wc)
+        if letter is None and geo_conf < 0.6 and self.geometry.max_height > 1:
+            height, letter, letter_conf, seen = self._lettered_plane(
+                warps, scores_arr, visible, wr, wc, height, (letter, letter_conf, seen))
         cell = self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, [*flags, *seen],
                             geo_height=height, geo_conf=geo_conf)
         if self.letters is None or not cell.height or cell.height == height or cell.height >= len(warps):
@@ -700,6 +704,27 @@ class UpwordsReader:
             cell = replace(cell, confidence=min(cell.confidence, 0.3),
                            flags=(*cell.flags, "the letter and the height do not agree"))
         return cell
+
+    def _lettered_plane(self, warps: list, scores: np.ndarray, visible: np.ndarray, wr: int, wc: int,
+                        height: int, read: tuple[str | None, float, list[str]]
+                        ) -> tuple[int, str | None, float, list[str]]:
+        """For a tile whose best plane, not a sure one, shows no letter: the next best visible
+        plane whose face shows a letter read surely (its height, letter, how sure, why in doubt),
+        or ``height`` and ``read`` as they were.
+
+        Why: every Upwords tile has a letter, so a face without one is no tile's top: it is
+        what lies beyond the cell seen on a raised plane. A single A in front of an orange
+        premium square scored 0.86 on plane 4, where the square showed, and 0.85 on its own
+        plane 1: it was read as a stack of 4 with no letter, in doubt, in every picture, even with
+        the game's history holding the A (held-out 10x10, fresh ``generalise --seeds 193000``,
+        seed 203101). The height stays as unsure as it was: history or the players settle it."""
+        for k in np.argsort(-np.where(visible, scores, -np.inf), kind="stable").tolist():
+            if k + 1 == height or not visible[k]:
+                continue
+            letter, letter_conf, seen = self._read_letter(warps, k + 1, wr, wc)
+            if letter is not None and letter_conf >= self.threshold:
+                return k + 1, letter, letter_conf, seen
+        return (height, *read)
 
     def _raised_face(self, r: int, c: int, warps: list, occluder: np.ndarray, prev: CellReading | None,
                      flags: list[str]) -> CellReading | None:
