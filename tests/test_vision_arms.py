@@ -356,3 +356,26 @@ def test_the_arm_checks_small_picture_is_an_area_shrink_whatever_the_size(shape)
     expected = cv2.resize(image, (shape[1] // factor, shape[0] // factor), interpolation=cv2.INTER_AREA)
     assert small.shape == expected.shape
     assert np.abs(small.astype(int) - expected.astype(int)).max() <= 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("kind", "seed", "picture"), [("upwords8", 119004, 1), ("upwords8", 119004, 3),
+                                                       ("street", 119002, 2)])
+def test_an_arm_on_a_table_of_its_colour_is_not_cut_off_by_specks_of_the_outline(kind, seed, picture) -> None:
+    """Fresh ``bench hands --seeds 119000``, train scenes: a pink arm on a pink table, seen only
+    where it crosses the board's dark surround. Specks of the board's pale outline in the tiles'
+    colour, widened by half a cell as tiles are, cut it off from the surround's outer edge, and
+    the hand was missed."""
+    from bench.bench_generalise import grid_readers
+    from bench.bench_hands import _street_reader
+    from vision.scenes import grid_scene, street_scene
+
+    if kind == "street":
+        scene = street_scene(seed, "train", n_frames=6, hand_chance=0.5)
+        reading = _street_reader(scene, True).read(scene.frames[picture].image)
+        cells = reading.columns
+    else:
+        scene = grid_scene(seed, "train", kind, n_frames=6, hand_chance=0.5, sequence=True)
+        cells = grid_readers(scene, True).read(scene.frames[picture].image).cells
+    assert scene.frames[picture].hand
+    assert any(UNDER_HAND_FLAG in cell.flags for cell in cells)

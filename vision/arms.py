@@ -57,6 +57,14 @@ TILE_COLOUR_DISTANCE = 14.0
 #: its nearest side): a tile's face is under a cell wide and its letter makes a hole in its
 #: middle (measured 0.2-0.35 cell), while a tan arm is one to three cells thick.
 TILE_THICKNESS_CELLS = 0.6
+#: ... nor is a tile-coloured patch smaller than this (cells' area): a tile's face, its letter cut
+#: out, is half a cell's area or more. Specks of a board's pale outline (0.01-0.04), widened by
+#: half a cell with the tiles, cut a pink arm off from the surround's outer edge where it
+#: crossed it, on a pink table that hid it there too, and the arm over the board was missed
+#: (train seed 119004, pictures 1 and 3, fresh ``bench hands --seeds 119000``; with them a street's,
+#: train seed 119002, picture 2). On development pictures (``hands --seeds 115000`` and
+#: ``117000``, 578) it changed no flag.
+TILE_PATCH_CELLS = 0.1
 #: ... counting its lightness's difference at this weight: a light gradient across the board
 #: (brighter lamp on one side) moves the tiles' lightness far more than their colour, and a full
 #: 10x10's darker side was "not tile-coloured" (``bench read_speed --seeds 280000``). At 0.33 a
@@ -368,6 +376,16 @@ def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = N
     return tile_coloured & ~np.isin(labels, np.unique(labels[thick]))
 
 
+def _no_specks(mask: np.ndarray, least: float) -> np.ndarray:
+    """``mask`` without its connected parts smaller than ``least`` pixels."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return mask
+    keep = stats[:, cv2.CC_STAT_AREA] >= least
+    keep[0] = False
+    return keep[labels]
+
+
 def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: tuple[int, int],
               tile_lab: np.ndarray | None, table: tuple[np.ndarray, float] | None = None,
               max_share: float = MAX_SHARE) -> np.ndarray:
@@ -411,6 +429,7 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
         # but a board full of them is one thick tile-coloured patch inside it.
         tile = _tile_sized(np.einsum("ijk,ijk->ij", off, off) <= TILE_COLOUR_DISTANCE**2, px, outer, near,
                            from_outside.astype(bool) & outer)
+        tile = _no_specks(tile, TILE_PATCH_CELLS * px * px)
         # and half a cell round them: a tile's sides, its shadow, the lean of a tile on an edge
         # cell seen at a slant all lie there
         reach = px | 1
