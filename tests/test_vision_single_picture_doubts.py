@@ -103,3 +103,17 @@ def test_a_history_that_asks_for_a_stack_over_the_limit_is_flagged_not_a_crash()
         over = [cell for cell in reading.cells if cell.height > 5]
         assert over
         assert all(cell.uncertain and any("over the limit" in f for f in cell.flags) for cell in over)
+
+
+@pytest.mark.slow
+def test_tiles_that_look_empty_under_a_deep_shadow_show_their_letters() -> None:
+    """Fresh ``read_speed --seeds 630000``, seed 631201, picture 0: a shadow deeper than the light's
+    estimate over a half-full 10x10's edge column, and three tiles there looked like the empty
+    board (0.13-0.19) and were read surely as empty cells. Each showed its letter at 1.0."""
+    scene = _scene(631201, "upwords10", 0.5)
+    frame = scene.frames[0]
+    reading = grid_readers(scene, True).read(frame.image)
+    for r, c in [(4, 0), (5, 0), (5, 1)]:
+        assert frame.heights[r][c]
+        cell = reading.cell(r, c)
+        assert cell.uncertain and cell.height and cell.letter == frame.letters[r][c], cell

@@ -212,6 +212,17 @@ NEARER_STACK_LOOK = 0.15
 BLANK = "?"
 #: A letter read less sure than this is no read at all (a blank, smudged or covered face).
 NO_LETTER_BELOW = 0.1
+#: A cell the learnt references find empty, but with a probability of a tile this high or higher
+#: (under :data:`OCCUPIED_FROM`), is looked at once more: where its face on the first plane shows
+#: a letter read at least :data:`EMPTY_LOOK_LETTER` sure, it is a tile, in doubt. Under a shadow
+#: deeper than the light's estimate, three tiles on a half-full held-out 10x10's edge looked like
+#: its empty cells (0.13-0.19) and were read surely as empty; every one showed its letter at 1.0
+#: (fresh ``read_speed --seeds 630000``, seed 631201, picture 0). On development boards
+#: (``read_speed``-style scenes 737200-737259 and 737300-737389: 8x8, 10x10 and 15x15, quarter,
+#: half and full) 176 empty cells were looked at so: one showed a letter, and it was in doubt
+#: already (its guess is now a tile); none read surely empty did.
+LETTER_LOOK_FROM = 0.05
+EMPTY_LOOK_LETTER = 0.9
 #: Why a tile's cell is in doubt when the picture shows no readable letter on it.
 NO_LETTER_FLAG = "no letter can be read on this tile"
 #: With learnt references: the lead (as a share of the tile's grey level) of the best plane's face
@@ -632,6 +643,9 @@ class UpwordsReader:
                 raised = self._raised_face(r, c, warps, occluder, prev, flags)
             if raised is not None:
                 return raised
+            lettered = self._letter_where_empty(r, c, warps, p, prev, flags)
+            if lettered is not None:
+                return lettered
             return self._finish(r, c, None, 0, occ_conf, 1.0, occ_conf, prev, flags, geo_height=0,
                                 geo_conf=occ_conf)
         floor_cover = self._cover(occluder, r, c, 0)[0]
@@ -704,6 +718,21 @@ class UpwordsReader:
             cell = replace(cell, confidence=min(cell.confidence, 0.3),
                            flags=(*cell.flags, "the letter and the height do not agree"))
         return cell
+
+    def _letter_where_empty(self, r: int, c: int, warps: list, p: float, prev: CellReading | None,
+                            flags: list[str]) -> CellReading | None:
+        """A cell the learnt references find empty, but not beyond doubt (:data:`LETTER_LOOK_FROM`),
+        whose face on the first plane shows a letter read surely: a tile, in doubt (None
+        otherwise). See :data:`EMPTY_LOOK_LETTER`."""
+        if not LETTER_LOOK_FROM <= p < OCCUPIED_FROM or self.letters is None:
+            return None
+        wr, wc = r - self._origin[0], c - self._origin[1]
+        letter, letter_conf, seen = self._read_letter(warps, 1, wr, wc, careful=True)
+        if letter in (None, BLANK) or letter_conf < EMPTY_LOOK_LETTER:
+            return None
+        doubt = f"the cell looks empty, but a tile's face shows {letter}"
+        return self._finish(r, c, letter, 1, RAISED_FACE_DOUBT, letter_conf, RAISED_FACE_DOUBT, prev,
+                            [*flags, *seen, doubt], geo_height=1, geo_conf=RAISED_FACE_DOUBT)
 
     def _lettered_plane(self, warps: list, scores: np.ndarray, visible: np.ndarray, wr: int, wc: int,
                         height: int, read: tuple[str | None, float, list[str]]
@@ -845,6 +874,10 @@ class UpwordsReader:
         asked = [(best_plane[r - r0][c - c0], r - r0, c - c0, False) for r, c in zip(rows, cols, strict=True)]
         if self.geometry.max_height > 1:  # the raised faces over empty-looking floors, read carefully
             asked += [(k, wr, wc, True) for k, wr, wc in self._raised_faces_ahead(wanted, previous)]
+        # and the first plane's faces of cells that look empty, but not beyond doubt
+        doubtful = wanted & (self._p_occ >= LETTER_LOOK_FROM) & (self._p_occ < OCCUPIED_FROM)
+        doubt_rows, doubt_cols = (where.tolist() for where in np.nonzero(doubtful))
+        asked += [(1, r - r0, c - c0, True) for r, c in zip(doubt_rows, doubt_cols, strict=True)]
         cut: dict[tuple[int, int, int, bool], np.ndarray] = {}
         for k in {key[0] for key in asked}:  # each plane's faces cut at once
             keys_k = [key for key in asked if key[0] == k]
