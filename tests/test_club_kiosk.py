@@ -72,10 +72,13 @@ def test_the_kiosk_publishes_and_shows_its_tables_qr_code(data: Path, tmp_path: 
     current = shown["tables"][0]["current"]
     assert shown["tables"][0]["table"] == "table-7"
     assert current["last_word"] == "PURPLE" and current["events"] == len(found["events"]) == 1
-    # A phone can read the code on the screenshot: it opens this table's page.
+    # A phone can read the code on the screenshot: it opens this table's page. (OpenCV's classic
+    # detector alone missed a code a clean clone's screenshot showed sharply, with its quiet zone,
+    # for one port's address; its ArUco-based detector, like a phone's reader, read it.)
     picture = cv2.imread(str(SHOTS / "club.png"))
-    url, _points, _ = cv2.QRCodeDetector().detectAndDecode(picture)
-    assert url == f"{page}/table/table-7"
+    detectors = (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco())
+    read = {detector.detectAndDecode(picture)[0] for detector in detectors}
+    assert f"{page}/table/table-7" in read, read
 
 
 NO_SOCKET = r"""
