@@ -376,8 +376,8 @@ def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = N
     return tile_coloured & ~np.isin(labels, np.unique(labels[thick]))
 
 
-def _no_specks(mask: np.ndarray, least: float) -> np.ndarray:
-    """``mask`` without its connected parts smaller than ``least`` pixels."""
+def parts_at_least(mask: np.ndarray, least: float) -> np.ndarray:
+    """``mask`` (boolean) without its connected parts (8-connected) smaller than ``least`` pixels."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
     if count <= 1:
         return mask
@@ -429,7 +429,7 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
         # but a board full of them is one thick tile-coloured patch inside it.
         tile = _tile_sized(np.einsum("ijk,ijk->ij", off, off) <= TILE_COLOUR_DISTANCE**2, px, outer, near,
                            from_outside.astype(bool) & outer)
-        tile = _no_specks(tile, TILE_PATCH_CELLS * px * px)
+        tile = parts_at_least(tile, TILE_PATCH_CELLS * px * px)
         # and half a cell round them: a tile's sides, its shadow, the lean of a tile on an edge
         # cell seen at a slant all lie there
         reach = px | 1

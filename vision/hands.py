@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.appearance import LOOK_CELL_PX, BoardAppearance, to_lab
-from vision.arms import arm_cells
+from vision.arms import arm_cells, parts_at_least
 from vision.occupancy import cell_fraction, skin_mask
 
 #: A cell more than this share under a hand is not judged.
@@ -77,12 +77,7 @@ def new_skin(warped: np.ndarray, appearance: BoardAppearance | None) -> np.ndarr
 def _large_parts(mask: np.ndarray) -> np.ndarray:
     """Only the skin-coloured regions bigger than one and a half cells: a hand with its arm is
     several cells across, while a red square the light has warmed since calibration is one."""
-    if not mask.any():
-        return mask
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-    big = np.zeros(n, bool)
-    big[1:] = stats[1:, cv2.CC_STAT_AREA] >= MIN_HAND_CELLS * LOOK_CELL_PX**2
-    return big[labels]
+    return parts_at_least(mask, MIN_HAND_CELLS * LOOK_CELL_PX**2)
 
 
 def hand_cells(warped: np.ndarray, rows: int, cols: int, appearance: BoardAppearance | None,

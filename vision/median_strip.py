@@ -86,7 +86,7 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
     lanes = out[list(LANE_ROWS)].max(axis=0)
     bare = np.flatnonzero(lanes >= SURE_LANE)
     if len(bare) > MIN_EXAMPLES and not _separable(faces_now[bare], faces_start[bare]):
-        return out, _ink_doubts(out, lanes, bare, inks_now, inks_start)
+        return _ink_doubts(out, lanes, bare, inks_now, inks_start)
     # How far a space moves from its own tile's look when that tile leaves (the bare spaces now
     # against their tiles at calibration): a space that moved as far may have lost its tile.
     moved = np.linalg.norm(faces_now[bare] - faces_start[bare], axis=-1)
@@ -142,14 +142,15 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
 
 
 def _ink_doubts(prob: np.ndarray, lanes: np.ndarray, bare: np.ndarray, inks_now: np.ndarray | None,
-                inks_start: np.ndarray | None) -> list[str | None]:
+                inks_start: np.ndarray | None) -> tuple[np.ndarray, list[str | None]]:
     """On a strip whose ground is the tiles' colour, the model alone decides each median space;
     where the inks still tell the strip's printed letters from the tiles', a space whose ink
     clearly says the opposite of the model is asked. A captured K was read surely on its letter
     (0.87) on a strip of the tiles' colour, its ink as the bare spaces' (0.08; the tiles on the
     median 0.75-0.86): in-domain seed 173010, picture 3, fresh ``generalise --seeds 173000``.
 
-    The guess the players see for such a space (``prob``, changed in place) is the ink's side.
+    Returns ``prob`` and a doubt (or None) per column, as :func:`settle_median` does. The guess
+    the players see for a space asked so is the ink's side.
     Three tiles on their letters the model called bare (0.16-0.28), their inks at 0.80-0.90,
     were guessed captured (fresh held-out seed 203010, pictures 3 and 4, ``generalise --seeds
     193000``). On development streets (``generalise`` seeds 163000-193000, both families, no
@@ -157,7 +158,7 @@ def _ink_doubts(prob: np.ndarray, lanes: np.ndarray, bare: np.ndarray, inks_now:
     for none."""
     doubts: list[str | None] = [None] * prob.shape[1]
     if inks_now is None or inks_start is None or not _separable(inks_now[bare], inks_start[bare]):
-        return doubts
+        return prob, doubts
     for col in range(prob.shape[1]):
         examples = bare[bare != col]
         if len(examples) < MIN_EXAMPLES or lanes[col] >= 0.5:
@@ -167,7 +168,7 @@ def _ink_doubts(prob: np.ndarray, lanes: np.ndarray, bare: np.ndarray, inks_now:
                 prob[MEDIAN_ROW, col] < 0.5 and by_ink >= 1.0 - CLEAR_SHARE):
             prob[MEDIAN_ROW, col] = 0.55 if by_ink > 0.5 else 0.45
             doubts[col] = DOUBT
-    return doubts
+    return prob, doubts
 
 
 def _share(now: np.ndarray, start: np.ndarray, examples: np.ndarray, col: int) -> tuple[float, float]:

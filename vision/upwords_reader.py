@@ -1071,10 +1071,7 @@ def plane_height(scores: np.ndarray, visible: np.ndarray) -> tuple[int, float]:
       plane just below catches that face on the stack's side; when it does not, the best plane
       found something else, such as a neighbour's face (a single tile read as a stack of 5).
     """
-    # Five numbers a cell, a cell at a time: plain Python (numpy's calls cost 30 us here).
-    score_list = np.asarray(scores, np.float64).tolist()
-    seen = np.asarray(visible, bool).tolist()
-    cand = [x if v else -math.inf for x, v in zip(score_list, seen, strict=True)] if any(seen) else score_list
+    score_list, seen, cand = _candidates(scores, visible)
     best = max(range(len(cand)), key=cand.__getitem__)
     if sum(math.isfinite(x) for x in cand) < 2 or max(score_list) > cand[best]:
         return best + 1, 0.0
@@ -1087,10 +1084,19 @@ def plane_height(scores: np.ndarray, visible: np.ndarray) -> tuple[int, float]:
     return best + 1, lead
 
 
+def _candidates(scores: np.ndarray, visible: np.ndarray) -> tuple[list[float], list[bool], list[float]]:
+    """The planes' scores and visibility as lists, and the scores :func:`plane_height` weighs: the
+    visible planes' (the others at minus infinity), or every plane's when none is visible.
+    Five numbers a cell, a cell at a time: plain Python (numpy's calls cost 30 us here)."""
+    score_list = np.asarray(scores, np.float64).tolist()
+    seen = np.asarray(visible, bool).tolist()
+    cand = [x if v else -math.inf for x, v in zip(score_list, seen, strict=True)] if any(seen) else score_list
+    return score_list, seen, cand
+
+
 def _runner_up(scores: np.ndarray, visible: np.ndarray, height: int) -> int:
-    """The plane that scores best after plane ``height`` among the visible ones (all when none is)."""
-    cand = [x if v else -math.inf for x, v in zip(np.asarray(scores).tolist(), np.asarray(visible).tolist(),
-                                                    strict=True)] if np.any(visible) else list(scores)
+    """The plane that scores best after plane ``height`` among those :func:`plane_height` weighs."""
+    cand = list(_candidates(scores, visible)[2])
     cand[height - 1] = -math.inf
     return max(range(len(cand)), key=cand.__getitem__) + 1
 
