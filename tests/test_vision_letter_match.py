@@ -246,3 +246,22 @@ def test_the_windows_give_the_plain_correlation() -> None:
         plain = _normalised(sliding_window_view(square, (WINDOW, WINDOW)).reshape(-1, WINDOW * WINDOW))
         assert _correlations(square_rows, scale, templates) == pytest.approx(plain @ templates.T, abs=1e-4)
     assert np.all(_correlations(rows[2], scales[2], templates)[0] == 0.0)
+
+
+@needs_crops
+def test_a_glyph_matched_at_the_edge_of_the_room_is_in_doubt(alphabet) -> None:
+    """Where the best window lies as far off as the match moves (five pixels), the glyph may lie
+    further still, and the letter is a guess: in doubt, though it matches its own tiles well.
+    Moved by three pixels, the same letters stay sure."""
+    images, labels = alphabet
+    matcher = TileMatcher.from_crops(images[:26], labels[:26])
+
+    def moved(image: np.ndarray, dx: int) -> np.ndarray:
+        square = cv2.resize(image, (MATCH_SIZE, MATCH_SIZE), interpolation=cv2.INTER_AREA)
+        return _moved(square, dx, 0)
+
+    near = matcher.match_many([moved(image, 3) for image in images[26:]], [None] * 26)
+    sure = [i for i, (letter, confidence) in enumerate(near) if letter == labels[i] and confidence >= 0.6]
+    assert len(sure) >= 15
+    far = matcher.match_many([moved(images[26 + i], 5) for i in sure], [None] * len(sure))
+    assert all(confidence < 0.6 for _, confidence in far), far

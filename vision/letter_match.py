@@ -68,6 +68,16 @@ SURE_LEAD = 0.1
 LOWEST_SURE = 0.9
 #: A best correlation below this is no match at all (grain, a board's edge): no letter.
 _NO_MATCH = 0.7
+#: A match whose best window lies on the edge of the room it is moved about in is at most this
+#: sure (in doubt): the glyph may lie further off than the room reaches, and then every letter
+#: is matched askew and the best of them is a guess. A DejaVu-like serif V on a loose tile lying
+#: off its square, high and left, was matched best as Y (0.91 against V's 0.77, both at the
+#: room's left edge) and read Y, sure (fresh then: ``read_speed --seeds 650000``, seed 652303,
+#: picture 0, cell 5,11). On development boards (crossword 15x15 seeds 738000-738023, 72
+#: pictures; Upwords 8x8 and 10x10 seeds 735000-735015 and 736000-736015, 96 pictures) the
+#: winning window lay on the edge for 11 of 2,292 matches, none on Upwords: 4 were right letters
+#: the match alone made sure, and go in doubt.
+EDGE_CONFIDENCE = 0.5
 
 
 def _normalised(rows: np.ndarray) -> np.ndarray:
@@ -195,24 +205,38 @@ class TileMatcher:
             best = first + second
         else:
             best = self._best(rows, scales, wanted)
-        for i, names, per_letter in zip(live, wanted, best, strict=True):
-            out[i] = _verdict(names, per_letter)
+        for i, names, (per_letter, on_edge) in zip(live, wanted, best, strict=True):
+            letter, confidence = _verdict(names, per_letter)
+            out[i] = (letter, min(confidence, EDGE_CONFIDENCE) if on_edge else confidence)
         return out
 
-    def _best(self, rows: np.ndarray, scales: np.ndarray, wanted: list[list[str]]) -> list[np.ndarray]:
-        """Each square's best correlation with each of its wanted letters' templates."""
+    def _best(self, rows: np.ndarray, scales: np.ndarray, wanted: list[list[str]]
+              ) -> list[tuple[np.ndarray, bool]]:
+        """Each square's best correlation with each of its wanted letters' templates, and whether
+        the best of all lies on the edge of the room (:func:`_on_edge`)."""
         out = []
         for square_rows, scale, names in zip(rows, scales, wanted, strict=True):
             spans = [self._spans[n] for n in names]
             columns = np.concatenate([np.arange(a, b) for a, b in spans])
-            best = _correlations(square_rows, scale, self._templates[columns]).max(axis=0)
-            out.append(np.maximum.reduceat(best, np.cumsum([0] + [b - a for a, b in spans[:-1]])))
+            correlations = _correlations(square_rows, scale, self._templates[columns])
+            best = correlations.max(axis=0)
+            where = int(np.argmax(correlations[:, int(np.argmax(best))]))
+            out.append((np.maximum.reduceat(best, np.cumsum([0] + [b - a for a, b in spans[:-1]])),
+                        _on_edge(where)))
         return out
 
 
 #: Squares from which the second look's products are split over two threads
 #: (:mod:`vision.spare_core`); below, the hand-over costs more than it saves.
 _TWO_THREADS_FROM = 8
+
+
+def _on_edge(window: int) -> bool:
+    """Whether a window (its index in :func:`_windows`' rows) is moved as far as the room allows,
+    in either direction."""
+    shifts = MATCH_SIZE - WINDOW + 1
+    dy, dx = divmod(window, shifts)
+    return min(dy, dx) == 0 or max(dy, dx) == shifts - 1
 
 
 def _verdict(names: list[str], per_letter: np.ndarray) -> tuple[str | None, float]:
