@@ -68,6 +68,20 @@ INK_SAYS_TILE = 0.6
 INK_GUESS_GROUND = 0.12
 #: A ground this near halfway between the bare strip and its tile says nothing of which it is.
 SHARE_TOO_CLOSE = 0.05
+#: Where the bare strip's ground and the tiles' differ by less than this many times the bare
+#: spaces' spread (but :data:`SEPARABLE` or more), and the inks differ by more times their own
+#: spread than the grounds, a clear ink that contradicts the ground is heard: the space is asked,
+#: its guess the ink's side. A strip a shade yellower than its tan tiles (ground separation 2.5
+#: times the spread) let a captured B's bare space look like its tile (ground 0.75); its blue
+#: printed letter was plainly not the tile's black one (ink 0.15, separation 20 times), and it
+#: was read surely on its letter (in-domain seed 211007, picture 4, ``generalise --seeds
+#: 211000``). On development streets (``generalise`` seeds 183000-211000, both families, no hand:
+#: 1,507 pictures) the 41 tiles on their letters whose ground said tile and ink said bare all
+#: had grounds 8 or more times the spread apart. In the 57 pictures whose grounds were under 6
+#: times apart (488 median spaces), the clear ink was right in all 7 spaces where it
+#: contradicted the ground; the spaces read wrong fell from 11 (one sure, the B) to 5 (all in
+#: doubt, their inks unclear: 0.37-0.66).
+WEAK_GROUND = 5.0
 
 
 def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarray,
@@ -87,6 +101,10 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
     bare = np.flatnonzero(lanes >= SURE_LANE)
     if len(bare) > MIN_EXAMPLES and not _separable(faces_now[bare], faces_start[bare]):
         return _ink_doubts(out, lanes, bare, inks_now, inks_start)
+    ink_leads = False  # the ground barely tells the strip from the tiles, the ink more clearly
+    if len(bare) > MIN_EXAMPLES and inks_now is not None and inks_start is not None:
+        by_ground = _separation(faces_now[bare], faces_start[bare])
+        ink_leads = by_ground < WEAK_GROUND and _separation(inks_now[bare], inks_start[bare]) > by_ground
     # How far a space moves from its own tile's look when that tile leaves (the bare spaces now
     # against their tiles at calibration): a space that moved as far may have lost its tile.
     moved = np.linalg.norm(faces_now[bare] - faces_start[bare], axis=-1)
@@ -99,15 +117,18 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
         by_ink = None
         if inks_now is not None and inks_start is not None:
             by_ink = _share(inks_now, inks_start, examples, col)[0]
+        ink_clear = by_ink is not None and (by_ink <= CLEAR_SHARE or by_ink >= 1.0 - CLEAR_SHARE)
         # the ink settles it only where it is clear and leans the ground's way: a captured
         # tile's bare space whose ink leaned to the tile (0.71, the ground 0.34) would have
         # been read surely as the tile (held-out seed 157009, picture 2)
-        if (CLEAR_SHARE < share < 1.0 - CLEAR_SHARE and by_ink is not None
-                and (by_ink <= CLEAR_SHARE or by_ink >= 1.0 - CLEAR_SHARE)
-                and (by_ink > 0.5) == (share > 0.5)):
+        if CLEAR_SHARE < share < 1.0 - CLEAR_SHARE and ink_clear and (by_ink > 0.5) == (share > 0.5):
             share = by_ink
         p = float(out[MEDIAN_ROW, col])
-        if share <= CLEAR_SHARE and by_ink is not None and by_ink >= INK_SAYS_TILE and lanes[col] < 0.5:
+        if ink_leads and ink_clear and lanes[col] < 0.5 and (by_ink > 0.5) != (share > 0.5):
+            # a weak ground, a clear ink against it (WEAK_GROUND): ask, guessing the ink's side
+            out[MEDIAN_ROW, col] = 0.55 if by_ink > 0.5 else 0.45
+            doubts[col] = DOUBT
+        elif share <= CLEAR_SHARE and by_ink is not None and by_ink >= INK_SAYS_TILE and lanes[col] < 0.5:
             # the ground says bare, the ink its tile: ask, guessing the tile unless the ground is
             # as bare as the bare spaces' own (INK_GUESS_GROUND)
             out[MEDIAN_ROW, col] = 0.55 if share >= INK_GUESS_GROUND else 0.45
@@ -180,9 +201,16 @@ def _share(now: np.ndarray, start: np.ndarray, examples: np.ndarray, col: int) -
     return float(to_bare / (to_bare + to_tile + 1e-9)), to_tile
 
 
-def _separable(bare_now: np.ndarray, tiles_start: np.ndarray) -> bool:
-    """Whether the bare strip (its spaces now, light undone) and the tiles on those spaces at
-    calibration differ by more than :data:`SEPARABLE` times the bare spaces' spread."""
+def _separation(bare_now: np.ndarray, tiles_start: np.ndarray) -> float:
+    """How many times the bare spaces' own spread the bare strip (its spaces now, light undone)
+    and the tiles on those spaces at calibration differ by."""
     middle = np.median(bare_now, axis=0)
     spread = float(np.median(np.linalg.norm(bare_now - middle, axis=1)))
-    return float(np.linalg.norm(middle - np.median(tiles_start, axis=0))) >= SEPARABLE * spread
+    apart = float(np.linalg.norm(middle - np.median(tiles_start, axis=0)))
+    return apart / spread if spread > 0 else np.inf
+
+
+def _separable(bare_now: np.ndarray, tiles_start: np.ndarray) -> bool:
+    """Whether the bare strip and its tiles differ by :data:`SEPARABLE` times the bare spaces'
+    spread or more (:func:`_separation`)."""
+    return _separation(bare_now, tiles_start) >= SEPARABLE
