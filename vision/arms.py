@@ -169,6 +169,23 @@ UNSEEN_ARM_CELLS = 1.25
 #: The tile colour's light is measured off the board (``where``) when at least this share of
 #: the picture lies there.
 MIN_OFF_BOARD = 0.2
+#: An arm's side is a straight edge from the picture's border into the board's surround: a
+#: segment of the picture's edges (Canny) at least this long (cells) ...
+SIDE_CELLS = 1.5
+#: ... with one end this near the picture's border (cells) ...
+SIDE_FROM_BORDER_CELLS = 0.5
+#: ... crossing at least this much table (cells) ...
+SIDE_ON_TABLE_CELLS = 0.4
+#: ... where under this share of it lies on (or two pixels from) the calibration picture's own
+#: edges: new. Why: a brown arm on a mottled brown cloth, over a red-brown board frame, changed
+#: the picture too little anywhere but over the cells (the cloth's mottle hides a colour change
+#: that small), so nothing of it reached the picture's edge and it was missed; a J under its
+#: fingers was read surely as an empty cell (train seed 123005, picture 4, ``bench hands --seeds
+#: 123000``). Its sides were plain straight edges from the picture's top to the board. On
+#: development pictures (``hands --seeds 123000`` and ``129000``, both families: 281 with a hand,
+#: 295 without; ``read_speed --seeds 640000`` and ``650000``: 288 without) the sides were found in
+#: 127 pictures with a hand, both of 123005's missed among them, and in none without.
+SIDE_NEW_BELOW = 0.5
 
 _SCENE_CACHE: list = []  # [(the calibration picture, its signals)]: one board at a time
 
@@ -287,9 +304,15 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     # the light's change measured off the board: a board full of tiles is no part of it
     tile_today = None if tile_lab is None else tile_in_todays_light(tile_lab, scene, small, table[0])
     if not _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0).any():
-        return np.zeros((rows, cols))
-    score = np.minimum(by_gain, _change(now, _signals(_in_todays_light(scene, small))))
-    arm = _arm_mask(score, small, to_board, size, tile_today, table)
+        arm = np.zeros(size[::-1], bool)
+    else:
+        score = np.minimum(by_gain, _change(now, _signals(_in_todays_light(scene, small))))
+        arm = _arm_mask(score, small, to_board, size, tile_today, table)
+    if not arm.any():  # an arm that changed the picture too little: its sides may still show
+        sides = _new_sides(small, scene, table[0], cell_area)
+        if not sides.any():
+            return np.zeros((rows, cols))
+        arm = cv2.warpPerspective(sides, to_board, size, flags=cv2.INTER_NEAREST).astype(bool)
     # A quarter of a cell round the arm: fingertips that stop on the surround a pixel short of
     # the playing area shade the cells beside them, and the picture was read as if no hand were
     # there (street train seed 85000, picture 4, ``bench hands --seeds 85000``). Half a cell
@@ -297,6 +320,44 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     reach = (px // 4) * 2 + 1
     near = cv2.dilate(arm.astype(np.uint8), np.ones((reach, reach), np.uint8))
     return cell_fraction(near.astype(bool), rows, cols, px, pad)
+
+
+def _edges(picture: np.ndarray) -> np.ndarray:
+    """The picture's edges (Canny, softened first: grain is no edge)."""
+    gray = cv2.GaussianBlur(cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY), (0, 0), 1.2)
+    return cv2.Canny(gray, 20, 50)
+
+
+def _new_sides(small: np.ndarray, scene: np.ndarray, table: np.ndarray, cell_area: float) -> np.ndarray:
+    """Where an arm's straight sides new since calibration (:data:`SIDE_NEW_BELOW`) come in from
+    the picture's border across the ``table`` to the board (uint8 0/1 on the small picture): each
+    side drawn on from where it leaves the table as far as it came, a cell wide; nothing where
+    there is none."""
+    h, w = small.shape[:2]
+    cell = float(np.sqrt(max(cell_area, 1e-6)))
+    out = np.zeros((h, w), np.uint8)
+    lines = cv2.HoughLinesP(_edges(small), 1, np.pi / 180, 15, minLineLength=max(int(SIDE_CELLS * cell), 4),
+                            maxLineGap=3)
+    if lines is None:
+        return out
+    old = cv2.dilate(_edges(scene), np.ones((5, 5), np.uint8)) > 0
+    near_border = SIDE_FROM_BORDER_CELLS * cell
+    for x0, y0, x1, y1 in lines[:, 0].tolist():
+        to_border = [min(x, y, w - 1 - x, h - 1 - y) for x, y in ((x0, y0), (x1, y1))]
+        if min(to_border) > near_border:
+            continue
+        if to_border[0] > to_border[1]:  # from the border inwards
+            x0, y0, x1, y1 = x1, y1, x0, y0
+        n = max(abs(x1 - x0), abs(y1 - y0)) + 1
+        xs = np.linspace(x0, x1, n).round().astype(int)
+        ys = np.linspace(y0, y1, n).round().astype(int)
+        on_table = table[ys, xs]
+        if on_table.all() or on_table.sum() < SIDE_ON_TABLE_CELLS * cell:
+            continue  # never reaches the board's surround, or barely crosses the table
+        if old[ys, xs][on_table].mean() >= SIDE_NEW_BELOW:
+            continue
+        cv2.line(out, (x0, y0), (2 * x1 - x0, 2 * y1 - y0), 1, max(round(cell), 1))
+    return out
 
 
 def surround_light(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray
