@@ -328,6 +328,18 @@ def _edges(picture: np.ndarray) -> np.ndarray:
     return cv2.Canny(gray, 20, 50)
 
 
+_EDGES_CACHE: list = []  # [(the calibration picture, its edges widened by two pixels)]
+
+
+def _old_edges(scene: np.ndarray) -> np.ndarray:
+    """The calibration picture's edges, two pixels wide each way, worked out once per picture."""
+    kept = _EDGES_CACHE[0] if _EDGES_CACHE else None  # read once: another thread may replace it
+    if kept is None or kept[0] is not scene:
+        kept = (scene, cv2.dilate(_edges(scene), np.ones((5, 5), np.uint8)) > 0)
+        _EDGES_CACHE[:] = [kept]
+    return kept[1]
+
+
 def _new_sides(small: np.ndarray, scene: np.ndarray, table: np.ndarray, cell_area: float) -> np.ndarray:
     """Where an arm's straight sides new since calibration (:data:`SIDE_NEW_BELOW`) come in from
     the picture's border across the ``table`` to the board (uint8 0/1 on the small picture): each
@@ -340,7 +352,7 @@ def _new_sides(small: np.ndarray, scene: np.ndarray, table: np.ndarray, cell_are
                             maxLineGap=3)
     if lines is None:
         return out
-    old = cv2.dilate(_edges(scene), np.ones((5, 5), np.uint8)) > 0
+    old = _old_edges(scene)
     near_border = SIDE_FROM_BORDER_CELLS * cell
     for x0, y0, x1, y1 in lines[:, 0].tolist():
         to_border = [min(x, y, w - 1 - x, h - 1 - y) for x, y in ((x0, y0), (x1, y1))]
