@@ -174,7 +174,8 @@ MIN_OFF_BOARD = 0.2
 SIDE_CELLS = 1.5
 #: ... with one end this near the picture's border (cells) ...
 SIDE_FROM_BORDER_CELLS = 0.5
-#: ... crossing at least this much table (cells) ...
+#: ... crossing at least this much table (cells; measured first at 0.5, which left 123005's
+#: picture 1 short by a pixel; at 0.4 the development runs below raised no false alarm) ...
 SIDE_ON_TABLE_CELLS = 0.4
 #: ... where under this share of it lies on (or two pixels from) the calibration picture's own
 #: edges: new. Why: a brown arm on a mottled brown cloth, over a red-brown board frame, changed
@@ -343,8 +344,9 @@ def _old_edges(scene: np.ndarray) -> np.ndarray:
 def _new_sides(small: np.ndarray, scene: np.ndarray, table: np.ndarray, cell_area: float) -> np.ndarray:
     """Where an arm's straight sides new since calibration (:data:`SIDE_NEW_BELOW`) come in from
     the picture's border across the ``table`` to the board (uint8 0/1 on the small picture): each
-    side drawn on from where it leaves the table as far as it came, a cell wide; nothing where
-    there is none."""
+    side a cell wide, from the border on, and as far again beyond where it was seen to end (the
+    arm goes on over the board, where the change may show it no better); nothing where there is
+    none."""
     h, w = small.shape[:2]
     cell = float(np.sqrt(max(cell_area, 1e-6)))
     out = np.zeros((h, w), np.uint8)
