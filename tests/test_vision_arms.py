@@ -392,10 +392,10 @@ def test_an_arm_that_changes_the_table_too_little_is_seen_by_its_sides() -> None
     from vision.scenes import grid_scene
 
     scene = grid_scene(123005, "train", "upwords8", n_frames=6, hand_chance=0.5, sequence=True)
+    assert scene.frames[4].hand and scene.frames[4].letters[2][4] == "J"
     reader = grid_readers(scene, True)
     for picture, frame in enumerate(scene.frames):
         reading = reader.read(frame.image)
         assert frame.hand == any(UNDER_HAND_FLAG in cell.flags for cell in reading.cells), picture
         if frame.hand:
             assert all(cell.uncertain for cell in reading.cells), picture
-    assert scene.frames[4].letters[2][4] == "J"

@@ -188,16 +188,18 @@ SIDE_ON_TABLE_CELLS = 0.4
 #: 127 pictures with a hand, both of 123005's missed among them, and in none without.
 SIDE_NEW_BELOW = 0.5
 
-_SCENE_CACHE: list = []  # [(the calibration picture, its signals)]: one board at a time
+_SCENE_CACHE: list = []  # [(the calibration picture, {how: what it gave})]: one board at a time
 
 
-def _scene_signals(scene: np.ndarray) -> _Signals:
-    """The calibration picture's signals, worked out once: every read compares with them."""
+def _of_scene(scene: np.ndarray, how):
+    """``how(scene)`` for the calibration picture, worked out once: every read compares with it."""
     kept = _SCENE_CACHE[0] if _SCENE_CACHE else None  # read once: another thread may replace it
     if kept is None or kept[0] is not scene:
-        kept = (scene, _signals(scene))
+        kept = (scene, {})
         _SCENE_CACHE[:] = [kept]
-    return kept[1]
+    if how not in kept[1]:
+        kept[1][how] = how(scene)
+    return kept[1][how]
 
 
 def _change(now: _Signals, then: _Signals) -> np.ndarray:
@@ -294,7 +296,7 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     # finds an arm at all (a pixel changed under both is changed under the first: most pictures
     # have no arm, and this halves their cost).
     now = _signals(small)
-    by_gain = _change(now, _scene_signals(scene))
+    by_gain = _change(now, _of_scene(scene, _signals))
     # the picture beyond the playing area and its surround: the table, where an arm comes from
     outline = np.float32([[[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]]])
     ring = cv2.perspectiveTransform(outline, np.linalg.inv(to_board))[0]
@@ -304,12 +306,11 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     table = off_board.astype(bool), cell_area
     # the light's change measured off the board: a board full of tiles is no part of it
     tile_today = None if tile_lab is None else tile_in_todays_light(tile_lab, scene, small, table[0])
-    if not _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0).any():
-        arm = np.zeros(size[::-1], bool)
-    else:
+    arm = None
+    if _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0).any():
         score = np.minimum(by_gain, _change(now, _signals(_in_todays_light(scene, small))))
         arm = _arm_mask(score, small, to_board, size, tile_today, table)
-    if not arm.any():  # an arm that changed the picture too little: its sides may still show
+    if arm is None or not arm.any():  # an arm that changed the picture too little: its sides may show
         sides = _new_sides(small, scene, table[0], cell_area)
         if not sides.any():
             return np.zeros((rows, cols))
@@ -329,16 +330,9 @@ def _edges(picture: np.ndarray) -> np.ndarray:
     return cv2.Canny(gray, 20, 50)
 
 
-_EDGES_CACHE: list = []  # [(the calibration picture, its edges widened by two pixels)]
-
-
 def _old_edges(scene: np.ndarray) -> np.ndarray:
-    """The calibration picture's edges, two pixels wide each way, worked out once per picture."""
-    kept = _EDGES_CACHE[0] if _EDGES_CACHE else None  # read once: another thread may replace it
-    if kept is None or kept[0] is not scene:
-        kept = (scene, cv2.dilate(_edges(scene), np.ones((5, 5), np.uint8)) > 0)
-        _EDGES_CACHE[:] = [kept]
-    return kept[1]
+    """The calibration picture's edges, two pixels wide each way."""
+    return cv2.dilate(_edges(scene), np.ones((5, 5), np.uint8)) > 0
 
 
 def _new_sides(small: np.ndarray, scene: np.ndarray, table: np.ndarray, cell_area: float) -> np.ndarray:
@@ -354,7 +348,7 @@ def _new_sides(small: np.ndarray, scene: np.ndarray, table: np.ndarray, cell_are
                             maxLineGap=3)
     if lines is None:
         return out
-    old = _old_edges(scene)
+    old = _of_scene(scene, _old_edges)
     near_border = SIDE_FROM_BORDER_CELLS * cell
     for x0, y0, x1, y1 in lines[:, 0].tolist():
         to_border = [min(x, y, w - 1 - x, h - 1 - y) for x, y in ((x0, y0), (x1, y1))]

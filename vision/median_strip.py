@@ -106,13 +106,12 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
     doubts: list[str | None] = [None] * out.shape[1]
     lanes = out[list(LANE_ROWS)].max(axis=0)
     bare = np.flatnonzero(lanes >= SURE_LANE)
-    if len(bare) > MIN_EXAMPLES and not _separable(faces_now[bare], faces_start[bare]):
+    by_ground = _separation(faces_now[bare], faces_start[bare]) if len(bare) > MIN_EXAMPLES else np.inf
+    if by_ground < SEPARABLE:
         return _ink_doubts(out, lanes, bare, inks_now, inks_start)
-    ink_leads = False  # the ground barely tells the strip from the tiles, the ink more clearly
-    if len(bare) > MIN_EXAMPLES and inks_now is not None and inks_start is not None:
-        by_ground = _separation(faces_now[bare], faces_start[bare])
-        ink_leads = (by_ground < WEAK_GROUND
-                     and _separation(inks_now[bare], inks_start[bare]) >= INK_LEADS_BY * by_ground)
+    # the ground barely tells the strip from the tiles, the ink more clearly (WEAK_GROUND)
+    ink_leads = (by_ground < WEAK_GROUND and inks_now is not None and inks_start is not None
+                 and _separation(inks_now[bare], inks_start[bare]) >= INK_LEADS_BY * by_ground)
     # How far a space moves from its own tile's look when that tile leaves (the bare spaces now
     # against their tiles at calibration): a space that moved as far may have lost its tile.
     moved = np.linalg.norm(faces_now[bare] - faces_start[bare], axis=-1)
