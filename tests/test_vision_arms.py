@@ -399,3 +399,38 @@ def test_an_arm_that_changes_the_table_too_little_is_seen_by_its_sides() -> None
         assert frame.hand == any(UNDER_HAND_FLAG in cell.flags for cell in reading.cells), picture
         if frame.hand:
             assert all(cell.uncertain for cell in reading.cells), picture
+
+
+def test_a_tile_face_is_thick_and_the_light_on_an_arms_side_is_not() -> None:
+    """What the arm check takes for tiles on the surround: a tile's face (its letter a hole in it)
+    is kept; a tile-coloured line two pixels wide, where the lamp catches an arm's rounded side,
+    is not, however long."""
+    from vision.arms import RING_CELL_PX, _tile_faces
+
+    px = RING_CELL_PX
+    mask = np.zeros((10 * px, 10 * px), bool)
+    face = slice(2 * px, 2 * px + round(0.8 * px))
+    mask[face, face] = True
+    mask[2 * px + 3:2 * px + 7, 2 * px + 4:2 * px + 6] = False  # the letter
+    side = np.zeros_like(mask)
+    side[6 * px:6 * px + 2, px:9 * px] = True
+    kept = _tile_faces(mask | side, px)
+    assert (kept == mask).all()
+    assert not _tile_faces(side, px).any()
+
+
+@pytest.mark.slow
+def test_the_light_on_an_arms_sides_is_no_tile_on_the_surround() -> None:
+    """``bench hands --seeds 129000``, train seed 129007, picture 3: an orange arm on a striped
+    orange table, over a green board. Where the lamp caught its rounded sides they were the tiles'
+    colour, in lines a pixel or two wide; widened by half a cell as tiles are, they wiped the arm
+    off the surround it crossed, and the hand was missed. The scene's calm pictures stay calm."""
+    from bench.bench_generalise import grid_readers
+    from vision.scenes import grid_scene
+
+    scene = grid_scene(129007, "train", "upwords8", n_frames=6, hand_chance=0.5, sequence=True)
+    assert scene.frames[3].hand
+    reader = grid_readers(scene, True)
+    for picture, frame in enumerate(scene.frames):
+        reading = reader.read(frame.image)
+        assert frame.hand == any(UNDER_HAND_FLAG in cell.flags for cell in reading.cells), picture

@@ -65,6 +65,17 @@ TILE_THICKNESS_CELLS = 0.6
 #: train seed 119002, picture 2). On development pictures (``hands --seeds 115000`` and
 #: ``117000``, 578) it changed no flag.
 TILE_PATCH_CELLS = 0.1
+#: ... nor one thinner than this (cells, from its middle to its nearest side, its holes filled: a
+#: tile's letter is no gap in its face). Why: where the lamp caught an orange arm's rounded
+#: sides they were the tiles' colour, in lines a pixel or two wide (0.08 of a cell thick);
+#: widened by half a cell as tiles are, they wiped the arm off the surround it crossed, on an
+#: orange table that hid it, and the hand was missed (train seed 129007, picture 3, ``bench
+#: hands --seeds 129000``). A tile's face is 0.8 of a cell wide, about 0.4 thick, but slivers of
+#: tiles seen at a slant or cut by the surround's edge measure 0.16-0.2 in pictures with no hand;
+#: at 0.25 a full 15x15 with no hand was taken for an arm (development seed 652203). On
+#: development pictures (``hands --seeds 123000/125000/129000``, 1,152; ``read_speed`` boards
+#: with no hand, seeds 640000/650000, 432) 0.15 and 0.2 changed no flag but 129007's.
+TILE_FACE_CELLS = 0.15
 #: ... counting its lightness's difference at this weight: a light gradient across the board
 #: (brighter lamp on one side) moves the tiles' lightness far more than their colour, and a full
 #: 10x10's darker side was "not tile-coloured" (``bench read_speed --seeds 280000``). At 0.33 a
@@ -445,6 +456,22 @@ def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = N
     return tile_coloured & ~np.isin(labels, np.unique(labels[thick]))
 
 
+def _tile_faces(mask: np.ndarray, px: int) -> np.ndarray:
+    """``mask`` (boolean) without its connected parts thinner than a tile's face
+    (:data:`TILE_FACE_CELLS`, a cell ``px`` pixels) once their holes are filled."""
+    if not mask.any():
+        return mask
+    background = np.pad((~mask).astype(np.uint8), 1, constant_values=1)
+    cv2.floodFill(background, None, (0, 0), 2)  # the background the picture's edge reaches
+    filled = (background[1:-1, 1:-1] != 2).astype(np.uint8)  # the rest are holes: letters
+    count, labels = cv2.connectedComponents(filled, connectivity=8)
+    deep = cv2.distanceTransform(filled, cv2.DIST_L2, 3) >= TILE_FACE_CELLS * px
+    face = np.zeros(count, bool)
+    face[labels[deep]] = True
+    face[0] = False
+    return mask & face[labels]
+
+
 def parts_at_least(mask: np.ndarray, least: float) -> np.ndarray:
     """``mask`` (boolean) without its connected parts (8-connected) smaller than ``least`` pixels."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
@@ -498,7 +525,7 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
         # but a board full of them is one thick tile-coloured patch inside it.
         tile = _tile_sized(np.einsum("ijk,ijk->ij", off, off) <= TILE_COLOUR_DISTANCE**2, px, outer, near,
                            from_outside.astype(bool) & outer)
-        tile = parts_at_least(tile, TILE_PATCH_CELLS * px * px)
+        tile = _tile_faces(parts_at_least(tile, TILE_PATCH_CELLS * px * px), px)
         # and half a cell round them: a tile's sides, its shadow, the lean of a tile on an edge
         # cell seen at a slant all lie there
         reach = px | 1
