@@ -20,7 +20,8 @@ previous reader (fixed brightness rules, no learnt references) on the same pictu
 
 Letters and stack heights are counted on pictures without a hand: nothing can be read under
 one. Those cells must be flagged instead, and the "silently wrong" count checks that on every
-picture, hand or not.
+picture, hand or not. "Hand pictures flagged" counts the hands over the board's cells as drawn
+(:meth:`vision.render.Rendered.hand_cover`); a hand that stops short of them hides nothing.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import options, pi5  # noqa: E402
+from vision.hands import UNDER_HAND  # noqa: E402
 from vision.learn_board import learn_grid, learn_street  # noqa: E402
 from vision.letters import LetterReader, teach  # noqa: E402
 from vision.reading import BoardReading, CellReading  # noqa: E402
@@ -168,8 +170,10 @@ def run_grid(s: Scene, learnt: bool, t: Tally) -> None:
 
 def _count_board(t: Tally, frame, board_right: bool, doubtful: list) -> None:
     if frame.hand:
-        t.hand_frames += 1
-        t.hand_frames_flagged += any("hand" in " ".join(c.flags) for c in doubtful)
+        # A hand that stops short of the cells hides nothing: flagged or not, neither is wrong.
+        if frame.hand_cover().max() >= UNDER_HAND:
+            t.hand_frames += 1
+            t.hand_frames_flagged += any("hand" in " ".join(c.flags) for c in doubtful)
     else:
         t.boards += 1
         t.boards_right += board_right

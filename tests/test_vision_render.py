@@ -100,6 +100,21 @@ def test_hand_puts_skin_over_the_board() -> None:
     assert hand.hand and not clean.hand
 
 
+def test_the_truth_says_which_cells_a_hand_covers_and_a_hand_short_of_the_board_covers_none() -> None:
+    """A benchmark holds the arm check to the hand as drawn: a hand over the middle of the board
+    covers cells there, and one reaching from the picture's edge that stops short covers none,
+    though it is in the picture."""
+    over = render_upwords({}, seed=5, effects=Effects(hand=Hand((512, 384), 20, 120)))
+    cover = over.hand_cover()
+    assert cover.shape == (8, 8)
+    row, col = np.unravel_index(cover.argmax(), cover.shape)
+    assert cover.max() > 0.9 and 2 <= row <= 5 and col >= 4  # the palm, right of the middle
+    assert cover[:, :2].max() == 0.0  # the arm comes from the right
+    short = render_upwords({}, seed=5, effects=Effects(hand=Hand((1000, 384), 0, 80)))
+    assert short.hand and short.hand_cover().max() == 0.0
+    assert not render_upwords({}, seed=5).hand_cover().any()
+
+
 def test_non_ascii_letters_are_drawn_with_a_real_font() -> None:
     if font_path() is None:
         pytest.skip("no TrueType font on this machine: only A-Z (Hershey) can be drawn")

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from vision.render_camera import PinholeCamera, Pose
-from vision.render_effects import Effects, Hand, apply_effects
+from vision.render_effects import Effects, Hand, apply_effects, hand_outline
 from vision.render_textures import (
     PX_PER_MM,
     STREET_LETTERS,
@@ -92,6 +92,8 @@ class Rendered:
     ``letters`` / ``heights``: Upwords truth per cell (None / 0 when empty).
     ``positions``: Word on the Street truth, letter -> -2..+2 on the board, or -3/+3 when
     captured by the first/second team, or None when the tile is not in the picture.
+    ``hand_drawn``: the hand reaching into the picture, if any (:attr:`hand`); it may stop short
+    of the board (:meth:`hand_cover`).
     """
 
     image: np.ndarray
@@ -106,11 +108,29 @@ class Rendered:
     letters: tuple[tuple[str | None, ...], ...] = ()
     heights: tuple[tuple[int, ...], ...] = ()
     positions: Mapping[str, int | None] = field(default_factory=dict)
-    hand: bool = False
+    hand_drawn: Hand | None = None
 
     @property
     def image_size(self) -> tuple[int, int]:
         return self.image.shape[1], self.image.shape[0]
+
+    @property
+    def hand(self) -> bool:
+        """Whether a hand reaches into the picture (over the board or not)."""
+        return self.hand_drawn is not None
+
+    def hand_cover(self, px: int = 24) -> np.ndarray:
+        """The share of each cell (rows x cols) the drawn hand covers: a hand that stops short of
+        the cells is in the picture but over none of them, and a reader is right not to wait for
+        it."""
+        if self.hand_drawn is None:
+            return np.zeros((self.rows, self.cols))
+        w, h = self.cols * px, self.rows * px
+        grid = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        to_grid = cv2.getPerspectiveTransform(np.asarray(self.corners, np.float32).reshape(4, 2), grid)
+        skin = cv2.warpPerspective(hand_outline(self.image.shape, self.hand_drawn), to_grid,
+                                   (w, h), flags=cv2.INTER_LINEAR)
+        return skin.reshape(self.rows, px, self.cols, px).mean(axis=(1, 3)) / 255.0
 
 
 def _table(rng: np.random.Generator, size: tuple[int, int], look: BoardStyle | None = None) -> np.ndarray:
@@ -295,7 +315,7 @@ def render_upwords(cells: Mapping[tuple[int, int], tuple[str, int]], *, spec: Up
         cols=spec.cols, cell_mm=(spec.pitch_mm, spec.pitch_mm), thickness_mm=spec.thickness_mm,
         markers=_markers(camera, w_mm, h_mm, spec.margin_mm) if markers else {},
         letters=tuple(tuple(row) for row in letters), heights=tuple(tuple(row) for row in heights),
-        hand=effects.hand is not None,
+        hand_drawn=effects.hand,
     )
 
 
@@ -355,7 +375,7 @@ def render_street(positions: Mapping[str, int | None] | None = None, *, spec: St
         image=_finish(image, effects), corners=corners, camera=camera, kind="street", rows=spec.rows,
         cols=spec.cols, cell_mm=(spec.pitch_mm, spec.lane_mm), thickness_mm=spec.thickness_mm,
         markers=_markers(camera, w_mm, h_mm, spec.margin_mm) if markers else {},
-        positions=dict(placed), hand=effects.hand is not None,
+        positions=dict(placed), hand_drawn=effects.hand,
     )
 
 

@@ -101,9 +101,16 @@ def _shadow_mask(shape: tuple[int, int], seed: int) -> np.ndarray:
     return cv2.GaussianBlur(mask, (0, 0), 0.06 * min(w, h))
 
 
-def _draw_hand(image: np.ndarray, hand: Hand) -> np.ndarray:
-    """A skin-coloured forearm from the image edge ending in a rounded hand, with a soft shadow."""
-    h, w = image.shape[:2]
+def hand_outline(shape: tuple[int, ...], hand: Hand) -> np.ndarray:
+    """Where ``hand`` covers a picture of ``shape`` (uint8, 255 under the skin, anti-aliased): the
+    truth a benchmark holds the arm check to (is the hand over the board's cells at all?)."""
+    return _hand_parts(shape, hand)[0]
+
+
+def _hand_parts(shape: tuple[int, ...], hand: Hand) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The hand's skin (uint8 0..255), the forearm's polygon, the palm's middle and the arm's
+    normal (drawing the hand needs all four; its truth only the first)."""
+    h, w = shape[:2]
     a = np.deg2rad(hand.angle_deg)
     direction = np.array([np.cos(a), np.sin(a)])
     tip = np.array(hand.tip)
@@ -113,12 +120,6 @@ def _draw_hand(image: np.ndarray, hand: Hand) -> np.ndarray:
     palm = tip + direction * half * 1.1
     arm = np.array([palm + normal * half * 0.8, far + normal * half, far - normal * half,
                     palm - normal * half * 0.8])
-    shadow = np.zeros((h, w), np.float32)
-    offset = np.array([0.18, 0.22]) * hand.width_px
-    cv2.fillPoly(shadow, [(arm + offset).astype(np.int32)], 1.0)
-    cv2.circle(shadow, tuple((palm + offset).astype(int)), int(half * 1.15), 1.0, -1)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), hand.width_px * 0.15)
-    out = image * (1.0 - 0.45 * shadow[..., None])
     skin = np.zeros((h, w), np.uint8)
     cv2.fillPoly(skin, [arm.astype(np.int32)], 255, cv2.LINE_AA)
     cv2.ellipse(skin, tuple(palm.astype(int)), (int(half * 1.1), int(half * 1.0)), float(hand.angle_deg),
@@ -128,6 +129,20 @@ def _draw_hand(image: np.ndarray, hand: Hand) -> np.ndarray:
         end = base - direction * half * (1.1 - abs(k) * 0.5)
         cv2.line(skin, tuple(base.astype(int)), tuple(end.astype(int)), 255, max(3, int(half * 0.32)),
                  cv2.LINE_AA)
+    return skin, arm, palm, normal
+
+
+def _draw_hand(image: np.ndarray, hand: Hand) -> np.ndarray:
+    """A skin-coloured forearm from the image edge ending in a rounded hand, with a soft shadow."""
+    h, w = image.shape[:2]
+    skin, arm, palm, normal = _hand_parts(image.shape, hand)
+    half = hand.width_px / 2
+    shadow = np.zeros((h, w), np.float32)
+    offset = np.array([0.18, 0.22]) * hand.width_px
+    cv2.fillPoly(shadow, [(arm + offset).astype(np.int32)], 1.0)
+    cv2.circle(shadow, tuple((palm + offset).astype(int)), int(half * 1.15), 1.0, -1)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), hand.width_px * 0.15)
+    out = image * (1.0 - 0.45 * shadow[..., None])
     alpha = cv2.GaussianBlur(skin, (0, 0), 1.2).astype(np.float32)[..., None] / 255.0
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     shade = 0.85 + 0.15 * np.sin((xx * normal[0] + yy * normal[1]) / max(1.0, half) * 1.4)
