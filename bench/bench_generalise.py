@@ -72,6 +72,11 @@ class Tally:
     boards_right: int = 0
     hand_frames: int = 0
     hand_frames_flagged: int = 0
+    # the same pictures without a hand read with history as the kiosk gives it (grids only)
+    kiosk_occ_right: int = 0
+    kiosk_letters_right: int = 0
+    kiosk_boards_right: int = 0
+    kiosk_wrong_sure: int = 0
     uncertain: int = 0
     silent_wrong_cells: int = 0
     times: list[float] = field(default_factory=list)
@@ -138,6 +143,7 @@ def run_grid(s: Scene, learnt: bool, t: Tally) -> None:
             t.confirmed_history_right += sum(
                 cell.height == frame.heights[cell.row][cell.col]
                 for cell in as_kiosk.cells if frame.heights[cell.row][cell.col])
+            _count_as_kiosk(t, frame, as_kiosk)
         board_right = True
         for cell, hcell in zip(single.cells, with_history.cells, strict=True):
             truth_h = frame.heights[cell.row][cell.col]
@@ -166,6 +172,22 @@ def run_grid(s: Scene, learnt: bool, t: Tally) -> None:
                     t.single_silent_wrong += sure
                     t.single_flagged_wrong += not sure
         _count_board(t, frame, board_right, with_history.uncertain_cells())
+
+
+def _count_as_kiosk(t: Tally, frame, reading: BoardReading) -> None:
+    """Occupancy, letters, boards and cells wrong and sure of a picture without a hand read with
+    the kiosk's history: what a player sees, where the counts above feed back the reader's own
+    doubts (stricter: after a picture with an arm they carry over)."""
+    board_right = True
+    for cell in reading.cells:
+        truth_h, truth_l = frame.heights[cell.row][cell.col], frame.letters[cell.row][cell.col]
+        occ_ok = (cell.height > 0) == (truth_h > 0)
+        t.kiosk_occ_right += occ_ok
+        t.kiosk_letters_right += bool(truth_h) and cell.letter == truth_l
+        right = occ_ok and (not truth_h or (cell.letter == truth_l and cell.height == truth_h))
+        board_right &= right
+        t.kiosk_wrong_sure += not right and not cell.uncertain
+    t.kiosk_boards_right += board_right
 
 
 def _count_board(t: Tally, frame, board_right: bool, doubtful: list) -> None:
@@ -313,6 +335,14 @@ def main() -> int:
         print(f"(Pi 5 estimate: x {factor:.2f}, {pi5.BASIS})")
     else:
         print("(no Pi 5 estimate: install sysbench to measure this machine's single-core speed in the run)")
+    print("\n-- the grids read with history as the kiosk gives it (the confirmed board), pictures without a "
+          "hand, learnt references (the rows above feed back the reader's own reading: stricter)")
+    for family in ("train", "held_out"):
+        for kind in ("upwords8", "upwords10", "grid15"):
+            t = results[(True, family)][kind]
+            print(f"{family:8s} {kind:9s} occ {t.pct(t.kiosk_occ_right, t.cells_steady):>9s}  "
+                  f"letters {t.pct(t.kiosk_letters_right, t.letters):>9s}  "
+                  f"boards {t.kiosk_boards_right:3d}/{t.boards:<3d}  wrong and sure {t.kiosk_wrong_sure}")
     print("\n-- stack heights (Upwords, learnt references)")
     for family in ("train", "held_out"):
         t = results[(True, family)]["upwords8"]
