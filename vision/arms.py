@@ -54,9 +54,16 @@ MAX_SHARE = 0.5
 #: the street's surround).
 TILE_COLOUR_DISTANCE = 14.0
 #: ... unless the tile-coloured patch it lies in is thicker than this (cells, from its middle to
-#: its nearest side): a tile's face is under a cell wide and its letter makes a hole in its
-#: middle (measured 0.2-0.35 cell), while a tan arm is one to three cells thick.
-TILE_THICKNESS_CELLS = 0.6
+#: its nearest side, its holes filled): a tile's face is 0.8 of a cell wide, so at most 0.4 thick
+#: once its letter's hole is filled, while an arm is one to three cells wide (0.5 to 1.5 thick).
+#: Until stop 36 the holes were not filled and the line drawn at 0.6 (the letter's hole alone
+#: makes a face 0.2-0.35 thick); a brown arm of the tiles' colour in today's light, a cell wide
+#: where it crossed the frame, was 0.54 thick there with its specks of shading filled and under
+#: 0.5 without, was taken for tiles and the hand missed (train seed 149001, picture 3, fresh
+#: ``bench hands --seeds 149000``; tiles under its fingers). On development pictures (``hands
+#: --seeds 123000/125000/129000``, 1,152; ``read_speed`` boards with no hand, seeds
+#: 640000/650000, 432) filling and 0.5 changed no flag.
+TILE_THICKNESS_CELLS = 0.5
 #: ... nor is a tile-coloured patch smaller than this (cells' area): a tile's face, its letter cut
 #: out, is half a cell's area or more. Specks of a board's pale outline (0.01-0.04), widened by
 #: half a cell with the tiles, cut a pink arm off from the surround's outer edge where it
@@ -446,7 +453,8 @@ def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = N
     pictures with no hand, seeds 370000/380000) it changed no flag."""
     patches = (tile_coloured if changed is None else tile_coloured & changed).astype(np.uint8)
     count, labels = cv2.connectedComponents(patches, connectivity=8)
-    thick = cv2.distanceTransform(patches, cv2.DIST_L2, 3) > TILE_THICKNESS_CELLS * px
+    depth = cv2.distanceTransform(_holes_filled(patches), cv2.DIST_L2, 3)
+    thick = (depth > TILE_THICKNESS_CELLS * px) & (patches > 0)
     if where is not None:
         thick &= where
     if outside is not None:
@@ -456,14 +464,20 @@ def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = N
     return tile_coloured & ~np.isin(labels, np.unique(labels[thick]))
 
 
+def _holes_filled(mask: np.ndarray) -> np.ndarray:
+    """``mask`` (uint8 0/1) with what of its background the picture's edge cannot reach set: a
+    tile's letter, specks of shade on an arm."""
+    background = np.pad(1 - mask, 1, constant_values=1)
+    cv2.floodFill(background, None, (0, 0), 2)
+    return (background[1:-1, 1:-1] != 2).astype(np.uint8)
+
+
 def _tile_faces(mask: np.ndarray, px: int) -> np.ndarray:
     """``mask`` (boolean) without its connected parts thinner than a tile's face
     (:data:`TILE_FACE_CELLS`, a cell ``px`` pixels) once their holes are filled."""
     if not mask.any():
         return mask
-    background = np.pad((~mask).astype(np.uint8), 1, constant_values=1)
-    cv2.floodFill(background, None, (0, 0), 2)  # the background the picture's edge reaches
-    filled = (background[1:-1, 1:-1] != 2).astype(np.uint8)  # the rest are holes: letters
+    filled = _holes_filled(mask.astype(np.uint8))
     count, labels = cv2.connectedComponents(filled, connectivity=8)
     deep = cv2.distanceTransform(filled, cv2.DIST_L2, 3) >= TILE_FACE_CELLS * px
     face = np.zeros(count, bool)
