@@ -150,11 +150,10 @@ def run_grid(s: Scene, learnt: bool, t: Tally) -> None:
             truth_l = frame.letters[cell.row][cell.col]
             t.cells += 1
             t.uncertain += hcell.uncertain
-            occ_ok = (hcell.height > 0) == (truth_h > 0)
+            occ_ok, right = _judged(hcell, truth_h, truth_l)
             t.occ_right += occ_ok
             t.cells_steady += not frame.hand
             t.occ_right_steady += occ_ok and not frame.hand
-            right = occ_ok and (not truth_h or (hcell.letter == truth_l and hcell.height == truth_h))
             if not right:
                 board_right = False
                 t.silent_wrong_cells += not hcell.uncertain
@@ -174,6 +173,14 @@ def run_grid(s: Scene, learnt: bool, t: Tally) -> None:
         _count_board(t, frame, board_right, with_history.uncertain_cells())
 
 
+def _judged(cell: CellReading, truth_height: int, truth_letter: str | None) -> tuple[bool, bool]:
+    """Whether ``cell`` has its occupancy right, and whether it is right in full (occupancy,
+    and a tile's letter and height)."""
+    occupancy = (cell.height > 0) == (truth_height > 0)
+    return occupancy, occupancy and (not truth_height or (cell.letter == truth_letter
+                                                            and cell.height == truth_height))
+
+
 def _count_as_kiosk(t: Tally, frame, reading: BoardReading) -> None:
     """Occupancy, letters, boards and cells wrong and sure of a picture without a hand read with
     the kiosk's history: what a player sees, where the counts above feed back the reader's own
@@ -181,10 +188,9 @@ def _count_as_kiosk(t: Tally, frame, reading: BoardReading) -> None:
     board_right = True
     for cell in reading.cells:
         truth_h, truth_l = frame.heights[cell.row][cell.col], frame.letters[cell.row][cell.col]
-        occ_ok = (cell.height > 0) == (truth_h > 0)
+        occ_ok, right = _judged(cell, truth_h, truth_l)
         t.kiosk_occ_right += occ_ok
         t.kiosk_letters_right += bool(truth_h) and cell.letter == truth_l
-        right = occ_ok and (not truth_h or (cell.letter == truth_l and cell.height == truth_h))
         board_right &= right
         t.kiosk_wrong_sure += not right and not cell.uncertain
     t.kiosk_boards_right += board_right
