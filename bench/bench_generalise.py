@@ -150,7 +150,7 @@ def run_grid(s: Scene, learnt: bool, t: Tally) -> None:
             truth_l = frame.letters[cell.row][cell.col]
             t.cells += 1
             t.uncertain += hcell.uncertain
-            occ_ok, right = _judged(hcell, truth_h, truth_l)
+            occ_ok, right = judge_cell(hcell, truth_h, truth_l)
             t.occ_right += occ_ok
             t.cells_steady += not frame.hand
             t.occ_right_steady += occ_ok and not frame.hand
@@ -173,7 +173,7 @@ def run_grid(s: Scene, learnt: bool, t: Tally) -> None:
         _count_board(t, frame, board_right, with_history.uncertain_cells())
 
 
-def _judged(cell: CellReading, truth_height: int, truth_letter: str | None) -> tuple[bool, bool]:
+def judge_cell(cell: CellReading, truth_height: int, truth_letter: str | None) -> tuple[bool, bool]:
     """Whether ``cell`` has its occupancy right, and whether it is right in full (occupancy,
     and a tile's letter and height)."""
     occupancy = (cell.height > 0) == (truth_height > 0)
@@ -188,7 +188,7 @@ def _count_as_kiosk(t: Tally, frame, reading: BoardReading) -> None:
     board_right = True
     for cell in reading.cells:
         truth_h, truth_l = frame.heights[cell.row][cell.col], frame.letters[cell.row][cell.col]
-        occ_ok, right = _judged(cell, truth_h, truth_l)
+        occ_ok, right = judge_cell(cell, truth_h, truth_l)
         t.kiosk_occ_right += occ_ok
         t.kiosk_letters_right += bool(truth_h) and cell.letter == truth_l
         board_right &= right

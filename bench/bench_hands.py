@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import options  # noqa: E402
-from bench.bench_generalise import grid_readers  # noqa: E402
+from bench.bench_generalise import grid_readers, judge_cell  # noqa: E402
 from vision.hands import UNDER_HAND  # noqa: E402
 from vision.learn_board import learn_street  # noqa: E402
 from vision.letters import LetterClassifier, LetterReader, augmented  # noqa: E402
@@ -86,8 +86,7 @@ def run(kind: str, family: str, seeds: range, keep_picture: bool) -> dict:
             else:
                 flagged = any(_flagged(c.flags) for c in reading.cells)
                 for c in reading.cells:
-                    h, letter = frame.heights[c.row][c.col], frame.letters[c.row][c.col]
-                    right = (c.height > 0) == (h > 0) and (not h or (c.letter == letter and c.height == h))
+                    right = judge_cell(c, frame.heights[c.row][c.col], frame.letters[c.row][c.col])[1]
                     out["silent"] += not right and not c.uncertain
             key = "calm" if not frame.hand else "hand" if frame.hand_cover().max() >= UNDER_HAND else "beside"
             out[key] += 1
