@@ -212,6 +212,9 @@ NEARER_STACK_LOOK = 0.15
 BLANK = "?"
 #: A letter read less sure than this is no read at all (a blank, smudged or covered face).
 NO_LETTER_BELOW = 0.1
+#: How sure a tile is that the history keeps against an unsure letter read above it
+#: (:meth:`UpwordsReader._tile_as_before`): in doubt, so the players confirm it.
+HISTORY_KEPT_DOUBT = 0.5
 #: A cell the learnt references find empty, but with a probability of a tile this high or higher
 #: (under :data:`OCCUPIED_FROM`), is looked at once more: where its face on the first plane shows
 #: a letter read at least :data:`EMPTY_LOOK_LETTER` sure, it is a tile, in doubt. Under a shadow
@@ -705,6 +708,9 @@ class UpwordsReader:
                 warps, scores_arr, visible, wr, wc, height, (letter, letter_conf, seen))
         cell = self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, [*flags, *seen],
                             geo_height=height, geo_conf=geo_conf)
+        kept = self._tile_as_before(r, c, cell, warps, prev, height, geo_conf)
+        if kept is not None:
+            return kept
         if self.letters is None or not cell.height or cell.height == height or cell.height >= len(warps):
             return cell
         # History settled on another height than the picture's best plane (an unsure one), so the
@@ -718,6 +724,34 @@ class UpwordsReader:
             cell = replace(cell, confidence=min(cell.confidence, 0.3),
                            flags=(*cell.flags, "the letter and the height do not agree"))
         return cell
+
+    def _tile_as_before(self, r: int, c: int, cell: CellReading, warps: list, prev: CellReading | None,
+                        geo_height: int, geo_conf: float) -> CellReading | None:
+        """The tile the game's history has here, in doubt, when the picture reads another letter
+        unsurely, its planes do not surely show a tile laid on top, and the history's own letter
+        is read surely on the history's own plane (None otherwise).
+
+        Why: a tile laid on top hides the letter below it; a letter still seen surely where the
+        history has it is that tile, and the unsure letter was read on the wrong plane. A T on a
+        stack of 1 in the far row, under a strong change of light, scored best on plane 5 (not
+        surely) and read there as S, W or Y at 0.14-0.30; history took that for a new tile on
+        top, a stack of 2, in doubt. On its own plane the T read surely (held-out seed 267105,
+        picture 4, fresh ``bench generalise --seeds 257000``). The cell stays in doubt
+        (:data:`HISTORY_KEPT_DOUBT`): one picture's case, and the players confirm it."""
+        if (prev is None or self.letters is None or self.geometry.max_height == 1 or not cell.height
+                or not prev.height or prev.letter in (None, BLANK) or prev.uncertain
+                or prev.height >= len(warps) or cell.letter == prev.letter
+                or cell.letter_confidence >= self.threshold
+                or (geo_conf >= 0.6 and geo_height == prev.height + 1)):
+            return None
+        wr, wc = r - self._origin[0], c - self._origin[1]
+        letter, letter_conf, _ = self._read_letter(warps, prev.height, wr, wc, careful=True)
+        if letter != prev.letter or letter_conf < self.threshold:
+            return None
+        why = f"{prev.letter} still shows where it was; {cell.letter or 'no letter'} was read unsurely above"
+        return CellReading(r, c, prev.letter, prev.height, min(letter_conf, HISTORY_KEPT_DOUBT), letter_conf,
+                           min(prev.height_confidence, HISTORY_KEPT_DOUBT), "history",
+                           (*(f for f in cell.flags if f != NO_LETTER_FLAG), why), self.threshold)
 
     def _letter_where_empty(self, r: int, c: int, warps: list, p: float, prev: CellReading | None,
                             flags: list[str]) -> CellReading | None:
