@@ -205,6 +205,28 @@ SIDE_ON_TABLE_CELLS = 0.4
 #: 295 without; ``read_speed --seeds 640000`` and ``650000``: 288 without) the sides were found in
 #: 127 pictures with a hand, both of 123005's missed among them, and in none without.
 SIDE_NEW_BELOW = 0.5
+#: ... counting only the calibration picture's edges that run its way (give or take one of this
+#: many bins over 180 degrees). Why: a mottled or grained table is edges everywhere, and an arm's
+#: side over it lay on old edges for most of its length, so it was never new; but the grain runs
+#: its own way, and the arm's side across it another (train seed 163005, pictures 1 and 3, fresh
+#: ``bench hands --seeds 163000``: a tan arm on a wavy-grained table under a brown cast, missed).
+SIDE_WAYS = 12
+#: The sides are looked for when the change found covers no cell more than this: an arm seen on
+#: the table and on the surround may stop short of the cells where its fingers, of the tiles'
+#: colour, are taken for a tile beside them (163005, picture 1).
+SIDES_WHEN_COVER_BELOW = 0.08
+#: A side seen only on the table counts when it is at least this long (cells) and, carried on as
+#: far again (as it is drawn), reaches the board's surround: where a tan arm crossed a grained
+#: table's darker streaks its edge faded a cell and a half short of the board (train seed 163005,
+#: picture 3; its side 5 cells long). Short segments of a mottled table's grain under a changed
+#: light (1.4-1.8 cells) pointed at the board too (held-out full boards, seeds 641101, 642200,
+#: 642303, with no hand).
+SIDE_FAR_CELLS = 3.0
+#: ... and the arm beside it shows: at least this share of a strip a cell wide on one side of it
+#: changed since calibration. The three arms' sides found this way had 0.36-0.4; the grain's
+#: (twelve segments 2.4-5.8 cells long in pictures with no hand: development ``hands --seeds``
+#: 125000-163000) had none.
+SIDE_ARM_BESIDE = 0.2
 
 _SCENE_CACHE: list = []  # [(the calibration picture, {how: what it gave})]: one board at a time
 
@@ -328,15 +350,24 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     if _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0).any():
         score = np.minimum(by_gain, _change(now, _signals(_in_todays_light(scene, small))))
         arm = _arm_mask(score, small, to_board, size, tile_today, table)
-    if arm is None or not arm.any():  # an arm that changed the picture too little: its sides may show
-        sides = _new_sides(small, scene, table[0], cell_area)
-        if not sides.any():
-            return np.zeros((rows, cols))
-        arm = cv2.warpPerspective(sides, to_board, size, flags=cv2.INTER_NEAREST).astype(bool)
-    # A quarter of a cell round the arm: fingertips that stop on the surround a pixel short of
-    # the playing area shade the cells beside them, and the picture was read as if no hand were
-    # there (street train seed 85000, picture 4, ``bench hands --seeds 85000``). Half a cell
-    # caught it too, but also a tile's shadow on the pavement (train seed 81007, picture 2).
+    covered = _covered(arm, rows, cols) if arm is not None else np.zeros((rows, cols))
+    if covered.max() < SIDES_WHEN_COVER_BELOW:
+        # An arm that changed the picture too little to be seen reaching the cells: its sides may
+        # show
+        sides = _new_sides(small, scene, table[0], cell_area, by_gain > 1.0)
+        if sides.any():
+            seen_by_sides = cv2.warpPerspective(sides, to_board, size, flags=cv2.INTER_NEAREST).astype(bool)
+            covered = np.maximum(covered, _covered(seen_by_sides, rows, cols))
+    return covered
+
+
+def _covered(arm: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Share of each cell the ``arm`` (on the surround's warp) covers, with a quarter of a cell
+    round it: fingertips that stop on the surround a pixel short of the playing area shade the
+    cells beside them, and the picture was read as if no hand were there (street train seed 85000,
+    picture 4, ``bench hands --seeds 85000``). Half a cell caught it too, but also a tile's shadow
+    on the pavement (train seed 81007, picture 2)."""
+    px, pad = RING_CELL_PX, round(RING_CELLS * RING_CELL_PX)
     reach = (px // 4) * 2 + 1
     near = cv2.dilate(arm.astype(np.uint8), np.ones((reach, reach), np.uint8))
     return cell_fraction(near.astype(bool), rows, cols, px, pad)
@@ -349,16 +380,32 @@ def _edges(picture: np.ndarray) -> np.ndarray:
 
 
 def _old_edges(scene: np.ndarray) -> np.ndarray:
-    """The calibration picture's edges, two pixels wide each way."""
-    return cv2.dilate(_edges(scene), np.ones((5, 5), np.uint8)) > 0
+    """The calibration picture's edges, two pixels wide each way, one layer per way they run
+    (:data:`SIDE_WAYS` bins of their direction over 180 degrees)."""
+    gray = cv2.GaussianBlur(cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY), (0, 0), 1.2)
+    edges = cv2.Canny(gray, 20, 50) > 0
+    along = (np.degrees(np.arctan2(cv2.Sobel(gray, cv2.CV_32F, 0, 1), cv2.Sobel(gray, cv2.CV_32F, 1, 0)))
+             + 90.0) % 180.0  # an edge runs across its gradient
+    way = (along * (SIDE_WAYS / 180.0)).astype(int) % SIDE_WAYS
+    wide = np.ones((5, 5), np.uint8)
+    return np.stack([cv2.dilate((edges & (way == k)).astype(np.uint8), wide) > 0 for k in range(SIDE_WAYS)])
 
 
-def _new_sides(small: np.ndarray, scene: np.ndarray, table: np.ndarray, cell_area: float) -> np.ndarray:
+def _old_edges_running(old: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    """Where the calibration picture had an edge (:func:`_old_edges`) running the way of the
+    segment from (x0, y0) to (x1, y1), give or take one bin."""
+    way = int((np.degrees(np.arctan2(y1 - y0, x1 - x0)) % 180.0) * (SIDE_WAYS / 180.0)) % SIDE_WAYS
+    return old[way] | old[(way - 1) % SIDE_WAYS] | old[(way + 1) % SIDE_WAYS]
+
+
+def _new_sides(small: np.ndarray, scene: np.ndarray, table: np.ndarray, cell_area: float,
+               changed: np.ndarray) -> np.ndarray:
     """Where an arm's straight sides new since calibration (:data:`SIDE_NEW_BELOW`) come in from
     the picture's border across the ``table`` to the board (uint8 0/1 on the small picture): each
     side a cell wide, from the border on, and as far again beyond where it was seen to end (the
     arm goes on over the board, where the change may show it no better); nothing where there is
-    none."""
+    none. A side seen only on the table (:data:`SIDE_FAR_CELLS`) must have pixels ``changed``
+    since calibration beside it (:data:`SIDE_ARM_BESIDE`)."""
     h, w = small.shape[:2]
     cell = float(np.sqrt(max(cell_area, 1e-6)))
     out = np.zeros((h, w), np.uint8)
@@ -378,12 +425,41 @@ def _new_sides(small: np.ndarray, scene: np.ndarray, table: np.ndarray, cell_are
         xs = np.linspace(x0, x1, n).round().astype(int)
         ys = np.linspace(y0, y1, n).round().astype(int)
         on_table = table[ys, xs]
-        if on_table.all() or on_table.sum() < SIDE_ON_TABLE_CELLS * cell:
-            continue  # never reaches the board's surround, or barely crosses the table
-        if old[ys, xs][on_table].mean() >= SIDE_NEW_BELOW:
+        if on_table.sum() < SIDE_ON_TABLE_CELLS * cell or (on_table.all() and (
+                n < SIDE_FAR_CELLS * cell or not _reaches_off(table, x0, y0, x1, y1)
+                or _changed_beside(changed, table, x0, y0, x1, y1, cell) < SIDE_ARM_BESIDE)):
+            continue  # barely crosses the table, or never comes near the board's surround
+        if _old_edges_running(old, x0, y0, x1, y1)[ys, xs][on_table].mean() >= SIDE_NEW_BELOW:
             continue
         cv2.line(out, (x0, y0), (2 * x1 - x0, 2 * y1 - y0), 1, max(round(cell), 1))
     return out
+
+
+def _changed_beside(changed: np.ndarray, table: np.ndarray, x0: int, y0: int, x1: int, y1: int,
+                    cell: float) -> float:
+    """The larger share of changed pixels on the table in the two strips a cell wide either side
+    of the segment from (x0, y0) to (x1, y1): an arm's side has the arm beside it."""
+    length = max(float(np.hypot(x1 - x0, y1 - y0)), 1.0)
+    across = np.array([-(y1 - y0), x1 - x0]) * (cell / length)
+    best = 0.0
+    for way in (1.0, -1.0):
+        strip = np.zeros(changed.shape, np.uint8)
+        corners = np.array([[x0, y0], [x1, y1], [x1, y1] + way * across, [x0, y0] + way * across])
+        cv2.fillConvexPoly(strip, np.round(corners).astype(np.int32), 1)
+        on = (strip > 0) & table
+        if on.any():
+            best = max(best, float(changed[on].mean()))
+    return best
+
+
+def _reaches_off(table: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> bool:
+    """Whether the segment from (x0, y0) to (x1, y1), carried on as far again (as the arm's side
+    is drawn), reaches off the ``table`` (the board's surround or the board)."""
+    h, w = table.shape
+    n = 2 * max(abs(x1 - x0), abs(y1 - y0)) + 1
+    xs = np.clip(np.linspace(x0, 2 * x1 - x0, n).round().astype(int), 0, w - 1)
+    ys = np.clip(np.linspace(y0, 2 * y1 - y0, n).round().astype(int), 0, h - 1)
+    return not table[ys, xs].all()
 
 
 def surround_light(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray
