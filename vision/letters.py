@@ -74,6 +74,14 @@ ONE_VIEW_BELOW = 0.3
 #: about three times as many cells on a full 15x15 (a quarter of them instead of a twelfth),
 #: 11-14 % of its read.
 ONE_VIEW_CHECKED_BELOW = SECOND_LOOK_BELOW
+#: A doubted first look (under :data:`DOUBTED_BELOW`) is overruled by the second look's other
+#: letter, surely, only where the match is this much surer than the first look was: closer, the
+#: two looks disagree and the cell is asked. A serif I beside a tile's edge, read I at 0.49 by
+#: the first look, was matched as L at 0.64 and read surely wrong (held-out full 15x15, seed
+#: 792301, picture 1, fresh ``read_speed --seeds 790000``). On development boards
+#: (``read_speed`` seeds 640000-720000, quarter, half and full) every sure overrule led by 0.24
+#: or more (first looks 0.05-0.44, matches 0.61-0.84), all of them right.
+OVERRULE_LEAD = 0.2
 #: A checked read is matched against each view's own nearest letters too, this many a view: the
 #: Q above was the whole cell's third, but not among the five nearest by the two views' summed
 #: distances (C U I L E: the broken tight view had it far), :data:`vision.letter_match.CANDIDATES`.
@@ -309,6 +317,8 @@ class LetterClassifier:
                 if first.confidence >= confidence:
                     letter, confidence = first.letter, first.confidence
                 confidence = round(confidence * DISAGREEMENT, 4)
+            elif first.letter is not None and confidence - first.confidence < OVERRULE_LEAD:
+                confidence = round(confidence * DISAGREEMENT, 4)  # the looks disagree: asked
             reads[i] = LetterRead(letter, confidence, "match", first.bare)
         return reads
 
