@@ -83,6 +83,14 @@ ONE_VIEW_CHECKED_BELOW = SECOND_LOOK_BELOW
 #: all 45 sure overrules were right, each leading by 0.23 or more (first looks 0.01-0.45,
 #: matches 0.61-0.84); this changes none of them.
 OVERRULE_LEAD = 0.2
+#: A checked read whose match names the same letter less surely than this (the match's lead over
+#: its runner-up all but nothing) is in doubt: the match could not tell the letter from the next,
+#: so it checked nothing. A soft serif E whose bottom arm was faint was read F at 0.83 by the
+#: first look and matched F at 0.02 (E a hair behind), and the F was sure (held-out half-full
+#: 15x15, seed 812201, picture 2, fresh ``read_speed --seeds 810000``). On development boards
+#: (``read_speed`` seeds 640000-720000) the checked reads the match agreed with at under 0.05
+#: were wrong more often than right, and none of the right ones was sure.
+MATCH_TIE_BELOW = 0.05
 #: A checked read is matched against each view's own nearest letters too, this many a view: the
 #: Q above was the whole cell's third, but not among the five nearest by the two views' summed
 #: distances (C U I L E: the broken tight view had it far), :data:`vision.letter_match.CANDIDATES`.
@@ -311,7 +319,10 @@ class LetterClassifier:
                     reads[i] = LetterRead(first.letter, round(first.confidence * DISAGREEMENT, 4), "match",
                                           first.bare)
                 continue
-            if letter == first.letter:
+            if letter == first.letter and confidence < MATCH_TIE_BELOW:
+                # the match could not tell the letter from the next one: it checked nothing
+                confidence = round(first.confidence * DISAGREEMENT, 4)
+            elif letter == first.letter:
                 # a read one view alone vouched for stays as sure only if the match is sure too
                 confidence = max(confidence, first.confidence if confidence >= DOUBTED_BELOW else checked[i])
             elif first.confidence >= DOUBTED_BELOW:
