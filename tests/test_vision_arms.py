@@ -496,3 +496,16 @@ def test_the_grain_of_a_table_under_another_light_is_no_arms_side(kind, seed, pi
     scene, read = _read_scene(kind, seed, "train")
     assert not scene.frames[picture].hand
     assert not any(UNDER_HAND_FLAG in flags for flags in read(picture))
+
+
+@pytest.mark.slow
+def test_an_arm_that_comes_in_over_the_boards_frame_crosses_no_table() -> None:
+    """Fresh ``bench hands --seeds 175000``, held-out seed 185001, picture 4: the board's frame is
+    cut by the picture's bottom edge, and a brown arm came in over it, crossing no table; the tiles'
+    colour in that light, it was missed, and a K and an F under it were read surely as empty
+    cells. A change that meets the picture's edge on the board's surround and is as big as an arm
+    over the board is an arm. The scene's pictures without a hand stay calm."""
+    scene, read = _read_scene("upwords8", 185001, "held_out")
+    assert scene.frames[4].hand and scene.frames[4].hand_cover().max() >= UNDER_HAND
+    for picture, frame in enumerate(scene.frames):
+        assert frame.hand == any(UNDER_HAND_FLAG in flags for flags in read(picture)), picture

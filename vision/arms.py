@@ -227,6 +227,14 @@ SIDE_FAR_CELLS = 3.0
 #: (twelve segments 2.4-5.8 cells long in pictures with no hand: development ``hands --seeds``
 #: 125000-163000) had none.
 SIDE_ARM_BESIDE = 0.2
+#: A change that comes into the picture over the board's surround (the board near the picture's
+#: edge) is an arm when it meets the edge along this much of it (cells) ...
+ENTRY_CELLS = 0.25
+#: ... and is this big (cells' area): a brown arm came in over a board's frame cut by the
+#: picture's bottom edge, crossing no table, and was missed; a K and an F under it were read
+#: surely as empty cells (held-out seed 185001, picture 4, fresh ``bench hands --seeds 175000``:
+#: its change met the edge along 0.36 of a cell and covered 25 cells).
+ENTRY_AREA_CELLS = 4.0
 
 _SCENE_CACHE: list = []  # [(the calibration picture, {how: what it gave})]: one board at a time
 
@@ -344,12 +352,18 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     cv2.fillConvexPoly(off_board, np.round(ring).astype(np.int32), 0)
     cell_area = cv2.contourArea(corners_small.astype(np.float32)) / (rows * cols)
     table = off_board.astype(bool), cell_area
+    # the board's surround in the small picture (neither table nor playing area): an arm may come
+    # into the picture over it where the board lies near the picture's edge
+    surround = off_board == 0
+    playing = np.zeros_like(off_board)
+    cv2.fillConvexPoly(playing, np.round(corners_small).astype(np.int32), 1)
+    surround &= playing == 0
     # the light's change measured off the board: a board full of tiles is no part of it
     tile_today = None if tile_lab is None else tile_in_todays_light(tile_lab, scene, small, table[0])
     arm = None
-    if _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0).any():
+    if _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0, surround=surround).any():
         score = np.minimum(by_gain, _change(now, _signals(_in_todays_light(scene, small))))
-        arm = _arm_mask(score, small, to_board, size, tile_today, table)
+        arm = _arm_mask(score, small, to_board, size, tile_today, table, surround=surround)
     covered = _covered(arm, rows, cols) if arm is not None else np.zeros((rows, cols))
     if covered.max() < SIDES_WHEN_COVER_BELOW:
         # An arm that changed the picture too little to be seen reaching the cells: its sides may
@@ -562,6 +576,21 @@ def _tile_faces(mask: np.ndarray, px: int) -> np.ndarray:
     return mask & face[labels]
 
 
+def _enter_over_surround(labels: np.ndarray, count: int, surround: np.ndarray, cell_area: float
+                         ) -> np.ndarray:
+    """Which labelled parts come into the picture over the board's ``surround`` (where the board
+    lies near the picture's edge, an arm need cross no table): along the picture's border on the
+    surround for :data:`ENTRY_CELLS` or more, and as big as an arm over the board
+    (:data:`ENTRY_AREA_CELLS`)."""
+    side = float(np.sqrt(max(cell_area, 1e-6)))
+    band = _border(labels.shape, 2) & surround
+    along = np.bincount(labels[band], minlength=count) / 2.0  # pixels along the edge, 2 deep
+    area = np.bincount(labels.ravel(), minlength=count)
+    out = (along >= ENTRY_CELLS * side) & (area >= ENTRY_AREA_CELLS * cell_area)
+    out[0] = False
+    return out
+
+
 def parts_at_least(mask: np.ndarray, least: float) -> np.ndarray:
     """``mask`` (boolean) without its connected parts (8-connected) smaller than ``least`` pixels."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
@@ -574,7 +603,7 @@ def parts_at_least(mask: np.ndarray, least: float) -> np.ndarray:
 
 def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: tuple[int, int],
               tile_lab: np.ndarray | None, table: tuple[np.ndarray, float] | None = None,
-              max_share: float = MAX_SHARE) -> np.ndarray:
+              max_share: float = MAX_SHARE, surround: np.ndarray | None = None) -> np.ndarray:
     """The arm on the board's surround warp (``to_board``, ``size``), from a change ``score`` of
     the small picture. ``table``: where the table lies in the small picture (beyond the board and
     its surround) and a cell's area there (pixels)."""
@@ -589,6 +618,10 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
     if table is not None:
         crossing = edge & _cross_the_table(labels, count, *table)
         seen = edge & _cross_the_table(labels, count, *table, MIN_TABLE_SEEN_CELLS)
+        if surround is not None:
+            entering = _enter_over_surround(labels, count, surround, table[1]) & edge
+            crossing |= entering
+            seen |= entering
     arm_on_table = crossing[labels].astype(np.uint8)
     if table is not None and arm_on_table.any():
         # An arm that crosses the table goes on unseen where it passes over something of its
