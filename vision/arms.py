@@ -387,17 +387,21 @@ def _covered(arm: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return cell_fraction(near.astype(bool), rows, cols, px, pad)
 
 
-def _edges(picture: np.ndarray) -> np.ndarray:
-    """The picture's edges (Canny, softened first: grain is no edge)."""
-    gray = cv2.GaussianBlur(cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY), (0, 0), 1.2)
-    return cv2.Canny(gray, 20, 50)
+def _soft_gray(picture: np.ndarray) -> np.ndarray:
+    """The picture in grey, softened: grain is no edge."""
+    return cv2.GaussianBlur(cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY), (0, 0), 1.2)
+
+
+def _edges(picture: np.ndarray, gray: np.ndarray | None = None) -> np.ndarray:
+    """The picture's edges (Canny on :func:`_soft_gray`, given or worked out here)."""
+    return cv2.Canny(_soft_gray(picture) if gray is None else gray, 20, 50)
 
 
 def _old_edges(scene: np.ndarray) -> np.ndarray:
     """The calibration picture's edges, two pixels wide each way, one layer per way they run
     (:data:`SIDE_WAYS` bins of their direction over 180 degrees)."""
-    gray = cv2.GaussianBlur(cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY), (0, 0), 1.2)
-    edges = cv2.Canny(gray, 20, 50) > 0
+    gray = _soft_gray(scene)
+    edges = _edges(scene, gray) > 0
     along = (np.degrees(np.arctan2(cv2.Sobel(gray, cv2.CV_32F, 0, 1), cv2.Sobel(gray, cv2.CV_32F, 1, 0)))
              + 90.0) % 180.0  # an edge runs across its gradient
     way = (along * (SIDE_WAYS / 180.0)).astype(int) % SIDE_WAYS
@@ -435,12 +439,10 @@ def _new_sides(small: np.ndarray, scene: np.ndarray, table: np.ndarray, cell_are
             continue
         if to_border[0] > to_border[1]:  # from the border inwards
             x0, y0, x1, y1 = x1, y1, x0, y0
-        n = max(abs(x1 - x0), abs(y1 - y0)) + 1
-        xs = np.linspace(x0, x1, n).round().astype(int)
-        ys = np.linspace(y0, y1, n).round().astype(int)
+        xs, ys = _along(x0, y0, x1, y1, table.shape)
         on_table = table[ys, xs]
         if on_table.sum() < SIDE_ON_TABLE_CELLS * cell or (on_table.all() and (
-                n < SIDE_FAR_CELLS * cell or not _reaches_off(table, x0, y0, x1, y1)
+                len(xs) < SIDE_FAR_CELLS * cell or not _reaches_off(table, x0, y0, x1, y1)
                 or _changed_beside(changed, table, x0, y0, x1, y1, cell) < SIDE_ARM_BESIDE)):
             continue  # barely crosses the table, or never comes near the board's surround
         if _old_edges_running(old, x0, y0, x1, y1)[ys, xs][on_table].mean() >= SIDE_NEW_BELOW:
@@ -466,13 +468,19 @@ def _changed_beside(changed: np.ndarray, table: np.ndarray, x0: int, y0: int, x1
     return best
 
 
+def _along(x0: int, y0: int, x1: int, y1: int, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels (xs, ys) of the segment from (x0, y0) to (x1, y1), one a step along its longer
+    side, kept inside a picture of ``shape``."""
+    n = max(abs(x1 - x0), abs(y1 - y0)) + 1
+    xs = np.clip(np.linspace(x0, x1, n).round().astype(int), 0, shape[1] - 1)
+    ys = np.clip(np.linspace(y0, y1, n).round().astype(int), 0, shape[0] - 1)
+    return xs, ys
+
+
 def _reaches_off(table: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> bool:
     """Whether the segment from (x0, y0) to (x1, y1), carried on as far again (as the arm's side
     is drawn), reaches off the ``table`` (the board's surround or the board)."""
-    h, w = table.shape
-    n = 2 * max(abs(x1 - x0), abs(y1 - y0)) + 1
-    xs = np.clip(np.linspace(x0, 2 * x1 - x0, n).round().astype(int), 0, w - 1)
-    ys = np.clip(np.linspace(y0, 2 * y1 - y0, n).round().astype(int), 0, h - 1)
+    xs, ys = _along(x0, y0, 2 * x1 - x0, 2 * y1 - y0, table.shape)
     return not table[ys, xs].all()
 
 
