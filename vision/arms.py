@@ -226,6 +226,15 @@ SIDE_FAR_CELLS = 3.0
 #: changed since calibration. The three arms' sides found this way had 0.36-0.4; the grain's
 #: (twelve segments 2.4-5.8 cells long in pictures with no hand: development ``hands --seeds``
 #: 125000-163000) had none.
+#:
+#: A side shorter than :data:`SIDE_FAR_CELLS` needs the arm beside it too, wherever it ends: a
+#: mottled cloth's blotch under a changed light gave straight edges 1.6-1.9 cells long from the
+#: picture's border to the board's frame with nothing changed beside them (0.0), and the whole
+#: board was taken to be under an arm in pictures with no hand (held-out seeds 880302, 902001,
+#: 922301, fresh ``read_speed --seeds`` 880000-920000; development 155007). Arms' sides under 3
+#: cells had 0.49-1.0 beside them (development ``hands --seeds`` 123000-163000); the one arm
+#: found by its side alone with little changed beside it (0.05, train seed 123005, picture 4)
+#: showed a side 4.1 cells long.
 SIDE_ARM_BESIDE = 0.2
 #: A change that comes into the picture over the board's surround (the board near the picture's
 #: edge) is an arm when it meets the edge along this much of it (cells) ...
@@ -422,8 +431,8 @@ def _new_sides(small: np.ndarray, scene: np.ndarray, table: np.ndarray, cell_are
     the picture's border across the ``table`` to the board (uint8 0/1 on the small picture): each
     side a cell wide, from the border on, and as far again beyond where it was seen to end (the
     arm goes on over the board, where the change may show it no better); nothing where there is
-    none. A side seen only on the table (:data:`SIDE_FAR_CELLS`) must have pixels ``changed``
-    since calibration beside it (:data:`SIDE_ARM_BESIDE`)."""
+    none. A side seen only on the table (:data:`SIDE_FAR_CELLS`), or a short one, must have
+    pixels ``changed`` since calibration beside it (:data:`SIDE_ARM_BESIDE`)."""
     h, w = small.shape[:2]
     cell = float(np.sqrt(max(cell_area, 1e-6)))
     out = np.zeros((h, w), np.uint8)
@@ -441,10 +450,12 @@ def _new_sides(small: np.ndarray, scene: np.ndarray, table: np.ndarray, cell_are
             x0, y0, x1, y1 = x1, y1, x0, y0
         xs, ys = _along(x0, y0, x1, y1, table.shape)
         on_table = table[ys, xs]
-        if on_table.sum() < SIDE_ON_TABLE_CELLS * cell or (on_table.all() and (
-                len(xs) < SIDE_FAR_CELLS * cell or not _reaches_off(table, x0, y0, x1, y1)
-                or _changed_beside(changed, table, x0, y0, x1, y1, cell) < SIDE_ARM_BESIDE)):
+        short, table_only = len(xs) < SIDE_FAR_CELLS * cell, bool(on_table.all())
+        if on_table.sum() < SIDE_ON_TABLE_CELLS * cell or (table_only and (
+                short or not _reaches_off(table, x0, y0, x1, y1))):
             continue  # barely crosses the table, or never comes near the board's surround
+        if (table_only or short) and _changed_beside(changed, table, x0, y0, x1, y1, cell) < SIDE_ARM_BESIDE:
+            continue  # no arm beside it: the table's own grain or blotches under a changed light
         if _old_edges_running(old, x0, y0, x1, y1)[ys, xs][on_table].mean() >= SIDE_NEW_BELOW:
             continue
         cv2.line(out, (x0, y0), (2 * x1 - x0, 2 * y1 - y0), 1, max(round(cell), 1))
