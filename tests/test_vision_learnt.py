@@ -635,7 +635,8 @@ def test_a_full_board_is_read_in_one_batch_and_read_right(kind: str) -> None:
 
     reader.letters.read_many = counted
     reading = reader.read(frame.image)
-    assert batches == [reader.rows * reader.cols]  # one batch, every tile in it
+    # one batch, every tile in it (the cells seen through a slot are checked after, carefully)
+    assert [b for b in batches if b] == [reader.rows * reader.cols]
     right = 0
     for cell in reading.cells:
         ok = cell.height > 0 and cell.letter == frame.letters[cell.row][cell.col]
