@@ -150,13 +150,13 @@ HIDDEN_FROM = 0.7
 #: boards, seeds 720000-731011, every tile read right with 30-40 % of its floor hidden had its
 #: letter at 0.8 or more (141); those under 0.8 were 16 cells read wrong, already in doubt.)
 PARTLY_HIDDEN = 0.3
-PARTLY_HIDDEN_LETTER = 0.8
 #: Since stop 38 that letter is also checked by the letters' second look (read carefully), and
 #: must stay as sure: the face crop of a cell seen through a slot holds the nearer stack's face
 #: too, and the first look took the top of that face's G, cut by the crop's edge, for a Qu at
 #: 1.0 on an empty cell half hidden behind a stack of 3 (fresh ``read_speed --seeds 950000``,
 #: held-out seed 951202, picture 2: read surely as a Qu). The second look matched it at the
-#: edge of its room: in doubt.
+#: edge of its room: in doubt (:meth:`UpwordsReader._check_slots`).
+PARTLY_HIDDEN_LETTER = 0.8
 PARTLY_HIDDEN_FLAG = "partly hidden behind a nearer stack"
 PARTLY_HIDDEN_DOUBT = 0.3
 #: A tile whose own top face a nearer stack hides this much or more shows only part of its
@@ -686,15 +686,16 @@ class UpwordsReader:
         letters' second look (:data:`PARTLY_HIDDEN_LETTER`), all in one batch: one at a time, they
         cost a full 8x8 a fifth of its read. A doubt changes no cell's height, so no later cell's
         view of it: it can wait until every cell is judged."""
-        todo = [rc for rc in self._slot_checks if not results[rc].uncertain
-                and 0 < results[rc].height < len(warps) and warps[results[rc].height] is not None]
-        if not todo or self.letters is None:
+        if self.letters is None:
             return
-        crops = [self.face_crop(warps[results[(r, c)].height], r - self._origin[0], c - self._origin[1])
-                 for r, c in todo]
-        live = [(rc, crop) for rc, crop in zip(todo, crops, strict=True) if crop.size]
-        reads = self.letters.read_many([crop for _, crop in live], careful=True) if live else []
-        for (rc, _), read in zip(live, reads, strict=True):
+        r0, c0 = self._origin
+        wanted = [(r, c) for r, c in self._slot_checks if not results[(r, c)].uncertain
+                  and 0 < results[(r, c)].height < len(warps) and warps[results[(r, c)].height] is not None]
+        crops = {(r, c): self.face_crop(warps[results[(r, c)].height], r - r0, c - c0) for r, c in wanted}
+        crops = {rc: crop for rc, crop in crops.items() if crop.size}
+        if not crops:
+            return
+        for rc, read in zip(crops, self.letters.read_many(list(crops.values()), careful=True), strict=True):
             if read.letter != results[rc].letter or float(read.confidence) < PARTLY_HIDDEN_LETTER:
                 results[rc] = _in_doubt(results[rc], PARTLY_HIDDEN_FLAG)
 
