@@ -20,7 +20,7 @@ import pytest
 
 from bench.bench_generalise import confirmed_board, empty_board
 from calibration.file import Calibration
-from vision.appearance import BoardAppearance
+from vision.appearance import BoardAppearance, SurroundLight
 from vision.hands import UNDER_HAND_FLAG
 from vision.learn_board import learn_grid, learn_street
 from vision.letters import LetterClassifier, LetterReader, teach
@@ -759,7 +759,9 @@ def test_the_surround_overrules_the_light_only_when_few_cells_vouch_for_it() -> 
     # is not believed (a hand on the frame, a cup beside the board).
     empty_looks = board_looks(cal.image, cal.corners, cal.rows, cal.cols, scene.face_frac)
     far_off = np.array([0.6, -0.5, 0.6])
-    assert np.abs(light_change(empty_looks, reader.appearance, lambda: far_off).gains).max() < 0.05
+    beside_far_off = np.broadcast_to(far_off, (cal.rows, cal.cols, 3))
+    assert np.abs(light_change(empty_looks, reader.appearance,
+                               lambda: SurroundLight(far_off, beside_far_off)).gains).max() < 0.05
     # The full board under a brighter lamp: seven tiles look more like the empty board than a
     # tile, and their light is far from the surround's; the surround's is taken, everywhere.
     image = scene.frames[1].image
@@ -767,8 +769,43 @@ def test_the_surround_overrules_the_light_only_when_few_cells_vouch_for_it() -> 
     surround = surround_light(image, cal.corners, cal.rows, cal.cols, reader.appearance.scene)
     assert surround is not None
     from_cells = light_change(looks, reader.appearance)
-    assert np.abs(np.median(from_cells.gains.reshape(-1, 3), axis=0) - surround).max() > 0.4
-    assert np.allclose(light_change(looks, reader.appearance, lambda: surround).gains, surround)
+    assert np.abs(np.median(from_cells.gains.reshape(-1, 3), axis=0) - surround.gains).max() > 0.4
+    assert np.allclose(light_change(looks, reader.appearance, lambda: surround).gains, surround.gains)
+
+
+def test_the_cells_light_is_kept_where_the_surround_beside_them_saw_the_same_shadow() -> None:
+    """A shadow across the middle of the board: the cells' light varies along it and its median
+    is the shadow's, while most of the surround (its ends, and the board's ends along its sides)
+    is in the light, so the two medians disagree. The strip of surround beside each border cell
+    saw what that cell saw (:func:`vision.appearance.surround_change`), and the cells' light is
+    kept. Where the surround beside them saw no such change, its one gain is still taken."""
+    from vision.appearance import board_looks
+    from vision.arms import surround_light
+    from vision.occupancy_model import light_change
+
+    scene = grid_scene(123403, "held_out", "upwords10", n_frames=1, sequence=False, hand_chance=0.0, fill=0.0)
+    reader = _grid_reader(scene, learnt=True)
+    cal = scene.calibration
+    # a band of shadow across the board's middle, soft-edged, half as bright
+    x0, x1 = cal.corners[:, 0].min(), cal.corners[:, 0].max()
+    xs = (np.arange(cal.image.shape[1]) - x0) / (x1 - x0)
+    inside = np.clip(np.minimum(xs - 0.2, 0.8 - xs) / 0.08, 0.0, 1.0)
+    shade = (1.0 - 0.5 * inside)[None, :, None]
+    image = np.clip(cal.image.astype(np.float32) * shade, 0, 255).astype(np.uint8)
+    surround = surround_light(image, cal.corners, cal.rows, cal.cols, reader.appearance.scene)
+    assert surround is not None
+    assert np.isnan(surround.beside[2:-2, 2:-2]).all()  # only the border cells have a strip
+    beside = surround.beside.mean(axis=-1)
+    edges = np.concatenate([beside[0], beside[-1], beside[:, 0], beside[:, -1]])
+    assert np.nanmin(edges) < -0.5 and np.nanmax(edges) > -0.1  # in the shadow and out of it
+    looks = board_looks(image, cal.corners, cal.rows, cal.cols, scene.face_frac)
+    from_cells = light_change(looks, reader.appearance)
+    assert np.abs(np.median(from_cells.gains.reshape(-1, 3), axis=0) - surround.gains).max() > 0.2
+    kept = light_change(looks, reader.appearance, lambda: surround)
+    assert np.allclose(kept.gains, from_cells.gains)
+    assert kept.gains.mean(axis=-1).min() < -0.5 and np.ptp(kept.gains.mean(axis=-1)) > 0.35  # the band
+    unshaded = SurroundLight(surround.gains, np.zeros_like(surround.beside))
+    assert np.allclose(light_change(looks, reader.appearance, lambda: unshaded).gains, surround.gains)
 
 
 @pytest.mark.slow

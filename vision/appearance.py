@@ -213,13 +213,39 @@ def teaching_light(reference: np.ndarray, image: np.ndarray, corners: np.ndarray
     return LightChange(np.broadcast_to(gains, (*looks.shape, 3)).copy())
 
 
+@dataclass(frozen=True, slots=True)
+class SurroundLight:
+    """The light's change (log gain per colour channel) on the playing area's surround, which
+    tiles never cover: ``gains`` over all of it (3,), and ``beside`` each cell on the playing
+    area's border, from the strip of surround next to it (rows x cols x 3; NaN for cells off the
+    border and where too little of that strip is usable).
+
+    Why both: one gain for the whole surround cannot follow a shadow across part of the board,
+    while the cells' own light does; the strips beside the border cells tell whether the cells'
+    light is the surround's where they meet (:func:`vision.occupancy_model.light_change`)."""
+
+    gains: np.ndarray
+    beside: np.ndarray
+
+
 def surround_gains(reference: np.ndarray, small: np.ndarray, corners: np.ndarray, rows: int, cols: int
                    ) -> np.ndarray | None:
-    """Per colour channel, the log gain of the light from ``reference`` (the calibration picture,
-    kept small) to ``small`` (today's, at the same size) on the surround of the playing area
-    (``corners`` at that size): the board's frame and perhaps some table, which tiles never
-    cover. The median over its pixels, so a stray object there does not count; None when too
-    little of it is usable."""
+    """Per colour channel, the log gain of the light on the surround of the playing area
+    (:func:`surround_change`); None when too little of it is usable."""
+    change = surround_change(reference, small, corners, rows, cols)
+    return None if change is None else change.gains
+
+
+#: A border cell's strip of surround counts only where this share of its pixels is usable.
+BESIDE_USABLE = 0.5
+
+
+def surround_change(reference: np.ndarray, small: np.ndarray, corners: np.ndarray, rows: int, cols: int
+                    ) -> SurroundLight | None:
+    """The light's change from ``reference`` (the calibration picture, kept small) to ``small``
+    (today's, at the same size) on the surround of the playing area (``corners`` at that size):
+    the board's frame and perhaps some table, which tiles never cover. Medians over its pixels,
+    so a stray object there does not count; None when too little of it is usable."""
     cell_px, pad = 8, 8 * SURROUND_CELLS
     corners = np.asarray(corners, np.float64).reshape(4, 2)
     key = (corners.tobytes(), rows, cols)
@@ -235,7 +261,29 @@ def surround_gains(reference: np.ndarray, small: np.ndarray, corners: np.ndarray
     usable = ring & (now.min(axis=-1) > 12)
     if usable.sum() < 20:
         return None
-    return np.median(np.log(now[usable] / then[usable]), axis=0)
+    log_gain = np.log(np.maximum(now, 1.0) / np.maximum(then, 1.0))
+    gains = np.median(log_gain[usable], axis=0)
+    log_gain[~usable] = np.nan
+    beside = np.full((rows, cols, 3), np.nan, np.float32)
+    w, h = cols * cell_px, rows * cell_px
+
+    def strips(band: np.ndarray, n: int) -> np.ndarray:  # (n, 3): each cell's strip's median
+        blocks = band.reshape(band.shape[0], n, cell_px, 3).transpose(1, 0, 2, 3).reshape(n, -1, 3)
+        enough = np.isfinite(blocks[..., 0]).mean(axis=1) >= BESIDE_USABLE
+        out = np.full((n, 3), np.nan, np.float32)
+        if enough.any():
+            out[enough] = np.nanmedian(blocks[enough], axis=1)
+        return out
+
+    along = [(0, slice(None), strips(log_gain[:pad, pad:pad + w], cols)),
+             (rows - 1, slice(None), strips(log_gain[pad + h:, pad:pad + w], cols)),
+             (slice(None), 0, strips(log_gain[pad:pad + h, :pad].transpose(1, 0, 2), rows)),
+             (slice(None), cols - 1, strips(log_gain[pad:pad + h, pad + w:].transpose(1, 0, 2), rows))]
+    for row, col, values in along:
+        kept = beside[row, col]  # a corner cell has two strips: their mean where both count
+        both = np.where(np.isnan(values), kept, (kept + values) / 2)
+        beside[row, col] = np.where(np.isnan(kept), values, both)
+    return SurroundLight(gains, beside)
 
 
 _SURROUND_CACHE: list = []  # [(reference, its corners and size, its usable ring, its warp)]: one board

@@ -26,7 +26,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.appearance import surround_gains, to_lab
+from vision.appearance import SurroundLight, surround_change, to_lab
 from vision.occupancy import cell_fraction
 
 #: The calibration picture is kept about this small (longer side, pixels; up to twice this):
@@ -496,15 +496,15 @@ def _reaches_off(table: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> bool:
 
 
 def surround_light(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray
-                   ) -> np.ndarray | None:
-    """The light's change (log gain per colour channel) from the calibration picture ``scene``
-    (:func:`reference_scene`) to ``image`` on the playing area's surround, which tiles never
-    cover (:func:`vision.appearance.surround_gains`); None when the picture is another size or
-    too little of the surround shows."""
+                   ) -> SurroundLight | None:
+    """The light's change from the calibration picture ``scene`` (:func:`reference_scene`) to
+    ``image`` on the playing area's surround, which tiles never cover
+    (:func:`vision.appearance.surround_change`); None when the picture is another size or too
+    little of the surround shows."""
     small, scale = _small(image)
     if small.shape != scene.shape:
         return None
-    return surround_gains(scene, small, np.asarray(corners, np.float64).reshape(4, 2) * scale, rows, cols)
+    return surround_change(scene, small, np.asarray(corners, np.float64).reshape(4, 2) * scale, rows, cols)
 
 
 def tile_in_todays_light(tile_lab: np.ndarray, reference: np.ndarray, current: np.ndarray,
