@@ -543,12 +543,14 @@ def test_a_ground_that_only_just_says_bare_is_sure_only_with_the_ink_agreeing() 
 def test_tiles_in_a_shadow_the_light_does_not_undo_are_not_read_surely_captured() -> None:
     """Fresh held-out seed 301011 (`bench generalise --seeds 291000`), picture 0: a game's first
     picture, a shadow over the middle of the street; the N and P on their letters were read surely
-    as captured (0.83, 0.84). Every column is now right or asked."""
+    as captured (0.83, 0.84). Every column is now right or asked: since stop 38 they were asked
+    (:data:`vision.median_strip.BARELY_BARE`), and since stop 39 the lanes' own light, which
+    follows the shadow, is kept, and they are read on their letters."""
     scene = street_scene(301011, "held_out", n_frames=5)
     frame = scene.frames[0]
     assert not frame.hand and frame.positions["N"] == 0 and frame.positions["P"] == 0
     columns = {c.letter: c for c in _reader(scene).read(frame.image).columns}
-    assert columns["N"].uncertain and columns["P"].uncertain
+    assert all(columns[letter].position == 0 or columns[letter].uncertain for letter in "NP")
     _right_or_asked(columns.values(), frame)
 
 
