@@ -18,6 +18,7 @@ a letter, the printing on a premium square, the cell walls).
 from __future__ import annotations
 
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -213,19 +214,26 @@ def teaching_light(reference: np.ndarray, image: np.ndarray, corners: np.ndarray
     return LightChange(np.broadcast_to(gains, (*looks.shape, 3)).copy())
 
 
-@dataclass(frozen=True, slots=True)
 class SurroundLight:
     """The light's change (log gain per colour channel) on the playing area's surround, which
-    tiles never cover: ``gains`` over all of it (3,), and ``beside`` each cell on the playing
-    area's border, from the strip of surround next to it (rows x cols x 3; NaN for cells off the
-    border and where too little of that strip is usable).
+    tiles never cover: :attr:`gains` over all of it (3,), and :attr:`beside` each cell on the
+    playing area's border, from the strip of surround next to it (rows x cols x 3; NaN for cells
+    off the border and where too little of that strip is usable).
 
     Why both: one gain for the whole surround cannot follow a shadow across part of the board,
     while the cells' own light does; the strips beside the border cells tell whether the cells'
-    light is the surround's where they meet (:func:`vision.occupancy_model.light_change`)."""
+    light is the surround's where they meet (:func:`vision.occupancy_model.light_change`). The
+    strips are measured only when asked for (a millisecond, and seldom needed)."""
 
-    gains: np.ndarray
-    beside: np.ndarray
+    def __init__(self, gains: np.ndarray, beside: np.ndarray | Callable[[], np.ndarray]) -> None:
+        self.gains = np.asarray(gains)
+        self._beside = beside
+
+    @property
+    def beside(self) -> np.ndarray:
+        if callable(self._beside):
+            self._beside = self._beside()
+        return self._beside
 
 
 def surround_gains(reference: np.ndarray, small: np.ndarray, corners: np.ndarray, rows: int, cols: int
@@ -261,29 +269,40 @@ def surround_change(reference: np.ndarray, small: np.ndarray, corners: np.ndarra
     usable = ring & (now.min(axis=-1) > 12)
     if usable.sum() < 20:
         return None
-    log_gain = np.log(np.maximum(now, 1.0) / np.maximum(then, 1.0))
-    gains = np.median(log_gain[usable], axis=0)
-    log_gain[~usable] = np.nan
+    gains = np.median(np.log(now[usable] / then[usable]), axis=0)
+    return SurroundLight(gains, lambda: _strips_beside(now, then, usable, rows, cols, cell_px, pad))
+
+
+def _strips_beside(now: np.ndarray, then: np.ndarray, usable: np.ndarray, rows: int, cols: int,
+                   cell_px: int, pad: int) -> np.ndarray:
+    """:attr:`SurroundLight.beside`, from the surround's warps (``cell_px`` per cell, ``pad``
+    wide): the median log gain of each border cell's strip of surround where enough of it is
+    usable (:data:`BESIDE_USABLE`); a corner cell's two strips are averaged."""
     beside = np.full((rows, cols, 3), np.nan, np.float32)
     w, h = cols * cell_px, rows * cell_px
 
-    def strips(band: np.ndarray, n: int) -> np.ndarray:  # (n, 3): each cell's strip's median
-        blocks = band.reshape(band.shape[0], n, cell_px, 3).transpose(1, 0, 2, 3).reshape(n, -1, 3)
+    def strips(ys: slice, xs: slice, n: int, across: bool) -> np.ndarray:  # (n, 3) medians
+        ok = usable[ys, xs]
+        gain = np.where(ok[..., None], np.log(np.maximum(now[ys, xs], 1.0) / np.maximum(then[ys, xs], 1.0)),
+                        np.nan)
+        if across:  # a side strip: its cells run down the picture
+            gain = gain.transpose(1, 0, 2)
+        blocks = gain.reshape(gain.shape[0], n, cell_px, 3).transpose(1, 0, 2, 3).reshape(n, -1, 3)
         enough = np.isfinite(blocks[..., 0]).mean(axis=1) >= BESIDE_USABLE
         out = np.full((n, 3), np.nan, np.float32)
         if enough.any():
             out[enough] = np.nanmedian(blocks[enough], axis=1)
         return out
 
-    along = [(0, slice(None), strips(log_gain[:pad, pad:pad + w], cols)),
-             (rows - 1, slice(None), strips(log_gain[pad + h:, pad:pad + w], cols)),
-             (slice(None), 0, strips(log_gain[pad:pad + h, :pad].transpose(1, 0, 2), rows)),
-             (slice(None), cols - 1, strips(log_gain[pad:pad + h, pad + w:].transpose(1, 0, 2), rows))]
+    along = [(0, slice(None), strips(slice(0, pad), slice(pad, pad + w), cols, False)),
+             (rows - 1, slice(None), strips(slice(pad + h, None), slice(pad, pad + w), cols, False)),
+             (slice(None), 0, strips(slice(pad, pad + h), slice(0, pad), rows, True)),
+             (slice(None), cols - 1, strips(slice(pad, pad + h), slice(pad + w, None), rows, True))]
     for row, col, values in along:
         kept = beside[row, col]  # a corner cell has two strips: their mean where both count
         both = np.where(np.isnan(values), kept, (kept + values) / 2)
         beside[row, col] = np.where(np.isnan(kept), values, both)
-    return SurroundLight(gains, beside)
+    return beside
 
 
 _SURROUND_CACHE: list = []  # [(reference, its corners and size, its usable ring, its warp)]: one board
