@@ -562,15 +562,60 @@ def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = N
     pictures with no hand, seeds 370000/380000) it changed no flag."""
     patches = (tile_coloured if changed is None else tile_coloured & changed).astype(np.uint8)
     count, labels = cv2.connectedComponents(patches, connectivity=8)
-    depth = cv2.distanceTransform(_holes_filled(patches), cv2.DIST_L2, 3)
+    filled = _holes_filled(patches)
+    depth = cv2.distanceTransform(filled, cv2.DIST_L2, 3)
     thick = (depth > TILE_THICKNESS_CELLS * px) & (patches > 0)
     if where is not None:
         thick &= where
     if outside is not None:
         thick |= outside & (patches > 0)
+    thick |= _long_from_the_rim(filled, px) & (patches > 0)
     if count <= 1 or not thick.any():
         return tile_coloured
     return tile_coloured & ~np.isin(labels, np.unique(labels[thick]))
+
+
+#: A tile-coloured patch that comes in from the surround's outer rim and reaches this far into the
+#: playing area (cells) is an arm, however thin (:func:`_long_from_the_rim`).
+ARM_REACH_CELLS = 1.25
+#: ... and meets the rim along no more than this (cells): an arm comes in one or two cells wide,
+#: while a frame of the tiles' colour that a new light changed runs all along it.
+ARM_RIM_CELLS = 4.0
+
+
+def _long_from_the_rim(filled: np.ndarray, px: int) -> np.ndarray:
+    """The parts of ``filled`` (uint8 0/1 on the surround's warp, a cell ``px`` pixels, the
+    surround :data:`RING_CELLS` wide) that touch the warp's outer rim and reach
+    :data:`ARM_REACH_CELLS` or more into the playing area: nothing on the board does, a tile's face
+    being under a cell wide.
+
+    Why: a tan arm thinner than a tile (0.45 of a cell wide, over a board seen close up) came over
+    a blotched table of its own colour, which hid it there, and crossed the frame as a patch of
+    the tiles' colour too thin to be called an arm (:data:`TILE_THICKNESS_CELLS`); it was taken for
+    tiles, the hand was missed, and a D under it read surely as an empty cell (train seed 213004,
+    picture 5, fresh ``bench hands --seeds 213000``; its patch reached 1.9 cells in). On
+    development pictures (``hands --seeds`` 185000, 191000, 197000 and 203000: 1,152, both
+    families, 8x8, 15x15 and the street) no patch touched the rim in the 575 with no hand; in
+    those with a hand short of the cells (the street's), none reached into the playing area."""
+    pad = round(RING_CELLS * px)
+    count, labels = cv2.connectedComponents(filled, connectivity=8)
+    if count <= 1:
+        return np.zeros(filled.shape, bool)
+    rim = np.unique(labels[_border(filled.shape, 2)])
+    rim = rim[rim > 0]
+    if not len(rim):
+        return np.zeros(filled.shape, bool)
+    h, w = filled.shape
+    inside = np.zeros(filled.shape, np.uint8)
+    inside[pad:h - pad, pad:w - pad] = 1
+    # how far each pixel of the playing area lies from its edge, in cells
+    into = cv2.distanceTransform(np.pad(inside, 1), cv2.DIST_C, 3)[1:-1, 1:-1] / px
+    on_rim = np.bincount(labels[_border(filled.shape, 1)], minlength=count)
+    long = np.zeros(count, bool)
+    for part in rim.tolist():  # few: none at all in a picture with no arm
+        long[part] = (float(into[labels == part].max()) >= ARM_REACH_CELLS
+                      and on_rim[part] <= ARM_RIM_CELLS * px)
+    return long[labels]
 
 
 def _holes_filled(mask: np.ndarray) -> np.ndarray:
