@@ -556,3 +556,42 @@ def test_an_arm_thinner_than_a_tile_from_the_surrounds_rim_is_no_tile(seed, fami
         for cell in reading.cells:
             right = judge_cell(cell, frame.heights[cell.row][cell.col], frame.letters[cell.row][cell.col])[1]
             assert right or cell.uncertain, cell
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("kind", "seed", "picture"), [("upwords8", 370300, 2), ("upwords10", 641302, 0),
+                                                       ("upwords10", 641302, 2)])
+def test_a_tall_stack_standing_out_over_the_surrounds_rim_is_no_arm(kind, seed, picture) -> None:
+    """Full held-out boards with no hand (``read_speed`` scenes): seen at a slant, a stack of five
+    on a border cell shows its face over the surround's rim, and the whole board, every tile
+    touching the next, is one tile-coloured patch with it, reaching far into the playing area. Where
+    the border cells' tallest stacks may stand out, a patch at the rim is no arm coming in."""
+    from bench.bench_generalise import grid_readers
+    from vision.scenes import grid_scene
+
+    scene = grid_scene(seed, "held_out", kind, n_frames=3, hand_chance=0.0, fill=1.0)
+    frame = scene.frames[picture]
+    assert not frame.hand
+    reading = grid_readers(scene, True).read(frame.image)
+    assert not any(UNDER_HAND_FLAG in cell.flags for cell in reading.cells)
+
+
+def test_a_patch_from_the_rim_is_an_arm_only_when_long_narrow_and_where_no_stack_stands_out() -> None:
+    """:func:`vision.arms._long_from_the_rim` on a surround's warp of a 6x6 board, 12 px a cell."""
+    from vision.arms import ARM_REACH_CELLS, _long_from_the_rim
+
+    px = 12
+    size = 8 * px  # 6 cells and a cell of surround each side
+    arm = np.zeros((size, size), np.uint8)
+    arm[40:46, 60:] = 1  # a thin arm from the right rim, 3 cells into the playing area
+    assert _long_from_the_rim(arm, px)[42, 90]
+    short = np.zeros_like(arm)
+    short[40:46, size - 2 * px:] = 1  # reaches one cell in: a tile's size
+    assert ARM_REACH_CELLS > 1.0 and not _long_from_the_rim(short, px).any()
+    stacked = np.zeros_like(arm)
+    stacked[30:56, size - px:] = 1  # a tall stack on that border cell may stand out there
+    assert not _long_from_the_rim(arm, px, stacked).any()
+    frame = np.zeros_like(arm)
+    frame[:px, :] = 1  # a whole side of the surround, changed, and a column of tiles from it
+    frame[:50, 40:46] = 1
+    assert not _long_from_the_rim(frame, px).any()

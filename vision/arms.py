@@ -21,6 +21,7 @@ reader's own checks catch those.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import cv2
@@ -333,9 +334,11 @@ def _cross_the_table(labels: np.ndarray, count: int, table: np.ndarray, cell_are
 
 
 def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray,
-              tile_lab: np.ndarray | None = None) -> np.ndarray:
+              tile_lab: np.ndarray | None = None, stacks: Sequence[np.ndarray] = ()) -> np.ndarray:
     """Share of each cell (rows x cols) an arm reaching in from outside covers; ``scene``: the
-    calibration picture (:func:`reference_scene`), ``corners``: the playing area in ``image``."""
+    calibration picture (:func:`reference_scene`), ``corners``: the playing area in ``image``;
+    ``stacks``: outlines (in ``image``) of the tallest stacks the border cells can hold, where
+    tiles may stand out over the surround (:func:`_long_from_the_rim`)."""
     small, scale = _small(image)
     if small.shape != scene.shape:
         return np.zeros((rows, cols))
@@ -369,10 +372,15 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     surround &= playing == 0
     # the light's change measured off the board: a board full of tiles is no part of it
     tile_today = None if tile_lab is None else tile_in_todays_light(tile_lab, scene, small, table[0])
+    stacked = np.zeros((size[1], size[0]), np.uint8)
+    for outline in stacks:
+        at = cv2.perspectiveTransform(np.asarray(outline, np.float32).reshape(-1, 1, 2) * scale, to_board)
+        cv2.fillConvexPoly(stacked, np.round(at.reshape(-1, 2)).astype(np.int32), 1)
     arm = None
-    if _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0, surround=surround).any():
+    if _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0, surround=surround,
+                 stacked=stacked).any():
         score = np.minimum(by_gain, _change(now, _signals(_in_todays_light(scene, small))))
-        arm = _arm_mask(score, small, to_board, size, tile_today, table, surround=surround)
+        arm = _arm_mask(score, small, to_board, size, tile_today, table, surround=surround, stacked=stacked)
     covered = _covered(arm, rows, cols) if arm is not None else np.zeros((rows, cols))
     if covered.max() < SIDES_WHEN_COVER_BELOW:
         # An arm that changed the picture too little to be seen reaching the cells: its sides may
@@ -538,7 +546,8 @@ def _border(shape: tuple[int, ...], width: int) -> np.ndarray:
 
 
 def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = None,
-                changed: np.ndarray | None = None, outside: np.ndarray | None = None) -> np.ndarray:
+                changed: np.ndarray | None = None, outside: np.ndarray | None = None,
+                stacked: np.ndarray | None = None) -> np.ndarray:
     """The tile-coloured patches no thicker than a tile (thickness looked for only ``where``,
     and, given ``changed``, only in what has changed since calibration).
 
@@ -569,7 +578,7 @@ def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = N
         thick &= where
     if outside is not None:
         thick |= outside & (patches > 0)
-    thick |= _long_from_the_rim(filled, px) & (patches > 0)
+    thick |= _long_from_the_rim(filled, px, stacked) & (patches > 0)
     if count <= 1 or not thick.any():
         return tile_coloured
     return tile_coloured & ~np.isin(labels, np.unique(labels[thick]))
@@ -583,11 +592,11 @@ ARM_REACH_CELLS = 1.25
 ARM_RIM_CELLS = 4.0
 
 
-def _long_from_the_rim(filled: np.ndarray, px: int) -> np.ndarray:
+def _long_from_the_rim(filled: np.ndarray, px: int, stacked: np.ndarray | None = None) -> np.ndarray:
     """The parts of ``filled`` (uint8 0/1 on the surround's warp, a cell ``px`` pixels, the
-    surround :data:`RING_CELLS` wide) that touch the warp's outer rim and reach
-    :data:`ARM_REACH_CELLS` or more into the playing area: nothing on the board does, a tile's face
-    being under a cell wide.
+    surround :data:`RING_CELLS` wide) that touch the warp's outer rim away from where a stack may
+    stand out (``stacked``) and reach :data:`ARM_REACH_CELLS` or more into the playing area:
+    nothing on the board does, a tile's face being under a cell wide.
 
     Why: a tan arm thinner than a tile (0.45 of a cell wide, over a board seen close up) came over
     a blotched table of its own colour, which hid it there, and crossed the frame as a patch of
@@ -596,12 +605,20 @@ def _long_from_the_rim(filled: np.ndarray, px: int) -> np.ndarray:
     picture 5, fresh ``bench hands --seeds 213000``; its patch reached 1.9 cells in). On
     development pictures (``hands --seeds`` 185000, 191000, 197000 and 203000: 1,152, both
     families, 8x8, 15x15 and the street) no patch touched the rim in the 575 with no hand; in
-    those with a hand short of the cells (the street's), none reached into the playing area."""
+    those with a hand short of the cells (the street's), none reached into the playing area.
+
+    Not where a stack may stand out: seen at a slant, a stack of five on a far corner showed its
+    face over the surround's rim, and the whole full board, every tile touching the next, was one
+    patch with it (development seed 370300, picture 2, with no hand: every cell flagged; stop 27
+    tried this rule without that and dropped it for this picture)."""
     pad = round(RING_CELLS * px)
     count, labels = cv2.connectedComponents(filled, connectivity=8)
     if count <= 1:
         return np.zeros(filled.shape, bool)
-    rim = np.unique(labels[_border(filled.shape, 2)])
+    rim_band = _border(filled.shape, 2)
+    if stacked is not None:
+        rim_band &= stacked == 0
+    rim = np.unique(labels[rim_band])
     rim = rim[rim > 0]
     if not len(rim):
         return np.zeros(filled.shape, bool)
@@ -667,10 +684,12 @@ def parts_at_least(mask: np.ndarray, least: float) -> np.ndarray:
 
 def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: tuple[int, int],
               tile_lab: np.ndarray | None, table: tuple[np.ndarray, float] | None = None,
-              max_share: float = MAX_SHARE, surround: np.ndarray | None = None) -> np.ndarray:
+              max_share: float = MAX_SHARE, surround: np.ndarray | None = None,
+              stacked: np.ndarray | None = None) -> np.ndarray:
     """The arm on the board's surround warp (``to_board``, ``size``), from a change ``score`` of
     the small picture. ``table``: where the table lies in the small picture (beyond the board and
-    its surround) and a cell's area there (pixels)."""
+    its surround) and a cell's area there (pixels); ``stacked``: where on the warp the tallest
+    stacks of the border cells may stand out (:func:`_long_from_the_rim`)."""
     px = RING_CELL_PX
     # The whole picture: a change that touches the picture's edge, crosses the table and reaches
     # the board.
@@ -711,7 +730,7 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
         # An arm is thick where it crosses the surround's outer half; tiles never reach there,
         # but a board full of them is one thick tile-coloured patch inside it.
         tile = _tile_sized(np.einsum("ijk,ijk->ij", off, off) <= TILE_COLOUR_DISTANCE**2, px, outer, near,
-                           from_outside.astype(bool) & outer)
+                           from_outside.astype(bool) & outer, stacked)
         tile = _tile_faces(parts_at_least(tile, TILE_PATCH_CELLS * px * px), px)
         # and half a cell round them: a tile's sides, its shadow, the lean of a tile on an edge
         # cell seen at a slant all lie there

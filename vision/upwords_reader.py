@@ -377,6 +377,15 @@ class UpwordsReader:
             hull = self._hulls[key] = cv2.convexHull(pts).astype(np.int32)
         return hull
 
+    def _border_stacks(self) -> list[np.ndarray]:
+        """The image outlines of the tallest stacks the board's border cells can hold: where tiles
+        may stand out over the surround, which the arms' check must not take for an arm
+        (:func:`vision.arms.arm_cells`); none for flat tiles, whose faces do not."""
+        if self.geometry.max_height <= 1:
+            return []
+        return [self._silhouette(r, c, self.geometry.max_height) for r in range(self.rows)
+                for c in range(self.cols) if r in (0, self.rows - 1) or c in (0, self.cols - 1)]
+
     # -- reading --------------------------------------------------------------------------------
     def warp_planes(self, image: np.ndarray, gray: bool = True,
                     window: tuple[int, int, int, int] | None = None) -> list[np.ndarray]:
@@ -484,7 +493,8 @@ class UpwordsReader:
             board = board_warp(image, self.corners, self.rows, self.cols)
             # The hands' check needs nothing else of the read: it runs on the spare core while the
             # letters are read (vision.spare_core).
-            hand_soon = later(hand_cells, board, self.rows, self.cols, self.appearance, image, self.corners)
+            hand_soon = later(hand_cells, board, self.rows, self.cols, self.appearance, image, self.corners,
+                              self._border_stacks())
             looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac, board)
             scene = self.appearance.scene
             surround = None if scene is None else (
