@@ -610,14 +610,17 @@ def _long_from_the_rim(filled: np.ndarray, px: int, stacked: np.ndarray | None =
     Not where a stack may stand out: seen at a slant, a stack of five on a far corner showed its
     face over the surround's rim, and the whole full board, every tile touching the next, was one
     patch with it (development seed 370300, picture 2, with no hand: every cell flagged; stop 27
-    tried this rule without that and dropped it for this picture)."""
+    tried this rule without that and dropped it for this picture). Half a cell round those outlines
+    too: a stack of a held-out set, thicker than its calibration says or set a little off its
+    cell, stood out past its outline (development seed 881203, picture 2)."""
     pad = round(RING_CELLS * px)
     count, labels = cv2.connectedComponents(filled, connectivity=8)
     if count <= 1:
         return np.zeros(filled.shape, bool)
     rim_band = _border(filled.shape, 2)
-    if stacked is not None:
-        rim_band &= stacked == 0
+    if stacked is not None:  # and half a cell round it: a tile set off its cell, a thicker set
+        reach = px | 1
+        rim_band &= cv2.dilate(stacked, np.ones((reach, reach), np.uint8)) == 0
     rim = np.unique(labels[rim_band])
     rim = rim[rim > 0]
     if not len(rim):
