@@ -1013,6 +1013,21 @@ def test_a_tall_stack_whose_face_is_no_farther_tiles_is_not_read_surely_empty() 
     assert cell.height > 0, cell
 
 
+def test_a_tall_stacks_face_in_a_dim_light_is_as_light_as_a_tiles_in_that_light() -> None:
+    """A half-full held-out 10x10 (seed 1021201, picture 2, fresh ``bench read_speed --seeds
+    1020000``): a stack of 4 with a stack of 3 beyond it, in a light dimmer than calibration's by a
+    log gain of 0.31 there. Its shaded side, with that light undone, looked like the empty cell
+    (0.07); its S face led the raised planes but scored 0.76 of the tile's grey at calibration,
+    under the 0.9 that makes a face a tile's, so the face was not looked at and the cell was read
+    surely as empty. In the cell's own light the face scores 1.04: it is read, it is no letter of
+    the tile beyond, and the cell is asked, its guess the stack."""
+    scene = grid_scene(1021201, "held_out", "upwords10", n_frames=3, hand_chance=0.0, fill=0.5)
+    frame = scene.frames[2]
+    assert (frame.heights[4][7], frame.letters[4][7]) == (4, "S")
+    cell = _grid_reader(scene, learnt=True).read(frame.image).cell(4, 7)
+    assert cell.uncertain and (cell.height, cell.letter) == (4, "S"), cell
+
+
 def test_a_stack_whose_plane_below_its_top_is_hidden_is_not_read_surely() -> None:
     """A full held-out 10x10 (seed 511300, picture 2, fresh ``bench read_speed --seeds 510000``):
     a stack of 2 behind a stack of 5 scored 1.14 on its plane 2, 37 % hidden, and 1.30 on plane

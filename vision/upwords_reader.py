@@ -126,6 +126,10 @@ RAISED_FACE_CLEAR = 0.2
 #: ``read_speed --seeds 510000``, seed 510300, picture 2). On development boards (``read_speed``
 #: scenes 380000-400000, 8x8 and 10x10, 7,409 cells whose floor looked empty) the empty cells
 #: with a tile beyond scored at most 1.16; at 0.9 and 0.3 this flags none of them (at 0.8, two).
+#: Since stop 39 the score is weighed against this times the light's gain in the cell: in a light
+#: dimmer by a log gain of 0.31, a stack of 4's S face scored 0.76 and the cell, its shaded side
+#: like the empty cell with the light undone, was read surely empty (fresh ``read_speed --seeds
+#: 1020000``, seed 1021201, picture 2); in that light it scores 1.04.
 OWN_FACE_SCORE = 0.9
 OWN_FACE_LETTER = 0.3
 #: A face that stands clear so (:data:`RAISED_FACE_CLEAR`) needs only a letter on it, however
@@ -483,6 +487,7 @@ class UpwordsReader:
             dark_ref = np.maximum(dark[(pad + (rr + 0.5) * self.cell_px).astype(int),
                                        (pad + (cc + 0.5) * self.cell_px).astype(int)], 8.0)
         self._p_occ = None
+        self._brighter = None
         # Every plane's face score for every cell at once (the heights' evidence), not cell by cell.
         self._rim_scores = None
         if learnt:
@@ -500,6 +505,7 @@ class UpwordsReader:
             surround = None if scene is None else (
                 lambda: surround_light(image, self.corners, self.rows, self.cols, scene))
             light = light_change(looks, self.appearance, surround)
+            self._brighter = np.exp(light.gains.mean(axis=2))  # the light's gain at each cell
             self._p_occ = self.model.probability(looks, self.appearance, light)
             self._letters_read = self._read_letters_at_once(warps, wanted, previous)
             hand = hand_soon.result()
@@ -869,7 +875,9 @@ class UpwordsReader:
         alone = geo_conf >= NOTHING_BEYOND_LEAD and self._nothing_beyond(r, c)
         # or a face as light as a tile's, whose letter is no tile's just beyond (below)
         heard = geo_conf >= RAISED_FACE_SURE or clear or alone
-        face_like = height >= 2 and visible[height - 1] and scores[height - 1] >= OWN_FACE_SCORE
+        # as light as a tile's face in this cell's light, not the calibration's (OWN_FACE_SCORE)
+        light = 1.0 if self._brighter is None else float(self._brighter[r, c])
+        face_like = height >= 2 and visible[height - 1] and scores[height - 1] >= OWN_FACE_SCORE * light
         unlike_beyond = not heard and face_like and bool(self._tiles_beyond(r, c))
         if height < 2 or not (heard or unlike_beyond):
             return None
