@@ -307,6 +307,8 @@ class UpwordsReader:
         self.appearance = appearance
         self.model = model if model is not None or appearance is None else default_model()
         self._p_occ: np.ndarray | None = None
+        # the light's gain at each cell since calibration (exp of the log gain), for a read
+        self._brighter: np.ndarray | None = None
         self._unseen: np.ndarray | None = None
         self.loose_tiles = loose_tiles
         self.geometry = geometry or TileGeometry()
