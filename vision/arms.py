@@ -372,10 +372,7 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     surround &= playing == 0
     # the light's change measured off the board: a board full of tiles is no part of it
     tile_today = None if tile_lab is None else tile_in_todays_light(tile_lab, scene, small, table[0])
-    stacked = np.zeros((size[1], size[0]), np.uint8)
-    for outline in stacks:
-        at = cv2.perspectiveTransform(np.asarray(outline, np.float32).reshape(-1, 1, 2) * scale, to_board)
-        cv2.fillConvexPoly(stacked, np.round(at.reshape(-1, 2)).astype(np.int32), 1)
+    stacked = _stacked(stacks, scale, to_board, size)
     arm = None
     if _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0, surround=surround,
                  stacked=stacked).any():
@@ -390,6 +387,22 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
             seen_by_sides = cv2.warpPerspective(sides, to_board, size, flags=cv2.INTER_NEAREST).astype(bool)
             covered = np.maximum(covered, _covered(seen_by_sides, rows, cols))
     return covered
+
+
+def _stacked(stacks: Sequence[np.ndarray], scale: float, to_board: np.ndarray, size: tuple[int, int]
+             ) -> np.ndarray | None:
+    """Where on the surround's warp (``to_board``, ``size``) the outlines ``stacks`` (in the
+    full picture; ``scale`` to the small one) lie, and half a cell round them: a stack of a
+    held-out set, thicker than its calibration says or set a little off its cell, stood out past
+    its outline (development seed 881203, picture 2). None without stacks."""
+    if not len(stacks):
+        return None
+    stacked = np.zeros((size[1], size[0]), np.uint8)
+    for outline in stacks:
+        at = cv2.perspectiveTransform(np.asarray(outline, np.float32).reshape(-1, 1, 2) * scale, to_board)
+        cv2.fillConvexPoly(stacked, np.round(at.reshape(-1, 2)).astype(np.int32), 1)
+    reach = RING_CELL_PX | 1
+    return cv2.dilate(stacked, np.ones((reach, reach), np.uint8))
 
 
 def _covered(arm: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -610,26 +623,23 @@ def _long_from_the_rim(filled: np.ndarray, px: int, stacked: np.ndarray | None =
     Not where a stack may stand out: seen at a slant, a stack of five on a far corner showed its
     face over the surround's rim, and the whole full board, every tile touching the next, was one
     patch with it (development seed 370300, picture 2, with no hand: every cell flagged; stop 27
-    tried this rule without that and dropped it for this picture). Half a cell round those outlines
-    too: a stack of a held-out set, thicker than its calibration says or set a little off its
-    cell, stood out past its outline (development seed 881203, picture 2)."""
+    tried this rule without that and dropped it for this picture). ``stacked``: those places
+    (:func:`_stacked`)."""
     pad = round(RING_CELLS * px)
     count, labels = cv2.connectedComponents(filled, connectivity=8)
     if count <= 1:
         return np.zeros(filled.shape, bool)
     rim_band = _border(filled.shape, 2)
-    if stacked is not None:  # and half a cell round it: a tile set off its cell, a thicker set
-        reach = px | 1
-        rim_band &= cv2.dilate(stacked, np.ones((reach, reach), np.uint8)) == 0
+    if stacked is not None:
+        rim_band &= stacked == 0
     rim = np.unique(labels[rim_band])
     rim = rim[rim > 0]
     if not len(rim):
         return np.zeros(filled.shape, bool)
     h, w = filled.shape
-    inside = np.zeros(filled.shape, np.uint8)
-    inside[pad:h - pad, pad:w - pad] = 1
-    # how far each pixel of the playing area lies from its edge, in cells
-    into = cv2.distanceTransform(np.pad(inside, 1), cv2.DIST_C, 3)[1:-1, 1:-1] / px
+    # how far each pixel lies into the playing area from its edge, in cells (negative outside)
+    ys, xs = np.ogrid[:h, :w]
+    into = np.minimum(np.minimum(ys - pad + 1, h - pad - ys), np.minimum(xs - pad + 1, w - pad - xs)) / px
     on_rim = np.bincount(labels[_border(filled.shape, 1)], minlength=count)
     long = np.zeros(count, bool)
     for part in rim.tolist():  # few: none at all in a picture with no arm
