@@ -469,8 +469,14 @@ class UpwordsReader:
         r0, c0 = max(int(rows_w.min()) - 1, 0), max(int(cols_w.min()) - 1, 0)
         r1, c1 = min(int(rows_w.max()) + 2, self.rows), min(int(cols_w.max()) + 2, self.cols)
         window = (r0, c0, r1 - r0, c1 - c0)
-        self._gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         learnt = self.appearance is not None and self.model is not None
+        if learnt:
+            board = board_warp(image, self.corners, self.rows, self.cols)
+            # The hands' check needs nothing else of the read: it runs on the spare core from the
+            # start, while the planes are warped and the letters read (vision.spare_core).
+            hand_soon = later(hand_cells, board, self.rows, self.cols, self.appearance, image, self.corners,
+                              self._border_stacks())
+        self._gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         # The learnt references settle occupancy, so that path never looks at the floor plane
         # (k = 0): it is neither warped nor measured (a sixth of the planes' cost on an 8x8).
         warps = [None if learnt and k == 0 else self._remap(self._gray, k, window)
@@ -497,11 +503,6 @@ class UpwordsReader:
                                 else np.stack([f.rim - 0.75 * f.rim_spread for f in feats[1:]]))
         self._origin = (r0, c0)
         if learnt:
-            board = board_warp(image, self.corners, self.rows, self.cols)
-            # The hands' check needs nothing else of the read: it runs on the spare core while the
-            # letters are read (vision.spare_core).
-            hand_soon = later(hand_cells, board, self.rows, self.cols, self.appearance, image, self.corners,
-                              self._border_stacks())
             looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac, board)
             scene = self.appearance.scene
             surround = None if scene is None else (
