@@ -246,6 +246,7 @@ ENTRY_CELLS = 0.25
 #: its change met the edge along 0.36 of a cell and covered 25 cells).
 ENTRY_AREA_CELLS = 4.0
 
+_STACKED_CACHE: list = []  # [(what :func:`_stacked` was given, what it gave)]: one board at a time
 _SCENE_CACHE: list = []  # [(the calibration picture, {how: what it gave})]: one board at a time
 
 
@@ -397,12 +398,20 @@ def _stacked(stacks: Sequence[np.ndarray], scale: float, to_board: np.ndarray, s
     its outline (development seed 881203, picture 2). None without stacks."""
     if not len(stacks):
         return None
+    # The same outlines on the same warp every read of one calibration: drawn once.
+    key = (scale, size, to_board.tobytes(), b"".join(np.asarray(s, np.float32).tobytes() for s in stacks))
+    kept = _STACKED_CACHE[0] if _STACKED_CACHE else None  # read once: another thread may replace it
+    if kept is not None and kept[0] == key:
+        return kept[1]
     stacked = np.zeros((size[1], size[0]), np.uint8)
     for outline in stacks:
         at = cv2.perspectiveTransform(np.asarray(outline, np.float32).reshape(-1, 1, 2) * scale, to_board)
         cv2.fillConvexPoly(stacked, np.round(at.reshape(-1, 2)).astype(np.int32), 1)
     reach = RING_CELL_PX | 1
-    return cv2.dilate(stacked, np.ones((reach, reach), np.uint8))
+    stacked = cv2.dilate(stacked, np.ones((reach, reach), np.uint8))
+    stacked.flags.writeable = False  # shared by every read of this calibration
+    _STACKED_CACHE[:] = [(key, stacked)]
+    return stacked
 
 
 def _covered(arm: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -735,7 +744,13 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
     near = _changed(cv2.warpPerspective(score, to_board, size, flags=cv2.INTER_LINEAR,
                                         borderMode=cv2.BORDER_REPLICATE))
     outer = _border(near.shape, px // 2)
-    if tile_lab is not None and np.isfinite(tile_lab).all():
+    least_area, least_band = 1.5 * px * px, 0.2 * px * px
+    # Taking the tiles out only shrinks and splits the changed parts, so where none is big enough
+    # with the tiles left in (at any share of the picture), none is with them out: most pictures
+    # have no change on the surround's outer half, and skip the tiles' colour (a seventh of the
+    # check's cost).
+    crosses_frame = _from_edge(near, outer, least_area, least_band, 1.0).any()
+    if crosses_frame and tile_lab is not None and np.isfinite(tile_lab).all():
         now = cv2.warpPerspective(small, to_board, size, flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
         off = to_lab(now) - tile_lab.astype(np.float32)
@@ -749,6 +764,7 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
         # cell seen at a slant all lie there
         reach = px | 1
         near[cv2.dilate(tile.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0] = 0
-    across_frame = _from_edge(near, outer, 1.5 * px * px, 0.2 * px * px, max_share)
+    across_frame = (_from_edge(near, outer, least_area, least_band, max_share) if crosses_frame
+                    else np.zeros(near.shape, bool))
 
     return across_frame | through_table.astype(bool)
