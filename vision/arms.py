@@ -21,7 +21,8 @@ reader's own checks catch those.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 from typing import NamedTuple
 
 import cv2
@@ -372,7 +373,9 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     cv2.fillConvexPoly(playing, np.round(corners_small).astype(np.int32), 1)
     surround &= playing == 0
     # the light's change measured off the board: a board full of tiles is no part of it
-    tile_today = None if tile_lab is None else tile_in_todays_light(tile_lab, scene, small, table[0])
+    # (worked out only if the surround's check needs it: most pictures have no change there)
+    tile_today = cache(lambda: None if tile_lab is None
+                       else tile_in_todays_light(tile_lab, scene, small, table[0]))
     stacked = _stacked(stacks, scale, to_board, size)
     arm = None
     if _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0, surround=surround,
@@ -705,12 +708,13 @@ def parts_at_least(mask: np.ndarray, least: float) -> np.ndarray:
 
 
 def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: tuple[int, int],
-              tile_lab: np.ndarray | None, table: tuple[np.ndarray, float] | None = None,
+              tile_colour: Callable[[], np.ndarray | None], table: tuple[np.ndarray, float] | None = None,
               max_share: float = MAX_SHARE, surround: np.ndarray | None = None,
               stacked: np.ndarray | None = None) -> np.ndarray:
     """The arm on the board's surround warp (``to_board``, ``size``), from a change ``score`` of
-    the small picture. ``table``: where the table lies in the small picture (beyond the board and
-    its surround) and a cell's area there (pixels); ``stacked``: where on the warp the tallest
+    the small picture. ``tile_colour``: gives the tiles' colour in today's light (L*a*b*, or
+    None), asked only when needed; ``table``: where the table lies in the small picture (beyond
+    the board and its surround) and a cell's area there (pixels); ``stacked``: where on the warp the tallest
     stacks of the border cells may stand out (:func:`_long_from_the_rim`)."""
     px = RING_CELL_PX
     # The whole picture: a change that touches the picture's edge, crosses the table and reaches
@@ -750,7 +754,8 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
     # have no change on the surround's outer half, and skip the tiles' colour (a seventh of the
     # check's cost).
     crosses_frame = _from_edge(near, outer, least_area, least_band, 1.0).any()
-    if crosses_frame and tile_lab is not None and np.isfinite(tile_lab).all():
+    tile_lab = tile_colour() if crosses_frame else None
+    if tile_lab is not None and np.isfinite(tile_lab).all():
         now = cv2.warpPerspective(small, to_board, size, flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
         off = to_lab(now) - tile_lab.astype(np.float32)
