@@ -820,21 +820,30 @@ class UpwordsReader:
                         height: int, read: tuple[str | None, float, list[str]]
                         ) -> tuple[int, str | None, float, list[str]]:
         """For a tile whose best plane, not a sure one, shows no letter: the next best visible
-        plane whose face shows a letter read surely (its height, letter, how sure, why in doubt),
-        or ``height`` and ``read`` as they were.
+        plane, if its face shows a letter read surely (its height, letter, how sure, why in
+        doubt), or ``height`` and ``read`` as they were.
 
         Why: every Upwords tile has a letter, so a face without one is no tile's top: it is
         what lies beyond the cell seen on a raised plane. A single A in front of an orange
         premium square scored 0.86 on plane 4, where the square showed, and 0.85 on its own
         plane 1: it was read as a stack of 4 with no letter, in doubt, in every picture, even with
         the game's history holding the A (held-out 10x10, fresh ``generalise --seeds 193000``,
-        seed 203101). The height stays as unsure as it was: history or the players settle it."""
+        seed 203101). The height stays as unsure as it was: history or the players settle it.
+
+        Only the next best plane, not every one in turn: planes further down never showed the
+        letter. Of 158 such tiles on development boards (``bench generalise``-style games, seeds
+        191100-191111 of both style families, 8x8 and 10x10; ``read_speed``-style 8x8s, seeds
+        640300 and 700300), the next best plane showed a letter for 3 and no lower plane for any, while
+        each plane read cost about a millisecond (its letter is doubted, so the letters' second
+        look reads it too): up to ten a picture on dense boards of tall stacks (held-out
+        1080300-1080303, fresh ``bench read_speed --seeds 1080000``), a sixth of their read."""
         for k in np.argsort(-np.where(visible, scores, -np.inf), kind="stable").tolist():
             if k + 1 == height or not visible[k]:
                 continue
             letter, letter_conf, seen = self._read_letter(warps, k + 1, wr, wc)
             if letter is not None and letter_conf >= self.threshold:
                 return k + 1, letter, letter_conf, seen
+            break
         return (height, *read)
 
     def _raised_face(self, r: int, c: int, warps: list, occluder: np.ndarray, prev: CellReading | None,
