@@ -597,3 +597,29 @@ def test_a_patch_from_the_rim_is_an_arm_only_when_long_narrow_and_where_no_stack
     frame[:px, :] = 1  # a whole side of the surround, changed, and a column of tiles from it
     frame[:50, 40:46] = 1
     assert not _long_from_the_rim(frame, px).any()
+
+
+def test_taking_pixels_out_of_a_change_never_makes_a_part_cross_the_frame() -> None:
+    """The surround's check works out the tiles' colour only where a changed part with the tiles
+    left in already crosses the frame's outer half (at any share of the picture), since taking
+    the tiles out only shrinks and splits the parts. That shortcut is exact only if no part
+    qualifies after pixels are taken out when none qualified before: checked on random masks,
+    with the thresholds the check uses."""
+    from vision.arms import RING_CELL_PX, _border, _from_edge
+
+    rng = np.random.default_rng(5)
+    px = RING_CELL_PX
+    least_area, least_band = 1.5 * px * px, 0.2 * px * px
+    shape = (8 * px + 2 * px, 8 * px + 2 * px)
+    outer = _border(shape, px // 2)
+    crossings_seen = 0
+    for _ in range(200):
+        blobs = (rng.random((shape[0] // 6 + 1, shape[1] // 6 + 1)) < rng.uniform(0.2, 0.6)).astype(np.uint8)
+        near = np.kron(blobs, np.ones((6, 6), np.uint8))[: shape[0], : shape[1]]
+        removed = near & (rng.random(shape) < rng.uniform(0.5, 1.0)).astype(np.uint8)
+        before = _from_edge(near, outer, least_area, least_band, 1.0).any()
+        for share in (0.5, 1.0):
+            after = _from_edge(removed, outer, least_area, least_band, share)
+            assert before or not after.any()
+            crossings_seen += bool(after.any())
+    assert crossings_seen > 20  # the masks did make parts that cross: the check was not empty
