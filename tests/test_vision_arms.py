@@ -347,10 +347,10 @@ def test_the_arm_checks_small_picture_is_an_area_shrink_whatever_the_size(shape)
     (shrinking by halves) must give what one area shrink gives, to a grey level, at every size."""
     import cv2
 
-    from vision.arms import SCENE_PX, _small
+    from vision.arms import SCENE_PX, shrink
 
     image = np.random.default_rng(sum(shape)).integers(0, 256, (*shape, 3)).astype(np.uint8)
-    small, scale = _small(image)
+    small, scale = shrink(image)
     factor = round(1 / scale)
     assert SCENE_PX <= max(small.shape[:2]) < 2 * SCENE_PX or factor == 1
     expected = cv2.resize(image, (shape[1] // factor, shape[0] // factor), interpolation=cv2.INTER_AREA)

@@ -94,10 +94,10 @@ TILE_LIGHTNESS_WEIGHT = 0.5
 
 def reference_scene(image: np.ndarray) -> np.ndarray:
     """The calibration picture as the arm check keeps it."""
-    return _small(image)[0]
+    return shrink(image)[0]
 
 
-def _small(image: np.ndarray) -> tuple[np.ndarray, float]:
+def shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
     """The picture shrunk by a power of two to at least :data:`SCENE_PX` (longer side).
 
     Area resampling by halves is OpenCV's fast path: 0.3 ms for a 1024 px picture against
@@ -336,12 +336,14 @@ def _cross_the_table(labels: np.ndarray, count: int, table: np.ndarray, cell_are
 
 
 def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray,
-              tile_lab: np.ndarray | None = None, stacks: Sequence[np.ndarray] = ()) -> np.ndarray:
+              tile_lab: np.ndarray | None = None, stacks: Sequence[np.ndarray] = (),
+              small: tuple[np.ndarray, float] | None = None) -> np.ndarray:
     """Share of each cell (rows x cols) an arm reaching in from outside covers; ``scene``: the
     calibration picture (:func:`reference_scene`), ``corners``: the playing area in ``image``;
     ``stacks``: outlines (in ``image``) of the tallest stacks the border cells can hold, where
-    tiles may stand out over the surround (:func:`_long_from_the_rim`)."""
-    small, scale = _small(image)
+    tiles may stand out over the surround (:func:`_long_from_the_rim`); ``small``: the picture
+    as :func:`shrink` gives it, when the caller has it already."""
+    small, scale = shrink(image) if small is None else small
     if small.shape != scene.shape:
         return np.zeros((rows, cols))
     corners_small = np.asarray(corners, np.float64).reshape(4, 2) * scale
@@ -528,13 +530,14 @@ def _reaches_off(table: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> bool:
     return not table[ys, xs].all()
 
 
-def surround_light(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray
-                   ) -> SurroundLight | None:
+def surround_light(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray,
+                   small: tuple[np.ndarray, float] | None = None) -> SurroundLight | None:
     """The light's change from the calibration picture ``scene`` (:func:`reference_scene`) to
     ``image`` on the playing area's surround, which tiles never cover
     (:func:`vision.appearance.surround_change`); None when the picture is another size or too
-    little of the surround shows."""
-    small, scale = _small(image)
+    little of the surround shows. ``small``: the picture as :func:`shrink` gives it, when the
+    caller has it already."""
+    small, scale = shrink(image) if small is None else small
     if small.shape != scene.shape:
         return None
     return surround_change(scene, small, np.asarray(corners, np.float64).reshape(4, 2) * scale, rows, cols)

@@ -84,7 +84,8 @@ def _large_parts(mask: np.ndarray) -> np.ndarray:
 
 def hand_cells(warped: np.ndarray, rows: int, cols: int, appearance: BoardAppearance | None,
                image: np.ndarray | None = None, corners: np.ndarray | None = None,
-               stacks: Sequence[np.ndarray] = ()) -> np.ndarray:
+               stacks: Sequence[np.ndarray] = (), small: tuple[np.ndarray, float] | None = None
+               ) -> np.ndarray:
     """Share of each cell (rows x cols) under a hand.
 
     When the calibration kept its picture and the camera ``image`` with the playing area's
@@ -94,8 +95,9 @@ def hand_cells(warped: np.ndarray, rows: int, cols: int, appearance: BoardAppear
     on pink squares for hands (6 false alarms in 76 pictures without a hand). Otherwise
     (calibrations from before the picture was kept, the calibration screen): new skin on
     ``warped``, a :func:`vision.appearance.board_warp`. ``stacks``: the image outlines of the
-    tallest stacks the border cells can hold (:func:`vision.arms.arm_cells`).
+    tallest stacks the border cells can hold, and ``small``, ``image`` shrunk when the caller has
+    it (:func:`vision.arms.arm_cells`).
     """
     if appearance is not None and appearance.scene is not None and image is not None and corners is not None:
-        return arm_cells(image, corners, rows, cols, appearance.scene, appearance.tile_lab, stacks)
+        return arm_cells(image, corners, rows, cols, appearance.scene, appearance.tile_lab, stacks, small)
     return cell_fraction(new_skin(warped, appearance), rows, cols, LOOK_CELL_PX, LOOK_CELL_PX // 4)

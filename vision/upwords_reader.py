@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from vision.appearance import BoardAppearance, board_looks, board_warp
-from vision.arms import surround_light
+from vision.arms import shrink, surround_light
 from vision.glyphs import bare_face
 from vision.hands import UNDER_HAND, UNDER_HAND_FLAG, hand_cells, hand_flags
 from vision.occupancy import cell_fraction, face_features, glyph_centres, skin_mask
@@ -473,9 +473,13 @@ class UpwordsReader:
         if learnt:
             board = board_warp(image, self.corners, self.rows, self.cols)
             # The hands' check needs nothing else of the read: it runs on the spare core from the
-            # start, while the planes are warped and the letters read (vision.spare_core).
-            hand_soon = later(hand_cells, board, self.rows, self.cols, self.appearance, image, self.corners,
-                              self._border_stacks())
+            # start, while the planes are warped and the letters read (vision.spare_core). It
+            # begins with the picture shrunk, which the surround's light needs too (half a
+            # millisecond): shrunk first, once, on the spare core (first in, first out).
+            small_soon = later(shrink, image)
+            stacks = self._border_stacks()
+            hand_soon = later(lambda: hand_cells(board, self.rows, self.cols, self.appearance, image,
+                                                 self.corners, stacks, small_soon.result()))
         self._gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         # The learnt references settle occupancy, so that path never looks at the floor plane
         # (k = 0): it is neither warped nor measured (a sixth of the planes' cost on an 8x8).
@@ -506,7 +510,7 @@ class UpwordsReader:
             looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac, board)
             scene = self.appearance.scene
             surround = None if scene is None else (
-                lambda: surround_light(image, self.corners, self.rows, self.cols, scene))
+                lambda: surround_light(image, self.corners, self.rows, self.cols, scene, small_soon.result()))
             light = light_change(looks, self.appearance, surround)
             self._brighter = np.exp(light.gains.mean(axis=2))  # the light's gain at each cell
             self._p_occ = self.model.probability(looks, self.appearance, light)
