@@ -1107,6 +1107,15 @@ class UpwordsReader:
             return prev.height, 0.3, "history"
         elif letter == prev.letter:
             expected = prev.height
+            if stale and geo_conf < 0.6:
+                # A hand hid the cell, and the same letter is on top again: tiles may have been
+                # laid under the hand that brought it back (an R, then a P, on a P: no tile goes
+                # on its own letter, so two or more), and history cannot tell. Held in doubt,
+                # the picture's height taken where it shows two or more more: a P on R on P was
+                # read surely as the single P from before the hand (in-domain seed 337104,
+                # pictures 3 and 4, its reading fed back; fresh ``generalise --seeds 337000``).
+                more = geo >= prev.height + 2 and geo_conf >= HEIGHT_CUE_FROM
+                return (geo if more else prev.height), min(letter_conf, 0.3), "history"
         else:
             expected = prev.height + 1
         if geo_conf >= 0.6 and geo != expected:
