@@ -841,13 +841,12 @@ class UpwordsReader:
         each plane read cost about a millisecond (its letter is doubted, so the letters' second
         look reads it too): up to ten a picture on dense boards of tall stacks (held-out
         1080300-1080303, fresh ``bench read_speed --seeds 1080000``), a sixth of their read."""
-        for k in np.argsort(-np.where(visible, scores, -np.inf), kind="stable").tolist():
-            if k + 1 == height or not visible[k]:
-                continue
-            letter, letter_conf, seen = self._read_letter(warps, k + 1, wr, wc)
+        others = [k + 1 for k in np.argsort(-np.where(visible, scores, -np.inf), kind="stable").tolist()
+                  if k + 1 != height and visible[k]]
+        if others:
+            letter, letter_conf, seen = self._read_letter(warps, others[0], wr, wc)
             if letter is not None and letter_conf >= self.threshold:
-                return k + 1, letter, letter_conf, seen
-            break
+                return others[0], letter, letter_conf, seen
         return (height, *read)
 
     def _raised_face(self, r: int, c: int, warps: list, occluder: np.ndarray, prev: CellReading | None,
@@ -1093,6 +1092,15 @@ class UpwordsReader:
             if geo == least or (geo > least and geo_conf >= HEIGHT_CUE_FROM):
                 return geo, min(letter_conf, geo_conf), "both"
             return least, min(letter_conf, 0.3), "history"
+        if stale and prev.height and letter is not None and letter == prev.letter and geo_conf < 0.6:
+            # The same letter on top again is no proof that nothing was laid under the hand: no
+            # tile goes on its own letter, but two can bring it back (an R, then a P, on a P).
+            # History cannot tell, so the cell is in doubt, its height the picture's where that
+            # shows two tiles or more above it: a P on R on P was read surely as the single P
+            # from before the hand (in-domain seed 337104, pictures 3 and 4, its reading fed
+            # back; fresh ``generalise --seeds 337000``).
+            more = geo >= prev.height + 2 and geo_conf >= HEIGHT_CUE_FROM
+            return (geo if more else prev.height), min(letter_conf, 0.3), "history"
         if prev.height == 0 or self.geometry.max_height == 1:  # flat tiles: a new letter is no stack
             expected = 1
             if prev.height and letter is not None and prev.letter not in (None, letter):
@@ -1107,15 +1115,6 @@ class UpwordsReader:
             return prev.height, 0.3, "history"
         elif letter == prev.letter:
             expected = prev.height
-            if stale and geo_conf < 0.6:
-                # A hand hid the cell, and the same letter is on top again: tiles may have been
-                # laid under the hand that brought it back (an R, then a P, on a P: no tile goes
-                # on its own letter, so two or more), and history cannot tell. Held in doubt,
-                # the picture's height taken where it shows two or more more: a P on R on P was
-                # read surely as the single P from before the hand (in-domain seed 337104,
-                # pictures 3 and 4, its reading fed back; fresh ``generalise --seeds 337000``).
-                more = geo >= prev.height + 2 and geo_conf >= HEIGHT_CUE_FROM
-                return (geo if more else prev.height), min(letter_conf, 0.3), "history"
         else:
             expected = prev.height + 1
         if geo_conf >= 0.6 and geo != expected:
