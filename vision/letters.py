@@ -315,6 +315,7 @@ class LetterClassifier:
         with _one_blas_thread():
             matched = self.matcher.match_many([images[i] for i in looked_at],
                                               [nearest.get(i) for i in looked_at])
+            self._match_the_rest(images, reads, nearest, checked, looked_at, matched)
         for i, (letter, confidence) in zip(looked_at, matched, strict=True):
             first = reads[i]
             if letter is None:  # like no taught tile of the letters the first look found nearest
@@ -336,6 +337,42 @@ class LetterClassifier:
                 confidence = round(confidence * DISAGREEMENT, 4)  # the looks disagree: asked
             reads[i] = LetterRead(letter, confidence, "match", first.bare)
         return reads
+
+    def _match_the_rest(self, images: Sequence[np.ndarray], reads: list[LetterRead],
+                        nearest: dict[int, list[str]], checked: dict[int, float], looked_at: list[int],
+                        matched: list[tuple[str | None, float]]) -> None:
+        """Each read one view alone vouched for that the match made sure, matched against the
+        letters it was not matched against: ``matched`` then holds what a match against every
+        taught letter would have said.
+
+        Why: the match's candidates are the first look's nearest letters, and where one view was
+        sure and the other broken, they came from the sure view: sure and wrong, it never named
+        the right letter. A FreeSerif Bold Q lying off its square, its tail at the cut, was read
+        O at 0.99 by the whole cell (0.04 by the tight view), its nearest O U P E T; the match
+        among those said O, just sure (0.64), and the O was read surely wrong, where every
+        letter matched says Q by a hair (0.948 against O's 0.915; fresh then: ``read_speed
+        --seeds 1160000``, seed 1162200, picture 2, cell 12,6).
+
+        Matching only the rest gives the same verdict as matching every letter: the read letter
+        is matched again with them, so a rest letter that beats it wins with the same lead over
+        the runner-up, and where none does, the read letter's lead is the smaller of its two."""
+        matcher = self.matcher
+        assert matcher is not None
+        lone, rests = [], []
+        for j, (i, (letter, confidence)) in enumerate(zip(looked_at, matched, strict=True)):
+            if (i in nearest and checked[i] < ONE_VIEW_BELOW <= reads[i].confidence
+                    and letter == reads[i].letter and confidence >= DOUBTED_BELOW):
+                rest = [n for n in matcher.names if n not in nearest[i]]
+                if rest:
+                    lone.append(j)
+                    rests.append([letter, *rest])
+        if not lone:
+            return
+        again = matcher.match_many([images[looked_at[j]] for j in lone], rests)
+        for j, (letter, confidence) in zip(lone, again, strict=True):
+            first_letter, first_confidence = matched[j]
+            matched[j] = ((letter, min(confidence, first_confidence)) if letter == first_letter
+                          else (letter, confidence))
 
     def _taught(self) -> _TaughtSet:
         """What every read needs of the taught set, worked out once per set (:meth:`fit` and
