@@ -236,7 +236,7 @@ def test_sure_reads_the_second_look_contradicts_are_in_doubt() -> None:
 
 
 @pytest.mark.slow
-def test_a_lone_views_read_is_matched_against_every_letter() -> None:
+def test_a_read_sure_on_the_matchs_word_is_matched_against_every_letter() -> None:
     """A FreeSerif Bold Q lying off its square, its tail at the cut (seed 1162200, `bench
     read_speed --seeds 1160000`, fresh then): the whole cell read O at 0.99, the tight view only
     0.04, and no view had Q among its nearest letters, so the match, among those, said O and
@@ -254,8 +254,9 @@ def test_a_lone_views_read_is_matched_against_every_letter() -> None:
 
 
 def test_matching_the_rest_says_what_matching_every_letter_says(alphabet) -> None:
-    """The lone view's second match covers only the letters the first did not; its verdict must
-    be the one a match against every letter gives, letter and confidence."""
+    """Where the match would make sure what the first look alone does not, it is matched again
+    against only the letters it was not matched against; its verdict must be the one a match
+    against every letter gives, letter and confidence."""
     crops, labels = alphabet
     model = teach(crops[:26], labels[:26])
     matcher = model.matcher
@@ -264,15 +265,17 @@ def test_matching_the_rest_says_what_matching_every_letter_says(alphabet) -> Non
     for crop, label in zip(crops[26:], labels[26:], strict=True):
         candidates = [label, *[n for n in names if n != label][:2]]  # a few, the rest unmatched
         first = matcher.match_many([crop], [candidates])[0]
-        matched = [first]
-        reads = [LetterRead(first[0], 0.95, "knn", False)]
-        model._match_the_rest([crop], reads, {0: candidates}, {0: 0.1}, [0], matched)
-        if first[0] is not None and first[1] >= DOUBTED_BELOW:
-            assert matched[0] == matcher.match_many([crop], [None])[0]
-            checked += 1
-        else:
-            assert matched[0] == first
-    assert checked >= 10
+        # a read a view alone vouched for (sure, the other view broken), and a doubted one
+        for read, vouched in ((LetterRead(first[0], 0.95, "knn", False), 0.1),
+                              (LetterRead(candidates[1], 0.4, "knn", False), 0.4)):
+            matched = [first]
+            model._match_the_rest([crop], [read], {0: candidates}, {0: vouched}, [0], matched)
+            if first[0] is not None and first[1] >= DOUBTED_BELOW:
+                assert matched[0] == matcher.match_many([crop], [None])[0]
+                checked += 1
+            else:
+                assert matched[0] == first
+    assert checked >= 20
 
 
 def test_the_windows_give_the_plain_correlation() -> None:

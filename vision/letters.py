@@ -295,8 +295,9 @@ class LetterClassifier:
                      nearest: dict[int, list[str]], checked: dict[int, float]) -> list[LetterRead]:
         """The doubted reads settled, and the less than certain checked, by matching the cell
         against the taught crops (:mod:`vision.letter_match`), among the letters the first look
-        found nearest and the read letter's look-alikes (all of them where it found no glyph). A
-        face the first look found bare is a blank, not a doubt: it is left alone.
+        found nearest and the read letter's look-alikes (all of them where it found no glyph, and
+        where the match's word alone would make the read sure: :meth:`_match_the_rest`). A face
+        the first look found bare is a blank, not a doubt: it is left alone.
 
         ``checked``: the reads to look at (:meth:`classify_many` chooses them), each with how
         sure the first look stays if the match agrees: its own confidence, or, where one view
@@ -341,35 +342,38 @@ class LetterClassifier:
     def _match_the_rest(self, images: Sequence[np.ndarray], reads: list[LetterRead],
                         nearest: dict[int, list[str]], checked: dict[int, float], looked_at: list[int],
                         matched: list[tuple[str | None, float]]) -> None:
-        """Each read one view alone vouched for that the match made sure, matched against the
-        letters it was not matched against: ``matched`` then holds what a match against every
-        taught letter would have said.
+        """Each match that would make a read sure where the first look alone would not (a doubted
+        read, or one a view alone vouched for), matched again against the letters it was not
+        matched against: ``matched`` then holds what a match against every taught letter would
+        have said.
 
-        Why: the match's candidates are the first look's nearest letters, and where one view was
-        sure and the other broken, they came from the sure view: sure and wrong, it never named
-        the right letter. A FreeSerif Bold Q lying off its square, its tail at the cut, was read
-        O at 0.99 by the whole cell (0.04 by the tight view), its nearest O U P E T; the match
-        among those said O, just sure (0.64), and the O was read surely wrong, where every
-        letter matched says Q by a hair (0.948 against O's 0.915; fresh then: ``read_speed
-        --seeds 1160000``, seed 1162200, picture 2, cell 12,6).
+        Why: the match's candidates are the first look's nearest letters. Where the first look
+        doubted, or one view was sure and the other broken, the right letter can be missing
+        from them, and the match then makes the best of the wrong ones sure. A FreeSerif Bold Q
+        lying off its square, its tail at the cut, was read O at 0.99 by the whole cell (0.04 by
+        the tight view), its nearest O U P E T; the match among those said O, just sure (0.64),
+        and the O was read surely wrong, where every letter matched says Q by a hair (0.948
+        against O's 0.915; fresh then: ``read_speed --seeds 1160000``, seed 1162200, picture 2,
+        cell 12,6).
 
-        Matching only the rest gives the same verdict as matching every letter: the read letter
+        Matching only the rest gives the same verdict as matching every letter: the matched letter
         is matched again with them, so a rest letter that beats it wins with the same lead over
-        the runner-up, and where none does, the read letter's lead is the smaller of its two."""
+        the runner-up, and where none does, its lead is the smaller of its two.
+        (The matched letter was the best of the first candidates; none of them can lead it.)"""
         matcher = self.matcher
         assert matcher is not None
-        lone, rests = [], []
+        on_its_word, rests = [], []
         for j, (i, (letter, confidence)) in enumerate(zip(looked_at, matched, strict=True)):
-            if (i in nearest and checked[i] < ONE_VIEW_BELOW <= reads[i].confidence
-                    and letter == reads[i].letter and confidence >= DOUBTED_BELOW):
+            first_alone_unsure = checked[i] < DOUBTED_BELOW
+            if i in nearest and first_alone_unsure and letter is not None and confidence >= DOUBTED_BELOW:
                 rest = [n for n in matcher.names if n not in nearest[i]]
                 if rest:
-                    lone.append(j)
+                    on_its_word.append(j)
                     rests.append([letter, *rest])
-        if not lone:
+        if not on_its_word:
             return
-        again = matcher.match_many([images[looked_at[j]] for j in lone], rests)
-        for j, (letter, confidence) in zip(lone, again, strict=True):
+        again = matcher.match_many([images[looked_at[j]] for j in on_its_word], rests)
+        for j, (letter, confidence) in zip(on_its_word, again, strict=True):
             first_letter, first_confidence = matched[j]
             matched[j] = ((letter, min(confidence, first_confidence)) if letter == first_letter
                           else (letter, confidence))
