@@ -108,6 +108,40 @@ def test_a_strip_the_tiles_colour_cannot_overrule_the_model() -> None:
     assert settle_median(prob, now, start)[0][MEDIAN_ROW, 5] < 0.1
 
 
+def test_a_model_that_takes_the_bare_strip_for_tiles_is_not_believed_on_the_median() -> None:
+    """A strip of the tiles' colour, the model sure of a tile on every median space, the six this
+    picture shows bare (their tiles out in lanes) among them: its word on column 5, whose tile is
+    in no lane, says nothing. Where it reads the bare spaces as bare, it is believed."""
+    rng = np.random.default_rng(3)
+    start = np.tile(TILE, (17, 1)) + rng.normal(0.0, 1.0, (17, 3))
+    now = start + rng.normal(0.0, 2.0, (17, 3))
+    lanes = {0: 0, 1: 4, 2: 1, 3: 3, 4: 0, 6: 4}
+    fooled = _street(lanes, {col: 0.95 for col in range(17)})
+    settled, doubts = settle_median(fooled, now, start)
+    assert 0.5 <= settled[MEDIAN_ROW, 5] < 0.6 and doubts[5] == DOUBT
+    asked = [col for col, doubt in enumerate(doubts) if doubt]
+    assert asked == [col for col in range(17) if col not in lanes]
+    np.testing.assert_array_equal(settled[[0, 1, 3, 4]], fooled[[0, 1, 3, 4]])  # the lanes untouched
+    trusted = _street(lanes, {5: 0.95, 7: 0.9})
+    settled, doubts = settle_median(trusted, now, start)
+    np.testing.assert_array_equal(settled, trusted)
+    assert doubts == [None] * 17
+
+
+@pytest.mark.slow
+def test_captured_tiles_on_a_strip_of_the_tiles_colour_the_model_took_for_tiles_are_asked() -> None:
+    """Fresh in-domain `bench generalise --seeds 367000`, seed 367004, picture 0: a tan strip under
+    tan tiles, the model sure of a tile on all nine spaces the picture showed bare; captured H, L
+    and M were read surely on their letters. Every column is right or asked."""
+    scene = street_scene(367004, "train", n_frames=5)
+    frame = scene.frames[0]
+    assert not frame.hand
+    columns = {c.letter: c for c in _reader(scene).read(frame.image).columns}
+    _right_or_asked(columns.values(), frame)
+    for letter in "HLM":
+        assert _truth(frame, letter) is None and columns[letter].uncertain, columns[letter]
+
+
 def test_a_space_that_moved_as_far_as_a_bare_one_is_in_doubt() -> None:
     """A tan strip under tan tiles: a captured tile's bare space is nearer its tile's old look than
     the other bare spaces are (their printed letters differ), but it moved as far from that look
