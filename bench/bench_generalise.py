@@ -307,8 +307,8 @@ def row(name: str, t: Tally) -> str:
             f"  boards {t.boards_right:3d}/{t.boards:<3d}  uncertain {t.pct(t.uncertain, t.cells):>8s}"
             f"  hand pictures flagged {t.hand_frames_flagged}/{t.hand_frames}"
             f"  silently wrong cells {t.silent_wrong_cells:3d}  {ms:6.1f} ms"
-            # the counts, so that runs can be pooled: one run's few hundred letters cannot tell
-            # 99.5 % from 100 % (one letter in 180 is 0.56 %)
+            # the counts, so that runs can be pooled: one run's held-out 15x15 holds some 230
+            # letters, where one letter is 0.43 %, too coarse to tell 99.5 % from 100 %
             f"  (no hand: occ {t.occ_right_steady}/{t.cells_steady}, letters {t.letters_right}/{t.letters})")
 
 

@@ -19,7 +19,8 @@ side its ground leans to (stop 33); and a space whose ground is clearly the bare
 its ink is its tile's is asked too (stop 32: a shadow over half the street, a light brightening
 along it; fresh held-out streets read surely wrong). On a strip of the tiles' own colour the
 model decides alone, and a space whose ink clearly says otherwise is asked (stop 33), its guess
-the ink's side (stop 34). Where the picture holds too few bare spaces to compare with (hardly a
+the ink's side (stop 34); but not where the model takes this picture's bare spaces for tiles
+(stop 42). Where the picture holds too few bare spaces to compare with (hardly a
 tile out in a lane), the model decides alone and is believed only where it is sure (stop 36).
 
 Measured on randomised streets (``python -m bench generalise``): see ``docs/reading.md``.
@@ -149,6 +150,8 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
     bare = np.flatnonzero(lanes >= SURE_LANE)
     by_ground = _separation(faces_now[bare], faces_start[bare]) if len(bare) > MIN_EXAMPLES else np.inf
     if by_ground < SEPARABLE:
+        if _takes_bare_for_tiles(out, bare):
+            return _model_not_heard(out, lanes)
         return _ink_doubts(out, lanes, bare, inks_now, inks_start)
     # the ground barely tells the strip from the tiles, the ink more clearly (WEAK_GROUND)
     ink_leads = (by_ground < WEAK_GROUND and inks_now is not None and inks_start is not None
@@ -240,26 +243,8 @@ def _ink_doubts(prob: np.ndarray, lanes: np.ndarray, bare: np.ndarray, inks_now:
     were guessed captured (fresh held-out seed 203010, pictures 3 and 4, ``generalise --seeds
     193000``). On development streets (``generalise`` seeds 163000-193000, both families, no
     hand: 264 streets) the ink's side was right for all 10 spaces asked this way, the model's
-    for none.
-
-    Before that, the model is tried on the spaces this picture shows bare (their tiles surely
-    out in a lane): where it reads most of them as tiles, its word that a tile is on the median
-    is no evidence, and every such space whose tile is in no lane is asked. A tan strip under tan
-    tiles, the model at 0.86-0.98 on all nine bare spaces, had three captured tiles read surely
-    on their letters (0.90-0.99; in-domain seed 367004, picture 0, fresh ``generalise --seeds
-    367000``); its five tiles on their letters are asked with them (the guess is the model's: on
-    the median). On development streets (the nine ``generalise`` runs of seeds 343000-359000,
-    both families, 1,080 pictures) the strip could not be told from the tiles in three pictures,
-    all with a hand, and in none of them did the model read the bare strip as tiles."""
+    for none."""
     doubts: list[str | None] = [None] * prob.shape[1]
-    if len(bare) > MIN_EXAMPLES and np.median(prob[MEDIAN_ROW, bare]) >= 0.5:
-        # the model takes this picture's bare strip for tiles (see above): where no lane
-        # holds a column's tile, its word that the tile is on the median says nothing
-        for col in range(prob.shape[1]):
-            if lanes[col] < 0.5 and prob[MEDIAN_ROW, col] >= 0.5:
-                prob[MEDIAN_ROW, col] = 0.55
-                doubts[col] = DOUBT
-        return prob, doubts
     if inks_now is None or inks_start is None or not _separable(inks_now[bare], inks_start[bare]):
         return prob, doubts
     for col in range(prob.shape[1]):
@@ -270,6 +255,33 @@ def _ink_doubts(prob: np.ndarray, lanes: np.ndarray, bare: np.ndarray, inks_now:
         if (prob[MEDIAN_ROW, col] >= 0.5 and by_ink <= CLEAR_SHARE) or (
                 prob[MEDIAN_ROW, col] < 0.5 and by_ink >= 1.0 - CLEAR_SHARE):
             prob[MEDIAN_ROW, col] = 0.55 if by_ink > 0.5 else 0.45
+            doubts[col] = DOUBT
+    return prob, doubts
+
+
+def _takes_bare_for_tiles(prob: np.ndarray, bare: np.ndarray) -> bool:
+    """Whether the model reads most of the median spaces this picture shows bare (their tiles
+    surely out in a lane) as holding their tiles: then its word on the median is no evidence.
+
+    Why: on a strip the ground cannot tell from the tiles the model decides the median alone,
+    and it can be tried on those spaces first. A tan strip under tan tiles, the model at
+    0.86-0.98 on all nine bare spaces, had three captured tiles read surely on their letters
+    (0.90-0.99; in-domain seed 367004, picture 0, fresh ``generalise --seeds 367000``); its five
+    tiles on their letters are asked with them (the guess is the model's: on the median). On
+    development streets (the nine ``generalise`` runs of seeds 343000-359000,
+    both families, 1,080 pictures) the strip could not be told from the tiles in three pictures,
+    all with a hand, and in none of them did the model read the bare strip as tiles."""
+    return len(bare) > MIN_EXAMPLES and float(np.median(prob[MEDIAN_ROW, bare])) >= 0.5
+
+
+def _model_not_heard(prob: np.ndarray, lanes: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
+    """Every median space the model calls a tile, whose tile is in no lane, asked (guessed on
+    the median, the model's side): the model takes this picture's bare strip for tiles
+    (:func:`_takes_bare_for_tiles`). Returns ``prob`` and a doubt (or None) per column."""
+    doubts: list[str | None] = [None] * prob.shape[1]
+    for col in range(prob.shape[1]):
+        if lanes[col] < 0.5 and prob[MEDIAN_ROW, col] >= 0.5:
+            prob[MEDIAN_ROW, col] = 0.55
             doubts[col] = DOUBT
     return prob, doubts
 
