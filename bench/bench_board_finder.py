@@ -32,9 +32,9 @@ if str(ROOT) not in sys.path:
 from calibration.markers import MarkerLayout  # noqa: E402
 from calibration.markers import find_board as find_by_markers  # noqa: E402
 from vision.board_finder import find_board  # noqa: E402
-from vision.render import Pose, StreetSpec, UpwordsSpec, render_street, render_upwords  # noqa: E402
-from vision.render_textures import marker_layout_mm  # noqa: E402
 from vision.street_outline import refine_street  # noqa: E402
+from vision.synthetic.render import Pose, StreetSpec, UpwordsSpec, render_street, render_upwords  # noqa: E402
+from vision.synthetic.textures import marker_layout_mm  # noqa: E402
 
 PHOTOS = ROOT.parent / "shared" / "data" / "real-scrabble-photos"
 

@@ -32,8 +32,8 @@ from calibration_scenes import board_texture, photograph  # noqa: E402
 
 from calibration.file import Calibration  # noqa: E402
 from calibration.markers import INNER_CORNER, MARKER_IDS, dictionary, find_board  # noqa: E402
-from calibration.teach import parse_layout, samples_from_photo  # noqa: E402
 from vision.camera import ReplaySource, ResilientCamera  # noqa: E402
+from vision.teach_letters import parse_layout, samples_from_photo  # noqa: E402
 
 
 def _median_ms(samples: list[float]) -> float:
@@ -115,8 +115,8 @@ def bench_resilient(n: int = 300) -> None:
 
 
 def bench_teach() -> None:
-    from vision.render import Effects, Pose, render_upwords
-    from vision.render_teach import UPWORDS_ALPHABET
+    from vision.synthetic.render import Effects, Pose, render_upwords
+    from vision.synthetic.teach import UPWORDS_ALPHABET
 
     layout = parse_layout("ABCDEFGH\nIJKLMNOP\nQuRSTUVWX\nYZ\n", 8, 8, UPWORDS_ALPHABET)
     shot = render_upwords({rc: (letter, 1) for rc, letter in layout.items()}, pose=Pose(tilt_deg=25),

@@ -57,12 +57,13 @@ from mosquitto_kit import MOSQUITTO, Broker, free_port  # noqa: E402
 
 from bench import pi5  # noqa: E402
 from games.transcript import loads  # noqa: E402
-from kiosk.club import page, wire  # noqa: E402
-from kiosk.club.archive import Archive  # noqa: E402
-from kiosk.club.board import Board  # noqa: E402
-from kiosk.club.outbox import Message, Outbox  # noqa: E402
-from kiosk.session import Session  # noqa: E402
-from kiosk.store import GameLog  # noqa: E402
+from kiosk.club import wire  # noqa: E402
+from kiosk.club.publish.outbox import Message, Outbox  # noqa: E402
+from kiosk.club.server import page  # noqa: E402
+from kiosk.club.server.archive import Archive  # noqa: E402
+from kiosk.club.server.board import Board  # noqa: E402
+from kiosk.gamelog.store import GameLog  # noqa: E402
+from kiosk.play.session import Session  # noqa: E402
 
 TABLES = 40
 EVENTS = 60
@@ -141,7 +142,7 @@ def _get(url: str, timeout: float = 30.0) -> dict[str, Any]:
 def _server(folder: Path, port: int) -> tuple[subprocess.Popen[str], str]:
     http = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "kiosk.cli", "club", "--club", "bench", "--port", str(port),
+        [sys.executable, "-m", "kiosk.cli.main", "club", "--club", "bench", "--port", str(port),
          "--listen", f"127.0.0.1:{http}", "--db", str(folder / f"club-{http}.sqlite3")],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
     )  # fmt: skip
@@ -191,8 +192,8 @@ def through_broker(messages: dict[str, list[Message]], folder: Path, port: int) 
 
 def latency(folder: Path, port: int, load: float) -> list[float]:
     """Milliseconds from ``Session.submit`` returning to the page showing the event."""
-    from kiosk.club.config import ClubConfig
-    from kiosk.club.publisher import ClubLog, Publisher
+    from kiosk.club.publish.config import ClubConfig
+    from kiosk.club.publish.publisher import ClubLog, Publisher
 
     server, base = _server(folder, port)
     tables = []

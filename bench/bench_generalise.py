@@ -5,8 +5,8 @@
 
 Three kinds of data, side by side:
 
-* **in-domain**: randomised renders of the ``train`` style family (:mod:`vision.style`), but
-  other seeds than the training run used (``python -m vision.train_models`` trains on seed 14
+* **in-domain**: randomised renders of the ``train`` style family (:mod:`vision.synthetic.style`), but
+  other seeds than the training run used (``python -m vision.synthetic.train`` trains on seed 14
   and its own scenes; these are drawn from seed 9000+);
 * **held-out**: the ``held_out`` family — board and tile colours, typefaces (serif among them),
   tile shapes, median-strip colours, tables and skin tones the training never saw;
@@ -21,7 +21,7 @@ previous reader (fixed brightness rules, no learnt references) on the same pictu
 Letters and stack heights are counted on pictures without a hand: nothing can be read under
 one. Those cells must be flagged instead, and the "silently wrong" count checks that on every
 picture, hand or not. "Hand pictures flagged" counts the hands over the board's cells as drawn
-(:meth:`vision.render.Rendered.hand_cover`); a hand that stops short of them hides nothing.
+(:meth:`vision.synthetic.render.Rendered.hand_cover`); a hand that stops short of them hides nothing.
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ from vision.hands import UNDER_HAND  # noqa: E402
 from vision.learn_board import learn_grid, learn_street  # noqa: E402
 from vision.letters import LetterReader, teach  # noqa: E402
 from vision.reading import BoardReading, CellReading  # noqa: E402
-from vision.render_textures import STREET_LETTERS  # noqa: E402
-from vision.scenes import Scene, grid_scene, street_scene  # noqa: E402
 from vision.street import StreetGeometry, StreetReader  # noqa: E402
+from vision.synthetic.scenes import Scene, grid_scene, street_scene  # noqa: E402
+from vision.synthetic.textures import STREET_LETTERS  # noqa: E402
 from vision.upwords_reader import TileGeometry, UpwordsReader  # noqa: E402
 
 REAL_GAME = ROOT.parent / "shared" / "data" / "real-scrabble-game"
@@ -107,14 +107,14 @@ def grid_readers(s: Scene, learnt: bool) -> UpwordsReader:
 
 def empty_board(rows: int, cols: int) -> BoardReading:
     """The history a game starts from: the empty board, as the kiosk's own game state gives it
-    (:func:`kiosk.camera_view.history`)."""
+    (:func:`kiosk.camera.view.history`)."""
     return BoardReading("upwords", rows, cols, tuple(CellReading(r, c, None, 0, 1.0, height_from="history")
                                                      for r in range(rows) for c in range(cols)))
 
 
 def confirmed_board(frame) -> BoardReading:
     """The board the players confirmed for ``frame`` (its truth), as the kiosk gives a read its
-    history: the game's own board (:func:`kiosk.camera_view.history`), every cell sure."""
+    history: the game's own board (:func:`kiosk.camera.view.history`), every cell sure."""
     rows, cols = len(frame.heights), len(frame.heights[0])
     return BoardReading("upwords", rows, cols, tuple(
         CellReading(r, c, frame.letters[r][c] if frame.heights[r][c] else None, frame.heights[r][c], 1.0,

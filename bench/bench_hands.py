@@ -4,7 +4,7 @@
     python -m bench hands --quick            # 3 scenes
     python -m bench hands --seeds 81000      # scenes nobody has looked at (held-out: +10,000)
 
-Randomised renders (:mod:`vision.scenes`) of Upwords 8x8, crossword 15x15 and Word on the
+Randomised renders (:mod:`vision.synthetic.scenes`) of Upwords 8x8, crossword 15x15 and Word on the
 Street, a hand in about half the pictures, each scene calibrated as a family does it. For the
 ``train`` and ``held_out`` style families (other skin tones, tables and boards in the second):
 
@@ -37,9 +37,9 @@ from bench.bench_generalise import grid_readers, judge_cell  # noqa: E402
 from vision.hands import UNDER_HAND  # noqa: E402
 from vision.learn_board import learn_street  # noqa: E402
 from vision.letters import LetterClassifier, LetterReader, augmented  # noqa: E402
-from vision.render_textures import STREET_LETTERS  # noqa: E402
-from vision.scenes import grid_scene, street_scene  # noqa: E402
 from vision.street import StreetGeometry, StreetReader  # noqa: E402
+from vision.synthetic.scenes import grid_scene, street_scene  # noqa: E402
+from vision.synthetic.textures import STREET_LETTERS  # noqa: E402
 
 KINDS = ("upwords8", "grid15", "street")
 

@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
 
 from bench import options, softmax  # noqa: E402
 from bench.bench_generalise import grid_readers  # noqa: E402
-from vision.scenes import grid_scene  # noqa: E402
+from vision.synthetic.scenes import grid_scene  # noqa: E402
 
 #: The trained model's read is sure at or above this probability.
 SURE = 0.9

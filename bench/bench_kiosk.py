@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench kiosk
 
-Each figure runs the real app (``kiosk.wiring.build_app``) in a child process on a virtual
+Each figure runs the real app (``kiosk.app.wiring.build_app``) in a child process on a virtual
 800x480 screen (an Xvfb started here when there is no display) and is the median of
 repeated runs, next to a baseline measured the same way in the same run:
 
@@ -48,7 +48,7 @@ def _child(mode: str, data: str) -> None:
     os.environ["TABLEKEEPER_DATA"] = data
     os.environ["TABLEKEEPER_CONFIG"] = str(Path(data) / "tablekeeper.toml")
     sys.path.insert(0, str(ROOT))
-    from kiosk.commands.kiosk import prepare_environment
+    from kiosk.cli.kiosk import prepare_environment
 
     prepare_environment(Path(data))
     if mode == "bare":
@@ -57,7 +57,7 @@ def _child(mode: str, data: str) -> None:
     from kivy.clock import Clock
     from kivy.core.window import Window
 
-    from kiosk.wiring import build_app
+    from kiosk.app.wiring import build_app
 
     def started(app: Any) -> None:
         print(f"READY {time.time():.6f}", flush=True)
@@ -91,7 +91,7 @@ def _bare() -> None:
 def _tap(app: Any, tid: str) -> None:
     from kivy.tests.common import UnitTestTouch
 
-    from kiosk.widgets.basics import find
+    from kiosk.app.widgets.basics import find
 
     widget = find(app.root, tid)
     if widget is None:

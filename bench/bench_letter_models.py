@@ -39,7 +39,7 @@ from bench import options, softmax  # noqa: E402
 from bench.bench_generalise import grid_readers  # noqa: E402
 from vision.glyphs import glyph_features  # noqa: E402
 from vision.letters import teach  # noqa: E402
-from vision.scenes import grid_scene  # noqa: E402
+from vision.synthetic.scenes import grid_scene  # noqa: E402
 
 KINDS = ("upwords8", "grid15")
 

@@ -9,7 +9,7 @@ Why a benchmark of its own: the speed target is a full 8x8 read under 25 ms and 
 tile's letter and height are read). ``bench generalise`` times games from their first move
 (2-21 tiles); this one times boards from empty to full.
 
-Randomised renders of the held-out style family (:mod:`vision.scenes`), each scene calibrated
+Randomised renders of the held-out style family (:mod:`vision.synthetic.scenes`), each scene calibrated
 and taught as a family does it, pictures without hands. Every picture is read once in each of
 :data:`ROUNDS` rounds over all the pictures, and its fastest read kept (the machine's noise only
 ever adds time); the figure is the median over the pictures. Baseline, same pictures, same
@@ -49,7 +49,7 @@ if str(ROOT) not in sys.path:
 from bench import options, pi5  # noqa: E402
 from bench.bench_generalise import grid_readers  # noqa: E402
 from vision.hands import UNDER_HAND_FLAG  # noqa: E402
-from vision.scenes import grid_scene  # noqa: E402
+from vision.synthetic.scenes import grid_scene  # noqa: E402
 
 KINDS = {"upwords8": 25.0, "upwords10": None, "grid15": 60.0}  # board -> target (ms), where set
 FILLS = (0.0, 0.25, 0.5, 1.0)

@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from kiosk.store import GameLog
+from kiosk.gamelog.store import GameLog
 
 EVENTS = 200
 ROUNDS = 5

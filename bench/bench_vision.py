@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from vision.render import STREET_LETTERS, Effects, Pose, render_street, render_upwords  # noqa: E402
-from vision.render_teach import UPWORDS_ALPHABET, street_teaching_samples, teaching_samples  # noqa: E402
 from vision.street import StreetReader  # noqa: E402
+from vision.synthetic.render import STREET_LETTERS, Effects, Pose, render_street, render_upwords  # noqa: E402
+from vision.synthetic.teach import UPWORDS_ALPHABET, street_teaching_samples, teaching_samples  # noqa: E402
 from vision.tesseract_labeller import tesseract_letter  # noqa: E402
 from vision.upwords_reader import UpwordsReader  # noqa: E402
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from games.lexicon import DEFAULT_DICT_DIR, Lexicon
 from games.wordfit import tosswords_misfit
 from games.words import WordAuthority
-from kiosk.cache_folder import CacheFolder
+from kiosk.files.cache_folder import CacheFolder
 
 LOADS = 9
 RULING_ROUNDS = 7

@@ -1,6 +1,6 @@
 """The calibration file: where the board is in the camera's picture, and what reads its letters.
 
-One small JSON file (``kiosk.paths.calibration_file()``) written by ``tablekeeper calibrate``
+One small JSON file (``kiosk.files.paths.calibration_file()``) written by ``tablekeeper calibrate``
 and read by ``tablekeeper read``, the kiosk and ``tablekeeper doctor``. It is written
 atomically (temporary file, fsync, ``os.replace``) so a power cut leaves either the old file
 or the new one, never half of one; a file that is damaged anyway (truncated, not JSON, a

@@ -9,7 +9,7 @@ that was just played).
 The deck is pure: the shuffle of each pass comes from the seed and the pass number, so a
 deck is fully described by a small JSON-serialisable state (``seed``, ``cycle``,
 ``position`` and a fingerprint of the card list) that the kiosk stores and restores.
-Reading the card files is the kiosk's job (``kiosk.categories``).
+Reading the card files is the kiosk's job (``kiosk.play.categories``).
 
 >>> deck = CategoryDeck.new(["A fruit", "A tool", "A bird"], seed=7)
 >>> first, deck = deck.draw()

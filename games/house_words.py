@@ -7,7 +7,7 @@ ruling on that word then says "allowed by house rule" / "struck by house rule" w
 
 The entries are kept in a small JSON document. ``games/`` never opens a file: the caller
 hands :class:`HouseWords` a *storage* (``read()`` / ``write()``); the kiosk's is
-``kiosk.house_file.HouseWordsFile`` over ``kiosk.paths.house_words_file()``::
+``kiosk.files.house_file.HouseWordsFile`` over ``kiosk.files.paths.house_words_file()``::
 
     {"tablekeeper": "house-words", "version": 1,
      "entries": [{"word": "QI", "action": "allow", "game": null}]}
@@ -17,7 +17,7 @@ storage (so two processes do not undo each other) before writing the whole list 
 damaged document is never overwritten: reading it raises :class:`HouseWordsError` saying
 where it is and what is wrong, and it stays exactly as it was.
 
->>> house = HouseWords()            # in memory; kiosk.house_file.open_house_words() for the file
+>>> house = HouseWords()            # in memory; kiosk.files.house_file.open_house_words() for the file
 >>> house.add("qi").word, house.strike("ok", game="upwords").game
 ('QI', 'upwords')
 >>> house.lookup("qi", "option").action

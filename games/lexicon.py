@@ -330,7 +330,7 @@ def _catalogue(directory: Path) -> dict[tuple[str, str, int], Path]:
 
 class BlobStore(Protocol):
     """Somewhere to keep a named blob between runs; the kiosk's is a folder in its data
-    directory (``kiosk.cache_folder.CacheFolder``). ``games/`` itself writes no file."""
+    directory (``kiosk.files.cache_folder.CacheFolder``). ``games/`` itself writes no file."""
 
     def read(self, name: str) -> bytes | None:
         """The blob, or None when there is none (or it cannot be read)."""

@@ -70,11 +70,11 @@ class WordAuthority:
         """Load SCOWL (``size``, ``variant`` from ``dict_dir``), with the table's ``house`` words.
 
         ``cache`` lets the lexicon keep a parsed copy for faster loads (see
-        :meth:`games.lexicon.Lexicon.load`; the kiosk's is ``kiosk.cache_folder.CacheFolder``).
+        :meth:`games.lexicon.Lexicon.load`; the kiosk's is ``kiosk.files.cache_folder.CacheFolder``).
 
         Raises :class:`games.lexicon.LexiconMissing` when the word list is not installed,
         :class:`games.lexicon.LexiconError` for a bad size or variant. The house words come
-        ready loaded (``kiosk.house_file.open_house_words()`` reads them from disk).
+        ready loaded (``kiosk.files.house_file.open_house_words()`` reads them from disk).
         ``plurals`` is "any" (refuse every plural made with S, RUNS too) or "nouns" (not
         the ones that are also verb forms): see docs/rulings.md.
         """

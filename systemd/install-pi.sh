@@ -276,7 +276,7 @@ install_python() {
 check_camera_modules() {
   # picamera2 and simplejpeg (apt) must load with the venv's numpy: a mismatch is found
   # here, at install time, with its fix, not as a camera that never works.
-  local args=(-m kiosk.pi_check) py=("$r$prefix/bin/python")
+  local args=(-m kiosk.doctor.pi_check) py=("$r$prefix/bin/python")
   # On the Pi itself apt has just installed picamera2: it must be there. In an image built
   # elsewhere (--root) it may come later, so a missing one is only reported.
   if is_pi && [ -z "$r" ]; then args+=(--require-camera); fi

@@ -105,13 +105,13 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root LANG=C.
 
 step "what the venv has: the numpy it imports must be Debian's 1.24"
 in_root /opt/tablekeeper/bin/python -m pip list 2>/dev/null | grep -iE '^(numpy|opencv|kivy|pillow|gpiozero|adafruit)' || true
-in_root /opt/tablekeeper/bin/python -m kiosk.pi_check --also bottleneck || echo "PI CHECK FAILED"
+in_root /opt/tablekeeper/bin/python -m kiosk.doctor.pi_check --also bottleneck || echo "PI CHECK FAILED"
 
 step "without the constraints: numpy 2 in a venv breaks the apt extension (what the Pi would see)"
 t0=$(date +%s)
 in_root /usr/bin/python3 -m venv --system-site-packages /tmp/unpinned
 in_root /tmp/unpinned/bin/python -m pip install -q "numpy>=2" || echo "numpy 2 did not install"
-in_root /bin/sh -c 'cd /src/tablekeeper && PYTHONPATH=. /tmp/unpinned/bin/python -m kiosk.pi_check --also bottleneck' \
+in_root /bin/sh -c 'cd /src/tablekeeper && PYTHONPATH=. /tmp/unpinned/bin/python -m kiosk.doctor.pi_check --also bottleneck' \
   | sed 's/^/    unpinned: /' || echo "    unpinned: the check fails, as it must"
 echo "unpinned demonstration: $(($(date +%s) - t0)) s"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from games.transcript import loads
-from kiosk.store import GameLog
+from kiosk.gamelog.store import GameLog
 
 
 def fetch(url: str, method: str = "GET", timeout: float = 10.0) -> tuple[int, bytes, dict[str, str]]:

@@ -1,7 +1,7 @@
 """Simulated club tables: kiosks playing random legal games of all five games through ``Session``.
 
-Each table is what a kiosk is: a real :class:`kiosk.store.GameLog`, a :class:`Session`
-on it (behind the club seam :class:`kiosk.club.publisher.ClubLog`) and a real MQTT
+Each table is what a kiosk is: a real :class:`kiosk.gamelog.store.GameLog`, a :class:`Session`
+on it (behind the club seam :class:`kiosk.club.publish.publisher.ClubLog`) and a real MQTT
 publisher. Events are proposed at random by the replay benchmark's generators (the
 engines' own public API decides: a refused event is never logged), with an occasional
 undo, so the log also holds take-backs. Game after game, a table goes round the five
@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
 
 from bench.bench_replay import GAMES  # noqa: E402
 from games.transcript import loads  # noqa: E402
-from kiosk.session import Session  # noqa: E402
+from kiosk.play.session import Session  # noqa: E402
 
 ORDER = ["word-on-the-street", "wordspiel", "tosswords", "option", "upwords"]
 #: Options that let a random game finish now and then (the benchmark's keep them going).
@@ -125,10 +125,10 @@ def stdin_open() -> bool:
 
 
 def main(argv: list[str]) -> int:
-    from kiosk.club.config import ClubConfig
-    from kiosk.club.outbox import Outbox
-    from kiosk.club.publisher import ClubLog, Publisher
-    from kiosk.store import GameLog
+    from kiosk.club.publish.config import ClubConfig
+    from kiosk.club.publish.outbox import Outbox
+    from kiosk.club.publish.publisher import ClubLog, Publisher
+    from kiosk.gamelog.store import GameLog
 
     db, club, table, port, seed, events, pace = argv
     store = GameLog(Path(db))

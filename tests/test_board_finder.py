@@ -28,9 +28,9 @@ import numpy as np
 import pytest
 
 from vision.board_finder import NoBoardFound, board_evidence, find_board
-from vision.render import Pose, UpwordsSpec, render_street, render_upwords
-from vision.render_effects import Effects
-from vision.style import BoardStyle, random_style
+from vision.synthetic.effects import Effects
+from vision.synthetic.render import Pose, UpwordsSpec, render_street, render_upwords
+from vision.synthetic.style import BoardStyle, random_style
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 if not DATA.exists():

@@ -16,8 +16,8 @@ import pytest
 from calibration_scenes import board_texture, photograph
 
 from calibration.file import Calibration, load_calibration, save_calibration
-from vision.render import Effects, Pose, render_street, render_upwords
-from vision.render_teach import UPWORDS_ALPHABET
+from vision.synthetic.render import Effects, Pose, render_street, render_upwords
+from vision.synthetic.teach import UPWORDS_ALPHABET
 
 SCRIPT = Path(sys.executable).parent / "tablekeeper"
 QUAD = [[260, 120], [770, 120], [960, 700], [60, 700]]

@@ -73,8 +73,8 @@ def test_swapped_markers_are_refused() -> None:
 
 def test_a_board_with_markers_in_its_margin_via_a_layout() -> None:
     """VB's renderer prints the markers in the board's margin; its layout gives the board corners."""
-    render = pytest.importorskip("vision.render")
-    textures = pytest.importorskip("vision.render_textures")
+    render = pytest.importorskip("vision.synthetic.render")
+    textures = pytest.importorskip("vision.synthetic.textures")
     spec = render.UpwordsSpec()
     w_mm, h_mm = spec.cols * spec.pitch_mm, spec.rows * spec.pitch_mm
     quads = textures.marker_layout_mm(w_mm, h_mm, spec.margin_mm)

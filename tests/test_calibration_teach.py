@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 
 from calibration.file import Calibration, load_calibration, save_calibration
-from calibration.teach import (
+from vision.letters import LetterClassifier, LetterRead
+from vision.synthetic.render import Effects, Pose, render_street, render_upwords
+from vision.synthetic.teach import UPWORDS_ALPHABET
+from vision.teach_letters import (
     Sample,
     TeachError,
     cell_crops,
@@ -18,9 +21,6 @@ from calibration.teach import (
     save_taught,
     teach,
 )
-from vision.letters import LetterClassifier, LetterRead
-from vision.render import Effects, Pose, render_street, render_upwords
-from vision.render_teach import UPWORDS_ALPHABET
 
 TEACHING_LAYOUT = """\
 # the players' tiles, alphabetical, from the top-left cell

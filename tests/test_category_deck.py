@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.category_deck import CategoryDeck, DeckError
-from kiosk import categories
-from kiosk.categories import LEVELS, CategoryFileError, load_categories, new_deck, restore_deck
+from kiosk.play import categories
+from kiosk.play.categories import LEVELS, CategoryFileError, load_categories, new_deck, restore_deck
 
 
 def draw_many(deck: CategoryDeck, n: int) -> tuple[list[str], CategoryDeck]:

@@ -14,12 +14,12 @@ import pytest
 from club_check import fetch
 
 from games.registry import new_game
-from kiosk.cli import main as cli_main
+from kiosk.cli.main import main as cli_main
 from kiosk.club import wire
-from kiosk.club.archive import Archive, ArchiveError
-from kiosk.club.board import Board
-from kiosk.club.config import ClubConfigError, from_section, keep_private
-from kiosk.club.web import make_server
+from kiosk.club.publish.config import ClubConfigError, from_section, keep_private
+from kiosk.club.server.archive import Archive, ArchiveError
+from kiosk.club.server.board import Board
+from kiosk.club.server.web import make_server
 
 HEADER = new_game("word-on-the-street", ["Team A", "Team B"], {"tiles_to_win": 3}).header()
 RULING = {"legal": False, "reason": "PURPEL is not spelt right", "rule": "Word on the Street, spelling"}

@@ -22,7 +22,7 @@ import harness
 from harness import SHOTS, run
 from mosquitto_kit import Broker, free_port
 
-from kiosk.club.server import ClubServer, ServerConfig
+from kiosk.club.server.service import ClubServer, ServerConfig
 
 data = harness.data
 display = harness.display
@@ -86,10 +86,10 @@ import json, sys
 events = []
 sys.addaudithook(lambda name, args: events.append(name) if name.startswith("socket.") else None)
 from pathlib import Path
-from kiosk import settings as settings_file
-from kiosk.session import Session
-from kiosk.store import GameLog
-from kiosk.wiring import open_club
+from kiosk.files import settings as settings_file
+from kiosk.play.session import Session
+from kiosk.gamelog.store import GameLog
+from kiosk.app.wiring import open_club
 
 settings = settings_file.load(Path(sys.argv[1]))
 store = GameLog(Path(sys.argv[2]))

@@ -71,7 +71,7 @@ def _server(folder: Path, port: int, http: int) -> subprocess.Popen[str]:
             [
                 sys.executable,
                 "-m",
-                "kiosk.cli",
+                "kiosk.cli.main",
                 "club",
                 "--club",
                 CLUB,

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from kiosk.club import wire
-from kiosk.club.outbox import Outbox
-from kiosk.session import Session
-from kiosk.store import GameLog
+from kiosk.club.publish.outbox import Outbox
+from kiosk.gamelog.store import GameLog
+from kiosk.play.session import Session
 
 MOVE = {"type": "move", "tiles": ["C", "T"], "keys": ["C", "T"], "die": 3, "word": "TRANCE"}
 MISS = {"type": "move", "tiles": ["A", "B"], "keys": ["A", "B"], "die": 1, "word": None}

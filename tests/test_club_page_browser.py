@@ -21,12 +21,12 @@ from club_check import wait_until_caught_up
 from club_tables import play_events, settle
 from mosquitto_kit import Broker, free_port
 
-from kiosk.club.config import ClubConfig
-from kiosk.club.outbox import Outbox
-from kiosk.club.publisher import ClubLog, Publisher
-from kiosk.club.server import ClubServer, ServerConfig
-from kiosk.session import Session
-from kiosk.store import GameLog
+from kiosk.club.publish.config import ClubConfig
+from kiosk.club.publish.outbox import Outbox
+from kiosk.club.publish.publisher import ClubLog, Publisher
+from kiosk.club.server.service import ClubServer, ServerConfig
+from kiosk.gamelog.store import GameLog
+from kiosk.play.session import Session
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from mosquitto_kit import Broker, free_port
 
-from kiosk.club.config import from_section
-from kiosk.club.outbox import Outbox
-from kiosk.club.publisher import ClubLog, Publisher
-from kiosk.club.server import ClubServer, ServerConfig
-from kiosk.session import Session
-from kiosk.store import GameLog
+from kiosk.club.publish.config import from_section
+from kiosk.club.publish.outbox import Outbox
+from kiosk.club.publish.publisher import ClubLog, Publisher
+from kiosk.club.server.service import ClubServer, ServerConfig
+from kiosk.gamelog.store import GameLog
+from kiosk.play.session import Session
 
 MOVE = {"type": "move", "tiles": ["C", "T"], "keys": ["C", "T"], "die": 3, "word": "TRANCE"}
 

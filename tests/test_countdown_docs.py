@@ -14,7 +14,7 @@ MODULES = [
     "hardware.buzzer",
     "hardware.ring",
     "hardware.table_timer",
-    "kiosk.categories",
+    "kiosk.play.categories",
 ]
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import systemd_notify
+from kiosk.app import systemd_notify
 
 ROOT = Path(__file__).resolve().parents[1]
 UNIT = ROOT / "systemd" / "tablekeeper.service"
@@ -151,8 +151,8 @@ def test_installer_runs_in_a_scratch_root_and_a_second_run_changes_nothing(tmp_p
     # to name the interpreter where the Pi will have it, not the build folder.
     script = (venv / "bin/tablekeeper").read_text().splitlines()[0]
     assert script == "#!/opt/tablekeeper/bin/python", script
-    help_text = subprocess.run([str(venv / "bin/python"), "-m", "kiosk.cli", "--help"], capture_output=True,
-                               text=True, check=False, env={"PATH": "/usr/bin:/bin"})
+    help_text = subprocess.run([str(venv / "bin/python"), "-m", "kiosk.cli.main", "--help"],
+                               capture_output=True, text=True, check=False, env={"PATH": "/usr/bin:/bin"})
     assert help_text.returncode == 0 and "doctor" in help_text.stdout
     before = _snapshot(root)
     second = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
@@ -306,7 +306,7 @@ def test_the_command_line_opens_no_network_port(tmp_path: Path) -> None:
            "TABLEKEEPER_CONFIG": str(tmp_path / "tk.toml"), "PYTHONPATH": str(ROOT)}
     code = (
         "import os, sys\n"
-        "from kiosk.cli import main\n"
+        "from kiosk.cli.main import main\n"
         "main(['doctor'])\n"
         "sys.stdout.flush(); print('PID', os.getpid(), flush=True); sys.stdin.readline()\n"
     )
@@ -326,7 +326,7 @@ def test_the_command_line_opens_no_network_port(tmp_path: Path) -> None:
         proc.wait()
 
 
-KIOSK_ARGV = [b"-m", b"kiosk.cli", b"kiosk"]
+KIOSK_ARGV = [b"-m", b"kiosk.cli.main", b"kiosk"]
 
 
 def _ready_sender(sock: socket.socket, deadline: float) -> tuple[int, bytes]:

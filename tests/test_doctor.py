@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from kiosk import settings as settings_file
-from kiosk.commands.doctor import run_checks
-from kiosk.doctor_checks import FAIL, OK, WARN, Context, Result
-from kiosk.doctor_hardware import check_gpio, check_ring_and_buzzer
-from kiosk.store import GameLog
+from kiosk.cli.doctor import run_checks
+from kiosk.doctor.checks import FAIL, OK, WARN, Context, Result
+from kiosk.doctor.hardware import check_gpio, check_ring_and_buzzer
+from kiosk.files import settings as settings_file
+from kiosk.gamelog.store import GameLog
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).with_name("tablekeeper")
@@ -209,9 +209,9 @@ import os, pwd, sys
 # Load what doctor needs first: the interpreter's own files under /root are closed to nobody.
 import argparse, gettext, grp, json, locale, shutil, sqlite3, subprocess, tempfile
 import gpiozero.pins.mock, hardware.build, hardware.config, hardware.pins, games.countdown, games.lexicon
-import kiosk.commands.doctor, kiosk.doctor_checks, kiosk.doctor_hardware, kiosk.commands.picture_checks
-import kiosk.doctor_camera, kiosk.camera_faults, kiosk.drm_cards, kiosk.log_fallback
-from kiosk.cli import main
+import kiosk.cli.doctor, kiosk.doctor.checks, kiosk.doctor.hardware, kiosk.cli.picture_checks
+import kiosk.doctor.camera, kiosk.camera.faults, kiosk.doctor.drm_cards, kiosk.gamelog.fallback
+from kiosk.cli.main import main
 nobody = pwd.getpwnam("nobody")
 os.setgroups([])
 os.setgid(nobody.pw_gid)

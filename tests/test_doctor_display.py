@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import settings as settings_file
-from kiosk.doctor_checks import FAIL, OK, Context, check_display
-from kiosk.drm_cards import cards, describe
+from kiosk.doctor.checks import FAIL, OK, Context, check_display
+from kiosk.doctor.drm_cards import cards, describe
+from kiosk.files import settings as settings_file
 
 
 def _pi5_tree(tmp_path: Path, dsi: str = "connected") -> tuple[Path, Path]:

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kiosk.camera_faults import REINSTALL, TimedSource, explain, sentence
+from kiosk.camera.faults import REINSTALL, TimedSource, explain, sentence
 from vision.camera import CameraLost, ResilientCamera
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,8 +57,8 @@ def _planted_picamera2(tmp_path: Path) -> Path:
 OPEN = r"""
 import json, sys
 from pathlib import Path
-from kiosk import settings
-from kiosk.live_camera import LiveCamera
+from kiosk.files import settings
+from kiosk.camera.live import LiveCamera
 camera, problem = LiveCamera.open(settings.load(Path(sys.argv[1])))
 print(json.dumps([camera is None, problem]))
 """
@@ -105,8 +105,8 @@ def test_the_numpy_messages_of_every_direction_get_the_reinstall_fix() -> None:
 def test_a_camera_that_is_not_there_is_camera_unavailable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kiosk import settings
-    from kiosk.live_camera import LiveCamera
+    from kiosk.camera.live import LiveCamera
+    from kiosk.files import settings
 
     data = tmp_path / "data"
     cfg = _calibrated(data, "/dev/video97")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.store import GameLog
+from kiosk.gamelog.store import GameLog
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -124,11 +124,11 @@ def _run_kiosk(data: Path, shots: Path, display: str, tmp: Path) -> tuple[int, s
 SHOOT = r"""
 import sys
 from pathlib import Path
-from kiosk import paths
-from kiosk.commands.kiosk import prepare_environment
+from kiosk.files import paths
+from kiosk.cli.kiosk import prepare_environment
 prepare_environment(paths.data_dir())
 from kivy.clock import Clock
-from kiosk.wiring import build_app
+from kiosk.app.wiring import build_app
 
 def started(app):
     def shoot(_dt):

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import storekit
 
-from kiosk.store import GameLog
+from kiosk.gamelog.store import GameLog
 
 ROOT = Path(__file__).resolve().parents[1]
 KILLS = 100
@@ -33,8 +33,8 @@ sys.path.insert(0, sys.argv[2])
 import storekit
 from games import registry
 registry.ENGINES["counting"] = "storekit:Counting"
-from kiosk.session import Session
-from kiosk.store import GameLog
+from kiosk.play.session import Session
+from kiosk.gamelog.store import GameLog
 path, seed = sys.argv[1], int(sys.argv[3])
 rng = random.Random(seed)
 session = Session(GameLog(path), now=lambda: 1_800_000_000.0)

@@ -19,7 +19,7 @@ import pytest
 import storekit
 from test_doctor import doctor, findings
 
-from kiosk.store import GameLog
+from kiosk.gamelog.store import GameLog
 
 
 def doctor_report(tmp_path: Path) -> dict[str, dict[str, str]]:
@@ -66,7 +66,7 @@ def test_a_log_truncated_to_zero_bytes_is_damaged_not_a_new_empty_log(
     assert "empty (0 bytes)" in report["game log"]["detail"]
     assert path.stat().st_size == 0, "doctor must not touch the file"
 
-    with caplog.at_level(logging.ERROR, logger="kiosk.store"), GameLog(path) as log:
+    with caplog.at_level(logging.ERROR, logger="kiosk.gamelog.store"), GameLog(path) as log:
         assert log.kept_aside is not None and log.kept_aside.stat().st_size == 0
         assert log.problems == [
             f"The game log was damaged (it is empty (0 bytes)). It was kept as {log.kept_aside} "

@@ -28,13 +28,13 @@ from pathlib import Path
 import pytest
 import storekit
 
-from kiosk.store import GameLog
+from kiosk.gamelog.store import GameLog
 
 ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = r"""
 import random, sys
-from kiosk.store import GameLog
+from kiosk.gamelog.store import GameLog
 path, gid, k, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 rng = random.Random(seed)
 log = GameLog(path)
@@ -132,7 +132,7 @@ def test_sigkill_at_random_points_loses_nothing_that_was_shown(
 
 CHILD_GAMES = r"""
 import sys
-from kiosk.store import GameLog
+from kiosk.gamelog.store import GameLog
 sys.path.insert(0, sys.argv[2])
 import storekit
 from games import registry

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import storekit
 
-from kiosk.store import GameLog, StoreError
+from kiosk.gamelog.store import GameLog, StoreError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -127,7 +127,7 @@ def test_a_really_full_disk_loses_only_the_entry_being_written(tmp_path: Path) -
 
 FSIZE_CHILD = r"""
 import json, os, resource, signal, sys
-from kiosk.store import GameLog, StoreError
+from kiosk.gamelog.store import GameLog, StoreError
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # get EFBIG instead of being killed
 path, gid = sys.argv[1], int(sys.argv[2])
 log = GameLog(path)
@@ -184,7 +184,7 @@ def test_a_read_only_mount_is_a_plain_error_and_the_games_stay(tmp_path: Path) -
 
 NOBODY_CHILD = r"""
 import json, os, pwd, sys
-from kiosk.store import GameLog, StoreError
+from kiosk.gamelog.store import GameLog, StoreError
 nobody = pwd.getpwnam("nobody")
 os.setgid(nobody.pw_gid)       # drop root after the interpreter (under /root) has started
 os.setgroups([])
@@ -217,7 +217,7 @@ def test_the_kiosk_starts_on_a_temporary_log_when_the_data_folder_is_unusable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No crash loop: the kiosk's composition root turns the StoreError into a banner."""
-    from kiosk.wiring import open_log
+    from kiosk.app.wiring import open_log
 
     blocker = tmp_path / "data"
     blocker.write_text("a file where the folder should be")
@@ -235,7 +235,7 @@ def test_the_kiosk_starts_on_a_temporary_log_when_the_data_folder_is_unusable(
 
 
 def test_the_kiosk_recovers_a_damaged_log_at_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kiosk.wiring import open_log
+    from kiosk.app.wiring import open_log
 
     monkeypatch.setenv("TABLEKEEPER_DATA", str(tmp_path))
     (tmp_path / "games.sqlite3").write_bytes(b"\x00" * 4096)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from hardware.config import DEFAULT_LED_PINS, HardwareConfig, HardwareConfigError
-from kiosk import settings as settings_file
+from kiosk.files import settings as settings_file
 
 
 def problems(section: dict) -> list[str]:

@@ -11,7 +11,7 @@ import pytest
 from games.house_words import HouseEntry, HouseWordsError
 from games.lexicon import DEFAULT_DICT_DIR, Lexicon
 from games.words import WordAuthority
-from kiosk.house_file import open_house_words
+from kiosk.files.house_file import open_house_words
 
 needs_scowl = pytest.mark.skipif(
     not DEFAULT_DICT_DIR.is_dir(), reason="SCOWL is not installed (sudo apt install scowl)"

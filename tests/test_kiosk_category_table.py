@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kiosk.categories import load_categories
-from kiosk.category_table import CategoryTable
+from kiosk.play.categories import load_categories
+from kiosk.play.category_table import CategoryTable
 
 
 def test_the_deck_and_the_card_on_the_table_survive_a_restart(tmp_path: Path) -> None:

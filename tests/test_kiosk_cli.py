@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: What the ``tablekeeper`` console script runs.
-MAIN = "import sys; from kiosk.cli import main; sys.exit(main())"
+MAIN = "import sys; from kiosk.cli.main import main; sys.exit(main())"
 
 
 def kiosk(*args: str) -> subprocess.CompletedProcess[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.session import Session
-from kiosk.store import GameLog
+from kiosk.gamelog.store import GameLog
+from kiosk.play.session import Session
 
 
 def _tiles(row: int, col: int, word: str, down: bool = False) -> list[dict]:

@@ -1,11 +1,11 @@
-"""The demo camera's worker stops with the app (kiosk/demo_camera.py)."""
+"""The demo camera's worker stops with the app (kiosk/camera/demo.py)."""
 
 from __future__ import annotations
 
 import threading
 
 from games.upwords import Upwords
-from kiosk.demo_camera import DemoCamera
+from kiosk.camera.demo import DemoCamera
 
 
 def test_close_lets_the_photo_in_hand_finish_and_the_worker_stop() -> None:

@@ -23,7 +23,7 @@ import harness
 from harness import HAS_WORDS, game_log, run
 
 from games.transcript import replay_lines
-from kiosk.categories import load_categories
+from kiosk.play.categories import load_categories
 
 #: The harness's fixtures: a data folder per test, one virtual screen per module.
 data = harness.data

@@ -72,7 +72,7 @@ def test_sigterm_stops_the_kiosk_cleanly(data: Path, tmp_path: Path, display: st
     command = [
         sys.executable,
         "-c",
-        "import sys; from kiosk.cli import main; sys.exit(main())",
+        "import sys; from kiosk.cli.main import main; sys.exit(main())",
         "kiosk",
         "--data",
         str(data),
@@ -122,8 +122,8 @@ def test_a_play_the_camera_sees_is_offered_and_confirmed_then_the_camera_is_lost
         pytest.skip("the letter reader (vision/letters.py) is not installed")
     from calibration.file import Calibration, save_calibration
     from vision.letters import LetterClassifier
-    from vision.render import render_upwords
-    from vision.render_teach import teaching_samples
+    from vision.synthetic.render import render_upwords
+    from vision.synthetic.teach import teaching_samples
 
     empty = render_upwords({}, seed=1)
     mood = render_upwords({(3, c): (ch, 1) for c, ch in zip(range(1, 5), "MOOD", strict=True)}, seed=2)

@@ -1,4 +1,4 @@
-"""Option's taught letter points on disk (kiosk.letter_values), with real files."""
+"""Option's taught letter points on disk (kiosk.files.letter_values), with real files."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.letter_values import LetterValues
+from kiosk.files.letter_values import LetterValues
 
 
 def test_taught_points_are_read_back_by_a_new_instance(tmp_path: Path) -> None:

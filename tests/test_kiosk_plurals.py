@@ -14,8 +14,8 @@ import pytest
 from games.lexicon import DEFAULT_DICT_DIR
 from games.word_sources import DEFAULT_WORDNET_DIR
 from games.words import WordAuthority
-from kiosk.session import Session
-from kiosk.store import GameLog
+from kiosk.gamelog.store import GameLog
+from kiosk.play.session import Session
 
 pytestmark = pytest.mark.skipif(
     not (DEFAULT_DICT_DIR.is_dir() and DEFAULT_WORDNET_DIR.is_dir()),

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from games.transcript import replay_lines
-from kiosk.session import Session
-from kiosk.store import GameLog
+from kiosk.gamelog.store import GameLog
+from kiosk.play.session import Session
 
 SCOWL = Path("/usr/share/dict/scowl")
 

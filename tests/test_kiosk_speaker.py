@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.speaker import RATE, Speaker, cue_set, synthesise
+from kiosk.play.speaker import RATE, Speaker, cue_set, synthesise
 
 
 def _samples(path: Path) -> tuple[float, array.array]:

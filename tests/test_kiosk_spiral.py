@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.registry import new_game
-from kiosk.screens.tables import spiral_pieces
+from kiosk.app.screens.tables import spiral_pieces
 
 
 def _game(*events: dict) -> object:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from itertools import count
 from pathlib import Path
 
-from kiosk.session import Session
-from kiosk.store import GameLog
-from kiosk.summary import summarise
+from kiosk.gamelog.store import GameLog
+from kiosk.play.session import Session
+from kiosk.play.summary import summarise
 
 MOOD = {
     "type": "play",

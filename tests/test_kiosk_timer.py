@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.countdown import Countdown
 from hardware.table_timer import TableTimer
-from kiosk.turn_timer import TurnTimer, digits
+from kiosk.play.turn_timer import TurnTimer, digits
 
 
 class Clock:

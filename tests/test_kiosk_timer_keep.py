@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.timer_keep import KeptTimer, TimerKeep
+from kiosk.files.timer_keep import KeptTimer, TimerKeep
 
 
 def test_the_time_left_is_read_back_for_its_own_game_only(tmp_path: Path) -> None:

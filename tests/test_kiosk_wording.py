@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from kiosk.wording import plural, scores_line, when, winner_line
+from kiosk.play.wording import plural, scores_line, when, winner_line
 
 
 def test_counts_agree_with_their_noun() -> None:

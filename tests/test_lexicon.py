@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from games.lexicon import DEFAULT_DICT_DIR, Lexicon, LexiconError, LexiconMissing, _Cache, fold
-from kiosk.cache_folder import CacheFolder
+from kiosk.files.cache_folder import CacheFolder
 
 needs_scowl = pytest.mark.skipif(
     not DEFAULT_DICT_DIR.is_dir(), reason="SCOWL is not installed (sudo apt install scowl)"

@@ -30,7 +30,7 @@ from games.option import Option
 from games.registry import new_game
 from games.rulings import IllegalEvent
 from games.transcript import dumps, loads
-from kiosk.transcript_file import load_transcript as load
+from kiosk.files.transcript_file import load_transcript as load
 
 TRANSCRIPTS = Path(__file__).parent / "transcripts"
 

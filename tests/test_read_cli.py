@@ -11,8 +11,8 @@ from pathlib import Path
 import cv2
 import pytest
 
-from vision.render import Pose, render_street, render_upwords
-from vision.render_teach import teaching_samples
+from vision.synthetic.render import Pose, render_street, render_upwords
+from vision.synthetic.teach import teaching_samples
 
 SCRIPT = Path(sys.executable).parent / "tablekeeper"
 

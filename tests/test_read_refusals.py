@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.render import Pose, render_upwords
+from vision.synthetic.render import Pose, render_upwords
 
 SCRIPT = Path(sys.executable).parent / "tablekeeper"
 

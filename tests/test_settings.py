@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import settings
+from kiosk.files import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -107,7 +107,7 @@ def test_save_round_trips_and_leaves_no_temporary_files(tmp_path: Path) -> None:
 SAVE_UNDER_LIMIT = r"""
 import resource, signal, sys
 from pathlib import Path
-from kiosk import settings
+from kiosk.files import settings
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 path = Path(sys.argv[1])
 resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))   # the card is "full" after 64 bytes

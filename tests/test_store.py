@@ -11,7 +11,7 @@ import pytest
 import storekit
 
 from games.transcript import replay_lines
-from kiosk.store import GameLog, GameSummary, StoreError
+from kiosk.gamelog.store import GameLog, GameSummary, StoreError
 
 
 @pytest.fixture
@@ -308,9 +308,9 @@ def test_a_real_upwords_game_to_the_end_gives_the_statistics(tmp_path: Path) -> 
 
 
 def test_a_read_only_copy_shows_the_game_and_refuses_every_write(log: GameLog) -> None:
-    """kiosk.log_fallback opens a copy of a log on a read-only or full card this way: the game
+    """kiosk.gamelog.fallback opens a copy of a log on a read-only or full card this way: the game
     in progress is shown, and nothing new is accepted that a restart would lose."""
-    from kiosk.session import Session
+    from kiosk.play.session import Session
 
     game_id = log.start_game(storekit.header())
     log.append(game_id, {"type": "add", "n": 3})

@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 
 from hardware import pins as hardware_pins
-from kiosk import cli
+from kiosk.cli import main as cli
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).with_name("tablekeeper")  # the installed console script
 COMMAND = (
     [str(SCRIPT)]
     if SCRIPT.exists()
-    else [sys.executable, "-c", "import sys; from kiosk.cli import main; sys.exit(main())"]
+    else [sys.executable, "-c", "import sys; from kiosk.cli.main import main; sys.exit(main())"]
 )
 LED_PINS = [5, 6, 13, 19]
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import settings as settings_file
-from kiosk.timer_settings import parse_seconds, remember_seconds, turn_seconds
+from kiosk.files import settings as settings_file
+from kiosk.files.timer_settings import parse_seconds, remember_seconds, turn_seconds
 
 
 @pytest.mark.parametrize(

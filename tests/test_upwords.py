@@ -28,7 +28,7 @@ from games.rulings import IllegalEvent
 from games.transcript import dumps, loads
 from games.upwords import Upwords
 from games.upwords_board import Board
-from kiosk.transcript_file import load_transcript as load
+from kiosk.files.transcript_file import load_transcript as load
 
 TRANSCRIPTS = Path(__file__).parent / "transcripts"
 

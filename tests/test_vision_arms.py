@@ -14,8 +14,8 @@ from vision.appearance import BoardAppearance, board_warp
 from vision.arms import arm_cells
 from vision.hands import UNDER_HAND, UNDER_HAND_FLAG, hand_cells
 from vision.learn_board import learn_grid, learn_street
-from vision.render import Effects, Hand, Pose, render_street, render_upwords
-from vision.style import BoardStyle
+from vision.synthetic.render import Effects, Hand, Pose, render_street, render_upwords
+from vision.synthetic.style import BoardStyle
 
 #: A board the colour of skin and tiles the colour of skin: all that the skin check can see is
 #: skin, so it cannot tell a hand. (An arm the board's own colour and brightness is not seen
@@ -132,7 +132,7 @@ def test_tiles_slid_against_the_far_edge_under_another_lamp_are_not_an_arm() -> 
     the picture warmer than the calibration. Compared with the calibration's tile colour the tiles
     were not "tile-coloured", reached in from the surround, and five were flagged as under a hand
     in a picture with no hand."""
-    from vision.scenes import grid_scene
+    from vision.synthetic.scenes import grid_scene
 
     scene = grid_scene(121104, "held_out", "grid15", n_frames=5, sequence=True)
     cal, frame = scene.calibration, scene.frames[3]
@@ -148,7 +148,7 @@ def test_a_tan_arm_over_tan_tiles_is_not_taken_for_tiles() -> None:
     """Held-out street seed 91007, picture 5: an arm near the tiles' colour, on a brown table
     that hides it until it reaches the board. Its tile-coloured patch is far thicker than a tile,
     so it is an arm; taken for tiles, the hand was missed."""
-    from vision.scenes import street_scene
+    from vision.synthetic.scenes import street_scene
 
     scene = street_scene(91007, "held_out", n_frames=6, hand_chance=0.5)
     cal, frame = scene.calibration, scene.frames[5]
@@ -171,7 +171,7 @@ def test_a_board_full_of_tiles_under_another_lamp_is_not_an_arm(kind: str, seed:
     10x10, a light gradient left the darker tiles too far from the tile colour in lightness. The
     quarter-full 15x15 lies on a saturated green table whose blue channel sits at 2 of 255: a
     brighter lamp "changed its colour" by the green alone."""
-    from vision.scenes import grid_scene
+    from vision.synthetic.scenes import grid_scene
 
     scene = grid_scene(seed, "held_out", kind, n_frames=3, hand_chance=0.0, fill=fill)
     cal, frame = scene.calibration, scene.frames[picture]
@@ -252,7 +252,7 @@ def test_a_thin_arm_over_a_board_near_the_pictures_edge_is_seen() -> None:
     from the picture's bottom edge, the board near it. It was missed, and two tiles under it
     were read surely as empty cells."""
     from bench.bench_generalise import grid_readers
-    from vision.scenes import grid_scene
+    from vision.synthetic.scenes import grid_scene
 
     scene = grid_scene(103007, "held_out", "upwords8", n_frames=6, hand_chance=0.5, sequence=True)
     reader = grid_readers(scene, True)
@@ -272,7 +272,7 @@ def test_a_thin_pale_arm_from_the_pictures_edge_is_not_taken_for_tiles_on_the_su
     area) and then the board's surround, where it looked like tiles. It was missed, and the P
     under it was read surely as an empty cell. Tiles never come in from the picture's edge."""
     from bench.bench_generalise import empty_board, grid_readers
-    from vision.scenes import grid_scene
+    from vision.synthetic.scenes import grid_scene
 
     scene = grid_scene(163104, "held_out", "upwords8", n_frames=5, sequence=True)
     reader = grid_readers(scene, True)
@@ -296,7 +296,7 @@ def test_an_arm_of_the_surrounds_colour_is_over_the_board_beyond_where_it_is_see
     cells did not reach the picture's edge, so the hand was missed and tiles under it were read
     surely as empty cells (1 on the 8x8, 2 on the 15x15)."""
     from bench.bench_generalise import grid_readers
-    from vision.scenes import grid_scene
+    from vision.synthetic.scenes import grid_scene
 
     scene = grid_scene(109007, "train", kind, n_frames=6, hand_chance=0.5, sequence=True)
     frame = scene.frames[3]
@@ -315,7 +315,7 @@ def test_a_trail_of_frame_specks_from_a_full_board_is_not_an_arm() -> None:
     picture's edge through a long, thin trail of specks of its frame (1.2 cells' area on the
     table, 0.57 of a cell wide); it is not an arm crossing the table."""
     from bench.bench_generalise import grid_readers
-    from vision.scenes import grid_scene
+    from vision.synthetic.scenes import grid_scene
 
     scene = grid_scene(281303, "held_out", "upwords10", n_frames=3, hand_chance=0.0, fill=1.0)
     reader = grid_readers(scene, True)
@@ -331,7 +331,7 @@ def test_a_trail_of_frame_specks_from_a_full_board_is_not_an_arm() -> None:
 def test_fingertips_that_stop_on_the_surround_count_for_the_cells_beside_them() -> None:
     """Street train seed 85000, picture 4: a hand reaching the pavement stops a pixel short of the
     playing area; the cells beside it are in its shadow, so the picture has a hand in it."""
-    from vision.scenes import street_scene
+    from vision.synthetic.scenes import street_scene
 
     scene = street_scene(85000, "train", n_frames=6, hand_chance=0.5)
     cal, frame = scene.calibration, scene.frames[4]
@@ -368,7 +368,7 @@ def test_an_arm_on_a_table_of_its_colour_is_not_cut_off_by_specks_of_the_outline
     the hand was missed."""
     from bench.bench_generalise import grid_readers
     from bench.bench_hands import _street_reader
-    from vision.scenes import grid_scene, street_scene
+    from vision.synthetic.scenes import grid_scene, street_scene
 
     if kind == "street":
         scene = street_scene(seed, "train", n_frames=6, hand_chance=0.5)
@@ -389,7 +389,7 @@ def test_an_arm_that_changes_the_table_too_little_is_seen_by_its_sides() -> None
     empty cell. Its sides, straight edges from the picture's top to the board, are new since
     calibration. The same scene's pictures without a hand show none."""
     from bench.bench_generalise import grid_readers
-    from vision.scenes import grid_scene
+    from vision.synthetic.scenes import grid_scene
 
     scene = grid_scene(123005, "train", "upwords8", n_frames=6, hand_chance=0.5, sequence=True)
     assert scene.frames[4].hand and scene.frames[4].letters[2][4] == "J"
@@ -426,7 +426,7 @@ def test_the_light_on_an_arms_sides_is_no_tile_on_the_surround() -> None:
     colour, in lines a pixel or two wide; widened by half a cell as tiles are, they wiped the arm
     off the surround it crossed, and the hand was missed. The scene's calm pictures stay calm."""
     from bench.bench_generalise import grid_readers
-    from vision.scenes import grid_scene
+    from vision.synthetic.scenes import grid_scene
 
     scene = grid_scene(129007, "train", "upwords8", n_frames=6, hand_chance=0.5, sequence=True)
     assert scene.frames[3].hand
@@ -444,7 +444,7 @@ def test_an_arm_a_cell_wide_of_the_tiles_colour_is_thicker_than_a_tile() -> None
     line and was taken for tiles; the hand over the tiles was missed. A tile's face, its letter
     filled, is at most 0.4 of a cell thick; the arm, filled, is 0.54. The calm pictures stay calm."""
     from bench.bench_generalise import grid_readers
-    from vision.scenes import grid_scene
+    from vision.synthetic.scenes import grid_scene
 
     scene = grid_scene(149001, "train", "upwords8", n_frames=6, hand_chance=0.5, sequence=True)
     assert scene.frames[3].hand and scene.frames[3].hand_cover().max() > 0.9
@@ -459,7 +459,7 @@ def _read_scene(kind: str, seed: int, family: str):
     the bench reads it: (scene, read) where ``read(picture)`` is the flags of every cell."""
     from bench.bench_generalise import grid_readers
     from bench.bench_hands import _street_reader
-    from vision.scenes import grid_scene, street_scene
+    from vision.synthetic.scenes import grid_scene, street_scene
 
     if kind == "street":
         scene = street_scene(seed, family, n_frames=6, hand_chance=0.5)
@@ -509,7 +509,7 @@ def test_a_short_straight_blotch_edge_with_nothing_changed_beside_it_is_no_arms_
     changed beside it; it was taken for an arm's side and every cell of the board was asked. A
     short side counts only with the arm beside it."""
     from bench.bench_generalise import grid_readers
-    from vision.scenes import grid_scene
+    from vision.synthetic.scenes import grid_scene
 
     scene = grid_scene(seed, "held_out", kind, n_frames=3, hand_chance=0.0, fill=fill)
     reader = grid_readers(scene, True)
@@ -541,7 +541,7 @@ def test_an_arm_thinner_than_a_tile_from_the_surrounds_rim_is_no_tile(seed, fami
     missed the same way, with nothing under it read wrong. A tile-coloured patch from the rim of
     the surround reaching well into the playing area is an arm; the calm pictures stay calm."""
     from bench.bench_generalise import grid_readers, judge_cell
-    from vision.scenes import grid_scene
+    from vision.synthetic.scenes import grid_scene
 
     scene = grid_scene(seed, family, "upwords8", n_frames=6, hand_chance=0.5, sequence=True)
     reader = grid_readers(scene, True)
@@ -569,7 +569,7 @@ def test_a_tall_stack_standing_out_over_the_surrounds_rim_is_no_arm(kind, fill, 
     the border cells' tallest stacks may stand out (and half a cell round: 881203's stood out past
     its outline), a patch at the rim is no arm coming in."""
     from bench.bench_generalise import grid_readers
-    from vision.scenes import grid_scene
+    from vision.synthetic.scenes import grid_scene
 
     scene = grid_scene(seed, "held_out", kind, n_frames=3, hand_chance=0.0, fill=fill)
     frame = scene.frames[picture]

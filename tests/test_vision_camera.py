@@ -142,7 +142,7 @@ def test_close_twice_and_read_after_close(pictures: Path) -> None:
 
 
 def test_synthetic_source_draws_with_the_renderer() -> None:
-    render = pytest.importorskip("vision.render")
+    render = pytest.importorskip("vision.synthetic.render")
     shots = SyntheticSource(lambda n: render.render_upwords({(0, 0): ("A", 1)}, seed=n).image, "demo board")
     first, second = shots.read(), shots.read()
     assert first.shape == (768, 1024, 3) and shots.frame_number == 2

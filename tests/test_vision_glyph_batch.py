@@ -19,7 +19,7 @@ from vision.glyph_batch import features_and_bare_many
 from vision.glyphs import features_and_bare
 from vision.letters import load_labelled_folder
 from vision.occupancy import glyph_centre, glyph_centres
-from vision.scenes import grid_scene
+from vision.synthetic.scenes import grid_scene
 from vision.upwords_reader import UpwordsReader
 
 CROPS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-tile-crops"

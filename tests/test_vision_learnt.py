@@ -26,10 +26,10 @@ from vision.learn_board import learn_grid, learn_street
 from vision.letters import LetterClassifier, LetterReader, teach
 from vision.occupancy_model import Logistic, OccupancyModel, default_model
 from vision.reading import BoardReading, CellReading
-from vision.render import Effects, Hand, Pose, UpwordsSpec, render_upwords
-from vision.scenes import grid_scene, street_scene
 from vision.street import StreetGeometry, StreetReader
-from vision.style import BoardStyle, random_style
+from vision.synthetic.render import Effects, Hand, Pose, UpwordsSpec, render_upwords
+from vision.synthetic.scenes import grid_scene, street_scene
+from vision.synthetic.style import BoardStyle, random_style
 from vision.upwords_reader import (
     FARTHER_FACE_FLAG,
     HIDDEN_BELOW_FLAG,
@@ -210,7 +210,7 @@ def test_the_occupancy_model_is_shipped_and_damage_is_plain(tmp_path: Path) -> N
     assert set(model.models) == {"empty", "tile", "prior"} and model.info["family"] == "train"
     bad = tmp_path / "occupancy.json"
     bad.write_text("{not json")
-    with pytest.raises(ValueError, match=r"python -m vision\.train_models"):
+    with pytest.raises(ValueError, match=r"python -m vision\.synthetic\.train"):
         OccupancyModel.load(bad)
     broken = tmp_path / "board.npz"
     broken.write_bytes(b"PK\x03\x04 not really")
@@ -228,7 +228,7 @@ def test_logistic_fit_is_deterministic_and_learns() -> None:
 
 
 def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
-    from vision.train_models import train
+    from vision.synthetic.train import train
 
     counts = {"upwords8": 1, "street": 1}
     first, second = train(3, counts), train(3, counts)
@@ -280,8 +280,8 @@ def real_game_calibration(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.slow
 def test_real_game_read_move_by_move_with_history(real_game_calibration: Path) -> None:
     """Every move's new tiles read right (blanks as blanks, ``?``), and nothing silently wrong."""
-    from calibration.board_look import load_appearance, reader_for
     from calibration.file import load_calibration
+    from vision.board_look import load_appearance, reader_for
 
     cal = load_calibration(real_game_calibration)
     letters = LetterReader(LetterClassifier.load(cal.letters_path(real_game_calibration)))

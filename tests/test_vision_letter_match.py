@@ -20,7 +20,7 @@ from vision.letters import (
     load_labelled_folder,
     teach,
 )
-from vision.scenes import grid_scene
+from vision.synthetic.scenes import grid_scene
 from vision.upwords_reader import TileGeometry, UpwordsReader
 
 CROPS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-tile-crops"

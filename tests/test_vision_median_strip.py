@@ -11,8 +11,8 @@ import pytest
 from vision.appearance import BoardAppearance
 from vision.learn_board import learn_street
 from vision.median_strip import DOUBT, MEDIAN_ROW, settle_median
-from vision.scenes import street_scene
 from vision.street import StreetGeometry, StreetReader
+from vision.synthetic.scenes import street_scene
 
 TILE = np.array([85.0, 0.0, 10.0])
 STRIP = np.array([62.0, 6.0, 14.0])  # a beige strip, close to the tiles' cream

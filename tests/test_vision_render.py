@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.render import Effects, Hand, Pose, StreetSpec, render_street, render_upwords
-from vision.render_textures import font_path, tile_face
+from vision.synthetic.render import Effects, Hand, Pose, StreetSpec, render_street, render_upwords
+from vision.synthetic.textures import font_path, tile_face
 
 
 def _tile_mask(image: np.ndarray) -> np.ndarray:

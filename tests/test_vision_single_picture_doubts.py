@@ -7,7 +7,7 @@ import pytest
 
 from bench.bench_generalise import confirmed_board, grid_readers
 from vision.reading import BoardReading, CellReading
-from vision.scenes import grid_scene
+from vision.synthetic.scenes import grid_scene
 from vision.upwords_reader import FACE_HIDDEN_FLAG
 
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from vision.reading import StreetReading
-from vision.render import Effects, Hand, Pose, render_street
 from vision.stability import BoardWatcher, SteadinessGate, vote
 from vision.street import StreetReader
+from vision.synthetic.render import Effects, Hand, Pose, render_street
 
 POSE = Pose(tilt_deg=25, yaw_deg=4)
 
@@ -137,8 +137,8 @@ def test_a_whole_upwords_game_through_the_watcher(scenes) -> None:
     and the watcher reports the new board once (heights from history, only changed cells re-read)."""
     letters_mod = pytest.importorskip("vision.letters", reason="vision/letters.py is missing")
     from games.transcript import replay, split_lines
-    from vision.render import render_upwords, upwords_cells
-    from vision.render_teach import teaching_samples
+    from vision.synthetic.render import render_upwords, upwords_cells
+    from vision.synthetic.teach import teaching_samples
     from vision.upwords_reader import UpwordsReader
 
     images, labels = teaching_samples()

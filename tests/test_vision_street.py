@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from vision.reading import StreetReading
-from vision.render import STREET_LETTERS, Effects, Hand, Pose, render_street
 from vision.street import StreetReader
+from vision.synthetic.render import STREET_LETTERS, Effects, Hand, Pose, render_street
 
 
 def _truth(positions: dict[str, int | None]) -> dict[str, int | None]:
@@ -76,7 +76,7 @@ def test_wrong_picture_size_is_refused_in_plain_words() -> None:
 
 def test_the_letter_read_confirms_each_column_and_flags_a_tile_in_the_wrong_column() -> None:
     letters_mod = pytest.importorskip("vision.letters", reason="vision/letters.py is missing")
-    from vision.render_teach import street_teaching_samples
+    from vision.synthetic.teach import street_teaching_samples
 
     images, labels = street_teaching_samples()  # the start position: every tile on its letter
     classifier = letters_mod.LetterClassifier()
@@ -97,7 +97,7 @@ def test_the_letter_read_confirms_each_column_and_flags_a_tile_in_the_wrong_colu
 
 def test_a_turned_tile_is_still_confirmed() -> None:
     letters_mod = pytest.importorskip("vision.letters", reason="vision/letters.py is missing")
-    from vision.render_teach import street_teaching_samples
+    from vision.synthetic.teach import street_teaching_samples
 
     images, labels = street_teaching_samples()  # the start position: every tile on its letter
     classifier = letters_mod.LetterClassifier()

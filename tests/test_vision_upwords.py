@@ -11,8 +11,8 @@ import pytest
 
 from games.transcript import replay, split_lines
 from vision.reading import BoardReading
-from vision.render import Effects, Hand, Pose, UpwordsSpec, render_upwords, upwords_cells
-from vision.render_teach import UPWORDS_ALPHABET, teaching_samples
+from vision.synthetic.render import Effects, Hand, Pose, UpwordsSpec, render_upwords, upwords_cells
+from vision.synthetic.teach import UPWORDS_ALPHABET, teaching_samples
 from vision.upwords_reader import TileGeometry, UpwordsReader, play_from_reading
 
 FIGURES = Path(__file__).parent / "transcripts" / "upwords-figures.jsonl"

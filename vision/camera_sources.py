@@ -261,7 +261,7 @@ class ReplaySource(_Source):
 
 
 class SyntheticSource(_Source):
-    """Frames drawn by a function of the frame number (``vision.render`` for the demo and tests)."""
+    """Frames drawn by a function of the frame number (``vision.synthetic.render`` for the demo and tests)."""
 
     def __init__(self, render: Callable[[int], np.ndarray], name: str = "synthetic camera") -> None:
         self.render = render

@@ -558,7 +558,7 @@ class LetterReader:
 
     Tesseract is never asked here: reading a board must cost the same whether the board is
     right or wrong (a Tesseract call is ~120 ms a cell). It proposes labels at teaching time
-    only (:mod:`vision.tesseract_labeller`, :mod:`calibration.teach`); an unsure cell is marked
+    only (:mod:`vision.tesseract_labeller`, :mod:`vision.teach_letters`); an unsure cell is marked
     uncertain and the kiosk asks the players.
     """
 

@@ -6,7 +6,7 @@ nearly every other. Here each cell is *compared* — with what the same cell loo
 at calibration, with the set's tile colour, and (Word on the Street's median) with the tile
 that stood there at the start — after correcting for the light having changed since. Those
 comparisons mean the same thing on any board, and a logistic model trained on thousands of
-randomised boards (:mod:`vision.train_models`, ``python -m vision.train_models``) weighs
+randomised boards (:mod:`vision.synthetic.train`, ``python -m vision.synthetic.train``) weighs
 them. Three models cover what the calibration knows about a cell:
 
 * ``empty``: the cell was seen empty (Upwords, crossword grids, the street's lanes);
@@ -303,11 +303,11 @@ class OccupancyModel:
             models = {k: Logistic.from_dict(data["models"][k]) for k in KINDS}
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise ValueError(f"the occupancy model {path} cannot be read ({exc}); "
-                             "rebuild it with: python -m vision.train_models") from None
+                             "rebuild it with: python -m vision.synthetic.train") from None
         return cls(models, data.get("info", {}))
 
 
 @lru_cache(maxsize=1)
 def default_model() -> OccupancyModel:
-    """The model shipped in the repository (trained by ``python -m vision.train_models``)."""
+    """The model shipped in the repository (trained by ``python -m vision.synthetic.train``)."""
     return OccupancyModel.load(MODEL_FILE)

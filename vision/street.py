@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from games.word_on_the_street import LETTERS as STREET_LETTERS
 from vision.appearance import BoardAppearance, board_looks, board_warp, face_parts
 from vision.arms import surround_light
 from vision.hands import UNDER_HAND, hand_cells, hand_flags
@@ -26,7 +27,6 @@ from vision.occupancy import cell_fraction, glyph_centre, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model, light_change
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, StreetColumn, StreetReading, unit
-from vision.render_textures import STREET_LETTERS
 from vision.upwords_reader import LetterReaderLike
 
 SPACES = (-2, -1, 0, 1, 2)

@@ -2,7 +2,7 @@
 
     python tests/gui/driver.py SCENARIO DATA_DIR SHOTS_DIR RESULT_JSON
 
-The app is built exactly as ``tablekeeper kiosk`` builds it (``kiosk.wiring.build_app``)
+The app is built exactly as ``tablekeeper kiosk`` builds it (``kiosk.app.wiring.build_app``)
 with its data in DATA_DIR. A scenario (``tests/gui/scenarios.py``) is a generator that taps
 widgets by their test id with real touch events (``kivy.tests.common.UnitTestTouch``),
 reads labels, and saves screenshots; each ``yield`` lets the app draw a frame or two. The
@@ -57,7 +57,7 @@ class UI:
         return self.app.manager.current
 
     def widget(self, tid: str) -> Any:
-        from kiosk.widgets.basics import find
+        from kiosk.app.widgets.basics import find
 
         widget = find(self.app.root, tid)
         if widget is None:
@@ -65,7 +65,7 @@ class UI:
         return widget
 
     def has(self, tid: str) -> bool:
-        from kiosk.widgets.basics import find
+        from kiosk.app.widgets.basics import find
 
         widget = find(self.app.root, tid)
         return widget is not None and not widget.disabled and widget.opacity > 0
@@ -148,13 +148,13 @@ def main(argv: list[str]) -> int:
     scenario_name, data, shots, result_path = argv[0], Path(argv[1]), Path(argv[2]), Path(argv[3])
     os.environ["TABLEKEEPER_DATA"] = str(data)
     os.environ["TABLEKEEPER_CONFIG"] = str(data / "tablekeeper.toml")
-    from kiosk.commands.kiosk import prepare_environment
+    from kiosk.cli.kiosk import prepare_environment
 
     prepare_environment(data)
     import scenarios
     from kivy.clock import Clock
 
-    from kiosk.wiring import build_app
+    from kiosk.app.wiring import build_app
 
     scenario = getattr(scenarios, scenario_name)
     outcome: dict[str, Any] = {"ok": False}

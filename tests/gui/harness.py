@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from kiosk.store import GameLog
+from kiosk.gamelog.store import GameLog
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"

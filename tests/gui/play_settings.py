@@ -109,7 +109,7 @@ def demo_calibrate(ui: Any) -> Steps:
     import numpy as np
 
     from games.upwords_board import Board
-    from vision.render import render_upwords, upwords_cells
+    from vision.synthetic.render import render_upwords, upwords_cells
 
     yield from _open_settings(ui)
     ui.scroll_to("settings.calibrate")

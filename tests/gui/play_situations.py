@@ -311,7 +311,7 @@ def _audit(ui: Any, where: str) -> None:
     """Every visible text at least 18 px, every visible button at least 60 px both ways."""
     from kivy.uix.label import Label
 
-    from kiosk.widgets.basics import BigButton
+    from kiosk.app.widgets.basics import BigButton
 
     small = ui.found.setdefault("small_text", [])
     tight = ui.found.setdefault("small_buttons", [])

@@ -1,0 +1,90 @@
+"""End of game: the winner in giant type, the final scores, and what to do next.
+
+The last word can still be challenged (and any ruling undone) from here; the result is
+written to the log's statistics only when the table leaves this screen for a new game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+
+from kiosk.app.screens.base import KioskScreen
+from kiosk.app.widgets import theme
+from kiosk.app.widgets.basics import BigButton, Text
+from kiosk.play import playbook
+from kiosk.play.summary import summarise
+from kiosk.play.wording import winner_line
+
+
+class EndScreen(KioskScreen):
+    screen_name = "end"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.body.add_widget(
+            Text("Game over", size=theme.LARGE, color=theme.MUTED, size_hint_y=None, height=40)
+        )
+        self.winner = Text("", size=theme.GIANT, bold=True, color=theme.ACCENT, size_hint_y=None, height=110)
+        self.winner.tid = "end.winner"
+        self.body.add_widget(self.winner)
+        self.how = Text("", size=theme.BODY, color=theme.MUTED, size_hint_y=None, height=40)
+        self.body.add_widget(self.how)
+        middle = BoxLayout(spacing=theme.GAP)
+        self.table = BoxLayout(orientation="vertical", spacing=2)
+        middle.add_widget(self.table)
+        self.summary = Text("", size=theme.BODY, color=theme.TEXT, halign="left", size_hint_x=1.3)
+        self.summary.tid = "end.summary"
+        middle.add_widget(self.summary)
+        self.body.add_widget(middle)
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH + 6)
+        self.challenge = BigButton(
+            "Challenge last word",
+            tid="end.challenge",
+            face=theme.BAD,
+            on_tap=lambda: self.app.go("challenge"),
+        )
+        row.add_widget(self.challenge)
+        row.add_widget(BigButton("Undo", tid="end.undo", on_tap=self.undo))
+        row.add_widget(BigButton("History", tid="end.history", on_tap=lambda: self.app.go("history")))
+        row.add_widget(BigButton("Rematch", tid="end.rematch", face=theme.GOOD, on_tap=self.rematch))
+        row.add_widget(BigButton("New game", tid="end.new", accent=True, on_tap=self.new_game))
+        self.body.add_widget(row)
+
+    def prepare(self, **_context: Any) -> None:
+        game = self.session.game
+        if game is None or game.outcome() is None:
+            return
+        outcome = game.outcome()
+        names = outcome.winners
+        guide = playbook.guide(game.name)
+        self.winner.text = winner_line(names, guide.side)
+        self.how.text = outcome.termination
+        self.table.clear_widgets()
+        scores = game.scores()
+        lower = playbook.guide(game.name).lower_wins
+        for name, score in sorted(scores.items(), key=lambda kv: kv[1], reverse=not lower):
+            colour = theme.ACCENT if name in names else theme.TEXT
+            self.table.add_widget(
+                Text(f"{name}:  {score}", size=theme.LARGE, bold=name in names, color=colour)
+            )
+        self.challenge.disabled = self.session.challenge_target() is None
+        try:
+            past = self.session.log.games(200)
+        except Exception:
+            past = []
+        self.summary.text = "\n".join(summarise(game, past, lower).lines())
+
+    def rematch(self) -> None:
+        """Same players and options; the first player moves to the next seat."""
+        result = self.session.rematch()
+        if not result.ok:
+            self.app.warn(result.message)
+            return
+        self.app.go("game", fresh=True)
+        self.app.news(f"Rematch: {result.message}")
+
+    def new_game(self) -> None:
+        self.session.close_game()
+        self.app.go("start")

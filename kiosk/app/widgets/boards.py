@@ -1,0 +1,247 @@
+"""The middle of the game screen: each game's table drawn from its engine (or the camera).
+
+Each view takes plain values (positions, a grid of tops and heights, letters) so it can
+draw the engine's state or the camera's read alike; uncertain cells of a camera read get
+a red frame so the players check them before a turn is scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
+from kivy.uix.widget import Widget
+
+from kiosk.app.widgets import theme
+
+_TEX_CACHE: dict[tuple[str, int, bool], Any] = {}
+
+
+def _text_texture(text: str, size: int, bold: bool = True) -> Any:
+    key = (text, size, bold)
+    if key not in _TEX_CACHE:
+        label = CoreLabel(text=text, font_size=size, bold=bold)
+        label.refresh()
+        _TEX_CACHE[key] = label.texture
+    return _TEX_CACHE[key]
+
+
+class _Canvas(Widget):
+    """A widget that redraws itself from ``self.data`` whenever the data or its size changes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.data: Any = None
+        #: Every text drawn in the last redraw, in order (what a test reads off the board).
+        self.painted_text: list[str] = []
+        self.bind(size=lambda *_: self.redraw(), pos=lambda *_: self.redraw())
+
+    def set(self, data: Any) -> None:
+        if data != self.data:
+            self.data = data
+            self.redraw()
+
+    def redraw(self) -> None:
+        self.canvas.clear()
+        self.painted_text = []
+        if self.data is not None:
+            with self.canvas:
+                self.paint(self.data)
+
+    def paint(self, data: Any) -> None:
+        raise NotImplementedError
+
+    def letter(self, text: str, cx: float, cy: float, size: int, rgba: Sequence[float] = theme.TEXT) -> None:
+        self.painted_text.append(text)
+        tex = _text_texture(text, max(theme.SMALL, size))
+        Color(*rgba)
+        Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size)
+
+
+class StreetView(_Canvas):
+    """Word on the Street: 17 letter lanes of 5 spaces between two kerbs.
+
+    ``data`` = (positions: ((letter, -3..3), ...), team names, letters the camera doubts —
+    their lanes get a red frame). The first team's kerb is at the bottom, the second's at
+    the top; each kerb is labelled with its team's name and captured count, and a captured
+    tile (±3) is drawn on its captor's kerb, outside the street, in amber.
+    """
+
+    LABEL = 24  # the kerb's name line
+    KERB_GAP = 6
+
+    def paint(self, data: tuple[tuple[tuple[str, int], ...], tuple[str, str], frozenset[str]]) -> None:
+        positions, teams, doubtful = data
+        n = len(positions)
+        col_w = self.width / max(1, n)
+        row_h = (self.height - 2 * (self.LABEL + self.KERB_GAP)) / 7
+        street_y = self.y + self.LABEL + row_h + self.KERB_GAP
+        Color(*theme.PANEL)
+        RoundedRectangle(pos=(self.x, street_y), size=(self.width, 5 * row_h), radius=[8])
+        Color(0.3, 0.32, 0.38, 1)  # the median strip
+        Rectangle(pos=(self.x, street_y + row_h * 2), size=(self.width, row_h))
+        Color(0.55, 0.57, 0.62, 1)  # the kerbs: a line each side of the street
+        Rectangle(pos=(self.x, street_y - 3), size=(self.width, 3))
+        Rectangle(pos=(self.x, street_y + 5 * row_h), size=(self.width, 3))
+        names = [*teams, "", ""]
+        counts = (sum(1 for _, p in positions if p <= -3), sum(1 for _, p in positions if p >= 3))
+        bottom_label_y = self.y + self.LABEL / 2
+        top_label_y = self.y + self.height - self.LABEL / 2
+        for name, count, cy in ((names[0], counts[0], bottom_label_y), (names[1], counts[1], top_label_y)):
+            if name:
+                owner = f"{name}'" if name.endswith("s") else f"{name}'s"
+                self.label_left(f"{owner} kerb: {count} captured", self.x + 4, cy, theme.SMALL, theme.MUTED)
+        side = min(col_w, row_h) - 4
+        for i, (letter, pos) in enumerate(positions):
+            cx = self.x + col_w * (i + 0.5)
+            if pos <= -3:  # on the first team's kerb, below the street
+                cy = street_y - self.KERB_GAP - row_h / 2
+            elif pos >= 3:
+                cy = street_y + 5 * row_h + self.KERB_GAP + row_h / 2
+            else:
+                cy = street_y + row_h * (pos + 2.5)
+            captured = abs(pos) >= 3
+            Color(*(theme.ACCENT if captured else (0.93, 0.9, 0.8, 1)))
+            RoundedRectangle(pos=(cx - side / 2, cy - side / 2), size=(side, side), radius=[4])
+            self.letter(letter, cx, cy, int(side * 0.68), theme.ACCENT_TEXT)
+            if letter in doubtful:  # the camera is not sure of this column: the players look
+                Color(*theme.BAD)
+                Line(rectangle=(cx - col_w / 2 + 1, street_y + 2, col_w - 2, 5 * row_h - 4), width=2)
+
+    def label_left(self, text: str, x: float, cy: float, size: int, rgba: Sequence[float]) -> None:
+        self.painted_text.append(text)
+        tex = _text_texture(text, max(theme.SMALL, size))
+        Color(*rgba)
+        Rectangle(texture=tex, pos=(x, cy - tex.height / 2), size=tex.size)
+
+
+class GridView(_Canvas):
+    """A square board of stacks: ``data`` = (tops, heights, uncertain cells, highlighted cells).
+
+    Rows and columns are numbered along the left and top edges (as turn entry names them),
+    and a stack taller than one tile shows its height in a dark badge large enough to read
+    across the table. ``on_cell(row, col)``, when set, is called for a tap on a square.
+    """
+
+    on_cell: Any = None
+
+    def paint(self, data: tuple[Any, Any, frozenset[tuple[int, int]], frozenset[tuple[int, int]]]) -> None:
+        tops, heights, uncertain, highlight = data
+        size = len(tops)
+        edge = max(14.0, min(self.width, self.height) * 0.06)  # room for the row/column numbers
+        cell = (min(self.width, self.height) - edge) / max(1, size)
+        x0 = self.x + (self.width - cell * size - edge) / 2 + edge
+        y0 = self.y + (self.height - cell * size - edge) / 2
+        self._geometry = (x0, y0, cell, size)
+        number = max(theme.SMALL, int(min(edge, cell * 0.5) * 0.9))
+        for i in range(size):
+            self.letter(str(i + 1), x0 - edge / 2, y0 + (size - 1 - i) * cell + cell / 2, number, theme.MUTED)
+            self.letter(
+                str(i + 1), x0 + i * cell + cell / 2, y0 + size * cell + edge / 2, number, theme.MUTED
+            )
+        for r in range(size):
+            for c in range(size):
+                x, y = x0 + c * cell, y0 + (size - 1 - r) * cell
+                top = tops[r][c]
+                h = heights[r][c] if heights else (1 if top else 0)
+                if (r, c) in highlight:
+                    Color(*theme.ACCENT)
+                elif top:
+                    shade = 0.95 - 0.1 * min(4, max(0, (h or 1) - 1))
+                    Color(shade, shade * 0.93, shade * 0.8, 1)
+                else:
+                    Color(*theme.PANEL_HI)
+                Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
+                if top:
+                    stacked = bool(h and h > 1)
+                    # A stacked tile's letter moves to the upper left, clear of the height badge
+                    # in the lower right: both stay whole and readable at arm's length.
+                    lx, ly, font = (0.38, 0.6, 0.6) if stacked else (0.5, 0.5, 0.7)
+                    self.letter(str(top), x + cell * lx, y + cell * ly, int(cell * font), theme.ACCENT_TEXT)
+                    if stacked:  # the stack's height: a dark badge in the corner
+                        badge = max(theme.SMALL, int(cell * 0.42))
+                        Color(0.12, 0.12, 0.14, 1)
+                        RoundedRectangle(pos=(x + cell - badge - 1, y + 1), size=(badge, badge), radius=[3])
+                        self.letter(str(h), x + cell - 1 - badge / 2, y + 1 + badge / 2, badge, theme.WARN)
+                if (r, c) in uncertain:
+                    Color(*theme.BAD)
+                    Line(rectangle=(x + 2, y + 2, cell - 4, cell - 4), width=2)
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """The (row, col) under a window point, or None off the squares."""
+        geometry = getattr(self, "_geometry", None)
+        if geometry is None:
+            return None
+        x0, y0, cell, size = geometry
+        col, row_up = int((x - x0) // cell), int((y - y0) // cell)
+        if not (0 <= col < size and 0 <= row_up < size) or x < x0 or y < y0:
+            return None
+        return size - 1 - row_up, col
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.on_cell is not None and self.collide_point(*touch.pos):
+            spot = self.cell_at(*touch.pos)
+            if spot is not None:
+                self.on_cell(*spot)
+                return True
+        return bool(super().on_touch_down(touch))
+
+
+class TilesView(_Canvas):
+    """Rows of letter tiles, lit or dim: ``data`` = ((label, letters, lit letters), ...)."""
+
+    def paint(self, data: tuple[tuple[str, str, str], ...]) -> None:
+        rows = len(data)
+        band = self.height / max(1, rows)
+        for i, (label, letters, lit) in enumerate(data):
+            top = self.y + self.height - band * i
+            self.letter(label, self.x + self.width / 2, top - 14, theme.SMALL, theme.MUTED)
+            per_line = 13
+            lines = [letters[j : j + per_line] for j in range(0, len(letters), per_line)] or [""]
+            cell = min(self.width / per_line, (band - 30) / len(lines))
+            remaining = list(lit)
+            for li, line in enumerate(lines):
+                for k, ch in enumerate(line):
+                    x = self.x + (self.width - cell * per_line) / 2 + k * cell
+                    y = top - 30 - (li + 1) * cell
+                    on = ch in remaining
+                    if on:
+                        remaining.remove(ch)
+                    Color(*(theme.GOOD if on else theme.PANEL_HI))
+                    RoundedRectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2), radius=[3])
+                    self.letter(
+                        ch,
+                        x + cell / 2,
+                        y + cell / 2,
+                        int(cell * 0.6),
+                        theme.ACCENT_TEXT if on else theme.MUTED,
+                    )
+
+
+class PhotoView(_Canvas):
+    """The camera's latest photo (a BGR numpy array), fitted into the widget."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._texture: Any = None
+        self._frame_id = 0
+
+    def set(self, data: Any) -> None:
+        if data is None or id(data) == self._frame_id:
+            return
+        from kivy.graphics.texture import Texture
+
+        height, width = data.shape[:2]
+        texture = Texture.create(size=(width, height), colorfmt="rgb")
+        texture.blit_buffer(data[::-1].tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+        self._texture, self._frame_id, self.data = texture, id(data), (width, height)
+        self.redraw()
+
+    def paint(self, data: tuple[int, int]) -> None:
+        width, height = data
+        scale = min(self.width / width, self.height / height)
+        w, h = width * scale, height * scale
+        Color(1, 1, 1, 1)
+        Rectangle(texture=self._texture, pos=(self.center_x - w / 2, self.center_y - h / 2), size=(w, h))

@@ -1,0 +1,238 @@
+"""The table's camera in the kiosk: frames to steady readings on a worker thread, never the UI's.
+
+The parts are vision's and calibration's: the source the settings name (``[camera]
+source``: the Pi camera, a USB camera, a recording) behind ``vision.camera.ResilientCamera``
+(a lost camera is a status, not a crash, and comes back by itself), the calibration file
+(where the board is, which letters were taught), the board reader of the calibrated game,
+and ``vision.stability.BoardWatcher`` (a reading counts only once the board has been still,
+with no hand over it, for a moment, and three reads agree).
+
+The kiosk knows the board better than any photo: it is what the players entered or
+confirmed. :meth:`LiveCamera.sync` hands it to the watcher as the last accepted reading,
+so stack heights come from history and only a real change is reported. A reported change
+is never scored by itself: the app turns it into a proposal the players check.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kiosk.camera.view import CameraRead, StreetRead, compare, compare_street, history
+from kiosk.files import paths
+
+log = logging.getLogger(__name__)
+
+#: Calibration kinds and the game each one reads.
+GAMES = {"upwords": "upwords", "wots": "word-on-the-street"}
+
+
+class LiveCamera:
+    """Reads the calibrated board from the camera on a worker thread; ``view_of(game)`` for the screen.
+
+    ``on_read`` (set by the app) is called from the worker thread after a new steady reading
+    or a change of the camera's status; the app hands it to the UI thread.
+    """
+
+    def __init__(self, camera: Any, watcher: Any, game: str, period: float = 0.1) -> None:
+        self.camera = camera
+        self.watcher = watcher
+        self.game = game
+        self.period = period
+        self.on_read: Callable[[], Any] | None = None
+        self._lock = threading.Lock()
+        self._reading: Any = None
+        self._frame: Any = None
+        self._status = "starting"
+        self._synced: Any = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+
+    # ------------------------------------------------------------------ opening
+    @classmethod
+    def open(cls, settings: Any) -> tuple[LiveCamera | None, str]:
+        """The camera the settings and the calibration describe, or None and why (in plain words).
+
+        Never raises: any failure of the camera stack (an import that fails with a ValueError
+        because picamera2 was built for another numpy, a driver error) becomes
+        "Camera unavailable: <reason> ... Fix: ..." (``kiosk.camera.faults``).
+        """
+        from kiosk.camera.faults import sentence
+
+        try:
+            return cls._open(settings)
+        except Exception as exc:
+            log.exception("the camera could not be opened")
+            return None, sentence(exc)
+
+    @classmethod
+    def _open(cls, settings: Any) -> tuple[LiveCamera | None, str]:
+        source = str(settings.section("camera").get("source", "auto"))
+        if source.strip().lower() == "none":
+            return None, ""
+        from calibration.file import CalibrationError, load_calibration
+        from kiosk.camera.faults import TimedSource, explain, import_failure, sentence
+        from vision.camera import CameraLost, ResilientCamera, open_camera
+
+        cal_path = paths.calibration_file()
+        try:
+            cal = load_calibration(cal_path)
+        except CalibrationError as exc:
+            return None, f"No camera ({exc}): the kiosk runs by touch."
+        if cal.kind not in GAMES:
+            return None, f"The camera is calibrated for a {cal.kind} board, which the kiosk does not read."
+        first = open_camera(source, size=cal.image_size)
+        if first.source is None:
+            cause = import_failure("picamera2") if "picamera2" in first.reason else None
+            if cause is not None:
+                return None, sentence(cause)
+            return None, (
+                f"Camera unavailable: {first.reason}. The kiosk referees by touch. Fix: connect the "
+                f"camera (ribbon cable or USB), then run tablekeeper doctor."
+            )
+        opened = [first.source]
+
+        def factory() -> Any:  # the source already open first, then a fresh one after a loss
+            try:
+                fresh = opened.pop() if opened else open_camera(source, size=cal.image_size).require()
+            except CameraLost:
+                raise
+            except Exception as exc:  # whatever a driver raises: a lost camera, never a dead thread
+                raise CameraLost(explain(exc)[0]) from exc
+            return TimedSource(fresh, lost=CameraLost)  # a read that hangs becomes a lost camera
+
+        try:
+            reader, watcher = _reader_and_watcher(cal, cal_path)
+        except Exception as exc:
+            first.source.close()
+            why = f"the board reader could not start ({exc})"
+            return None, f"Camera unavailable: {why}. The kiosk referees by touch."
+        camera = ResilientCamera(factory, clock=time.monotonic)
+        live = cls(camera, watcher, GAMES[cal.kind])
+        live.reader = reader
+        return live, ""
+
+    def start(self) -> None:
+        self._thread.start()
+
+    # ------------------------------------------------------------------ the worker
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            frame = self.camera.read()
+            status = self.camera.status
+            changed = status != self._status
+            self._status = status
+            if frame is None:
+                if changed:
+                    self._tell()
+                self._stop.wait(0.5)
+                continue
+            try:
+                reading = self.watcher.feed(frame, time.monotonic())
+            except Exception:  # a bad frame must not stop the camera
+                log.exception("reading a camera frame")
+                reading = None
+            with self._lock:
+                self._frame = frame
+                if reading is not None:
+                    self._reading = reading
+            if reading is not None or changed:
+                self._tell()
+            self._stop.wait(self.period)
+
+    def _tell(self) -> None:
+        if self.on_read is not None:
+            self.on_read()
+
+    # ------------------------------------------------------------------ the UI side
+    @property
+    def status(self) -> str:
+        """'ok', or 'lost: <why>' (the banner says it; the game goes on by touch)."""
+        return self._status
+
+    def sync(self, game: Any) -> None:
+        """The game's own board is the history the next reading is compared with."""
+        if game.name != self.game or game.name != "upwords":
+            return
+        key = game.board.text()
+        if key != self._synced:
+            self._synced = key
+            with self._lock:
+                self.watcher.accepted = history(game.board)
+                self._reading = None
+
+    def view_of(self, game: Any) -> CameraRead | StreetRead | None:
+        if game.name != self.game:
+            return None
+        with self._lock:
+            reading = self._reading
+        if reading is None:
+            return None
+        if game.name == "upwords":
+            return compare(game.board, reading)
+        return compare_street(game.positions(), reading)
+
+    def proposal(self, game: Any) -> Any:
+        """The play the newest reading shows on the game's board (``PlayReading``), or None."""
+        if game.name != "upwords" or game.name != self.game:
+            return None
+        with self._lock:
+            reading = self._reading
+        if reading is None:
+            return None
+        from vision.upwords_reader import play_from_reading
+
+        return play_from_reading(game.board, reading)
+
+    def latest_image(self) -> Any:
+        with self._lock:
+            return self._frame
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2)
+        self.camera.close()
+
+
+def _reader_and_watcher(cal: Any, cal_path: Path) -> tuple[Any, Any]:
+    """The calibrated game's reader (with the taught letters, if any) and its steadiness watcher."""
+    import numpy as np
+
+    from vision.stability import BoardWatcher, SteadinessGate
+
+    letters = None
+    letters_path = cal.letters_path(cal_path)
+    if letters_path is not None and letters_path.exists():
+        from vision.letters import LetterClassifier, LetterReader
+
+        letters = LetterReader(LetterClassifier.load(letters_path), 0.5)
+    from vision.board_look import load_appearance, reader_for
+
+    corners = np.array(cal.corners, np.float64)
+    matrix = None if cal.lens is None else np.array(cal.lens.camera_matrix, np.float64)
+    # A damaged board.npz is a CalibrationError in plain words: the camera is then "unavailable"
+    # with that reason, and the kiosk referees by touch.
+    appearance = load_appearance(cal, cal_path)
+    reader: Any = reader_for(cal, corners, cal.image_size, letters=letters,
+                             appearance=appearance, camera_matrix=matrix)
+    if cal.kind == "wots":
+        def read(frame: Any, _previous: Any, _changed: Any) -> Any:
+            return reader.read(frame)
+    else:
+        def read(frame: Any, previous: Any, changed: Any) -> Any:
+            return reader.read(frame, previous=previous, only=changed)
+
+    hands = None
+    if appearance is not None and appearance.scene is not None:
+        from vision.hands import hand_over_board
+
+        def hands(frame: Any) -> bool:
+            return hand_over_board(frame, reader.corners, reader.rows, reader.cols, appearance)
+    gate = SteadinessGate(lambda f: reader.planes.warp(f, cal.rows, cal.cols, 16), cal.rows, cal.cols,
+                          hand_over_board=hands)
+    return reader, BoardWatcher(gate, read)

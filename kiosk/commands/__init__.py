@@ -1,1 +1,0 @@
-"""One module per ``tablekeeper`` sub-command: ``add_arguments(parser)`` and ``run(args) -> int``."""

@@ -1,0 +1,172 @@
+"""Randomised board scenes with their truth: the training and test material of the readers.
+
+A *scene* is one physical set on one table under one fixed camera: the calibration picture
+(the empty board, or Word on the Street's start position), a teaching picture (the set's tiles
+laid out in alphabet order, as players teach the reader), and several later pictures of the
+game with other tiles, other light, sometimes a hand. Scenes are drawn from a style family
+(:mod:`vision.synthetic.style`): ``train`` for what the models learn from, ``held_out`` for measuring
+them on sets they never saw. The same seed gives the same scene.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from vision.synthetic.effects import Hand
+from vision.synthetic.render import (
+    Effects,
+    Pose,
+    Rendered,
+    StreetSpec,
+    UpwordsSpec,
+    render_street,
+    render_upwords,
+)
+from vision.synthetic.style import BoardStyle, random_style, random_tile_shape
+from vision.synthetic.teach import layout as teaching_layout
+from vision.synthetic.textures import STREET_LETTERS
+
+UPWORDS_LETTERS = (*tuple("ABCDEFGHIJKLMNOPRSTUVWXYZ"), "Qu")
+GRID_LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+BOARD_KINDS = ("upwords8", "upwords10", "grid15", "street")
+
+
+@dataclass(frozen=True)
+class Scene:
+    kind: str                      # one of BOARD_KINDS
+    style: BoardStyle
+    face_frac: float               # tile face / pitch
+    thickness_mm: float
+    calibration: Rendered          # empty board (grids) or the start position (street)
+    teaching: Rendered | None      # the alphabet laid out (grids); None for the street
+    teaching_layout: dict          # (row, col) -> letter in the teaching picture
+    frames: tuple[Rendered, ...]   # later pictures of the game
+
+    @property
+    def rows(self) -> int:
+        return self.calibration.rows
+
+    @property
+    def cols(self) -> int:
+        return self.calibration.cols
+
+
+def _effects(rng: np.random.Generator, style: BoardStyle, size: tuple[int, int], hand_chance: float
+             ) -> Effects:
+    fx = Effects.random(rng, size, hand_chance)
+    fx = replace(fx, white_balance=tuple(float(v) for v in rng.uniform(0.9, 1.1, 3)))
+    if fx.hand is not None:
+        fx = replace(fx, hand=Hand(fx.hand.tip, fx.hand.angle_deg, fx.hand.width_px, style.skin))
+    return fx
+
+
+def _grid_cells(rng: np.random.Generator, rows: int, cols: int, letters: tuple[str, ...], max_height: int,
+                fill: float | None = None) -> dict[tuple[int, int], tuple[str, int]]:
+    density = rng.uniform(0.08, 0.55)
+    if fill is not None:  # drawn all the same, so the rest of the scene is as without
+        density = fill
+    cells = {}
+    for r in range(rows):
+        for c in range(cols):
+            if rng.random() < density:
+                h = 1 if max_height == 1 else int(min(max_height, 1 + rng.geometric(0.55) - 1))
+                cells[(r, c)] = (letters[int(rng.integers(0, len(letters)))], max(h, 1))
+    return cells
+
+
+def _game_states(rng: np.random.Generator, rows: int, letters: tuple[str, ...], max_height: int, turns: int
+                 ) -> list[dict[tuple[int, int], tuple[str, int]]]:
+    """Board states of a plausible game from its first move, one per turn: each turn lays 1-5 tiles
+    in a line, on empty cells or (stacking games) on a stack with another letter, one tile per
+    stack per turn."""
+    board: dict[tuple[int, int], tuple[str, int]] = {}  # from the empty board, as the kiosk's history is
+    states = []
+    for _ in range(turns):
+        n = int(rng.integers(1, 6))
+        across = bool(rng.integers(0, 2))
+        line, start = int(rng.integers(0, rows)), int(rng.integers(0, rows - n + 1))
+        for i in range(n):
+            rc = (line, start + i) if across else (start + i, line)
+            letter, height = board.get(rc, (None, 0))
+            if height >= max_height:
+                continue
+            choices = [a for a in letters if a != letter]
+            board[rc] = (choices[int(rng.integers(0, len(choices)))], height + 1)
+        states.append(dict(board))
+    return states
+
+
+def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frames: int = 3,
+               max_tilt: float = 35.0, hand_chance: float = 0.15, sequence: bool = False,
+               fill: float | None = None) -> Scene:
+    """An Upwords (8x8, 10x10, stacks) or crossword-style 15x15 (loose flat tiles) scene.
+
+    ``sequence``: the frames are one game, turn by turn (for reading with history); otherwise
+    each frame is an independent random board (more variety for training), each cell holding a
+    tile with chance ``fill`` (by default a random 8-55 %; 1.0 is a full board)."""
+    rng = np.random.default_rng(seed)
+    style = random_style(rng, family)
+    shape = random_tile_shape(rng, family)
+    rows = {"upwords8": 8, "upwords10": 10, "grid15": 15}[kind]
+    pitch = 22.0 if kind != "grid15" else float(rng.uniform(17.0, 20.0))
+    loose = kind == "grid15"
+    spec = UpwordsSpec(rows=rows, cols=rows, pitch_mm=pitch, tile_mm=pitch * shape["face_frac"],
+                       thickness_mm=shape["thickness_mm"], margin_mm=float(rng.uniform(12, 30)))
+    pose = Pose.random(rng, max_tilt=max_tilt)
+    board_seed = int(rng.integers(0, 2**31 - 1))
+    size = pose.image_size
+    jitter = float(pitch * (1 - shape["face_frac"]) * rng.uniform(0.4, 0.9)) if loose else 0.0
+    letters = GRID_LETTERS if loose else UPWORDS_LETTERS
+    shade = float(rng.uniform(0.0, 0.5))
+
+    def shot(cells, effects, seed_):
+        return render_upwords(cells, spec=spec, pose=pose, effects=effects, seed=seed_, style=style,
+                              jitter_mm=jitter, board_seed=board_seed, contact_shadow=shade)
+
+    calibration = shot({}, _effects(rng, style, size, 0.0), int(rng.integers(0, 2**31 - 1)))
+    lay = {rc: letter for rc, (letter, _) in teaching_layout(letters, rows, rows).items()}
+    teaching = shot({rc: (letter, 1) for rc, letter in lay.items()}, _effects(rng, style, size, 0.0),
+                    int(rng.integers(0, 2**31 - 1)))
+    max_height = 1 if loose else 5
+    states = (_game_states(rng, rows, letters, max_height, n_frames) if sequence else
+              [_grid_cells(rng, rows, rows, letters, max_height, fill) for _ in range(n_frames)])
+    frames = tuple(shot(state, _effects(rng, style, size, hand_chance), int(rng.integers(0, 2**31 - 1)))
+                   for state in states)
+    return Scene(kind, style, shape["face_frac"], shape["thickness_mm"], calibration, teaching, lay, frames)
+
+
+def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: float = 35.0,
+                 hand_chance: float = 0.15) -> Scene:
+    """A Word on the Street scene: the start position, then tiles pushed about and captured."""
+    rng = np.random.default_rng(seed)
+    style = random_style(rng, family)
+    shape = random_tile_shape(rng, family)
+    pitch = float(rng.uniform(26.0, 32.0))
+    spec = StreetSpec(pitch_mm=pitch, lane_mm=pitch * float(rng.uniform(0.9, 1.1)),
+                      tile_mm=pitch * shape["face_frac"], thickness_mm=shape["thickness_mm"])
+    pose = Pose.random(rng, max_tilt=max_tilt)
+    board_seed = int(rng.integers(0, 2**31 - 1))
+    size = pose.image_size
+    shade = float(rng.uniform(0.0, 0.5))
+
+    def shot(positions, effects, seed_):
+        return render_street(positions, spec=spec, pose=pose, effects=effects, seed=seed_, style=style,
+                             board_seed=board_seed, contact_shadow=shade)
+
+    calibration = shot({}, _effects(rng, style, size, 0.0), int(rng.integers(0, 2**31 - 1)))
+    frames = []
+    for _ in range(n_frames):
+        positions = {letter: int(rng.choice([-3, -2, -1, 0, 0, 1, 2, 3])) for letter in STREET_LETTERS}
+        fx = _effects(rng, style, size, hand_chance)
+        frames.append(shot(positions, fx, int(rng.integers(0, 2**31 - 1))))
+    lay = {(2, c): letter for c, letter in enumerate(STREET_LETTERS)}
+    return Scene("street", style, shape["face_frac"], shape["thickness_mm"], calibration, None, lay,
+                 tuple(frames))
+
+
+def scene(seed: int, family: str = "train", kind: str = "upwords8", **kwargs: object) -> Scene:
+    if kind == "street":
+        return street_scene(seed, family, **kwargs)  # type: ignore[arg-type]
+    return grid_scene(seed, family, kind, **kwargs)  # type: ignore[arg-type]
