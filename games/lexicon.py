@@ -25,12 +25,12 @@ import hashlib
 import marshal
 import os
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from games.lexicon_others import NameLevels, OtherLists, other_word_lists
+from games.word_keys import fold
 from games.word_sources import WordSources
 
 #: Where Debian and Raspberry Pi OS put the raw SCOWL lists (package ``scowl``).
@@ -61,18 +61,6 @@ class LexiconMissing(FileNotFoundError):
 
 class LexiconError(ValueError):
     """A word-list setting that cannot work, e.g. a size SCOWL does not have."""
-
-
-def fold(text: str) -> str:
-    """The lookup key of a word: lower case, accents dropped, other characters kept.
-
-    Tiles and cards carry no accents, so ``PINATA`` must find SCOWL's ``piñata``.
-    """
-    text = text.strip().lower().replace("\u2019", "'")
-    if text.isascii():
-        return text
-    decomposed = unicodedata.normalize("NFD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def _case_of(form: str) -> str:

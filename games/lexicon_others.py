@@ -16,6 +16,8 @@ import re
 from collections.abc import Callable, Iterable, Set
 from pathlib import Path
 
+from games.word_keys import fold
+
 _NAME_FILE = re.compile(r"^[a-z_0-9]+-(upper|proper-names)\.(\d+)$")
 
 
@@ -109,8 +111,6 @@ class NameLevels:
 
     def name_level(self, key: str) -> int | None:
         if self._name is None:
-            from games.lexicon import fold
-
             found: dict[str, int] = {}
             for path in self._files:
                 m = _NAME_FILE.match(path.name)

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from games import wordspiel_solo as solo
 from games.base import Game, GameSetupError, Outcome, Step, Turn
 from games.rulings import IllegalEvent, ruling_from_event
 from games.wordfit import WORDSPIEL_RULE_SPIRAL, Spiral, spiral_overlaps
+from games.wordspiel_state import LastWord, SpielState
 
 RULE_DEAL = "WordSpiel, 'Deal' and rule D"
 RULE_FIRST = "WordSpiel, rule E"
@@ -36,35 +37,6 @@ RULE_ROUND = "WordSpiel, rules I and J"
 RULE_CHALLENGE = "WordSpiel, 'Challenge a Word'"
 RULE_SOLO = "WordSpiel, 'Solitaire Instructions'"
 MAX_EXCHANGES = 3
-EMPTY_SPIRAL = Spiral()
-
-
-@dataclass(frozen=True, slots=True)
-class SpielState:
-    """What the table shows. ``pile`` is the solitaire draw pile (None with two or more players)."""
-
-    hands: tuple[int, ...]
-    totals: tuple[int, ...]
-    exchanges: tuple[int, ...]
-    round: int = 0
-    in_play: bool = False
-    spiral: Spiral = EMPTY_SPIRAL
-    to_move: int = 0
-    turns_taken: int = 0
-    pile: int | None = None
-    last_chance: bool = False
-    result: str | None = None
-    last: LastWord | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class LastWord:
-    """The last word and the state before it, so that an upheld challenge can take it back."""
-
-    player: int
-    word: str
-    cards: int
-    before: SpielState
 
 
 class WordSpiel(Game[SpielState]):

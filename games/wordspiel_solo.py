@@ -9,12 +9,9 @@ replace, rather than add to, the multi-player ones.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from games.base import Step, Turn
-
-if TYPE_CHECKING:
-    from games.wordspiel import SpielState
+from games.wordspiel_state import SpielState
 
 
 def after_word(new: SpielState, player: str, cards: int, summary: str) -> Step:

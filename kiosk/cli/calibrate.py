@@ -22,14 +22,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kiosk.cli.usage import UsageError
+from vision.board_setup import board_calibration, learn_board_look, locate_board
+
 KINDS = ("upwords", "wots", "grid")
 DEFAULT_GRID = {"upwords": (8, 8), "wots": (5, 17), "grid": (8, 8)}
-#: The letters each board's tiles carry (Upwords has a Qu tile; Word on the Street 17 consonants).
-ALPHABETS: dict[str, tuple[str, ...]] = {
-    "upwords": (*"ABCDEFGHIJKLMNOP", "Qu", *"RSTUVWXYZ"),
-    "wots": tuple("BCDFGHKLMNPRSTVWY"),
-    "grid": tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
-}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,7 +74,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from calibration.file import CalibrationError
-    from kiosk.cli.main import UsageError
 
     action = getattr(args, "action", None)
     if action is None:
@@ -115,14 +111,12 @@ def _grid(text: str | None, kind: str) -> tuple[int, int]:
         return DEFAULT_GRID[kind]
     rows, cols = parse_grid(text)
     if kind == "wots" and (rows, cols) != (5, 17):
-        from kiosk.cli.main import UsageError
 
         raise UsageError("Word on the Street is always 5x17 (five spaces by seventeen letters)")
     return rows, cols
 
 
 def _photo(args: argparse.Namespace) -> tuple[Any, str]:
-    from kiosk.cli.main import UsageError
 
     if args.camera == bool(args.image):
         raise UsageError("give a photo (IMAGE) or --camera, not both or neither")
@@ -192,48 +186,6 @@ def _board(args: argparse.Namespace) -> int:
     return 0
 
 
-def learn_board_look(cal: Any, image: Any, out: Path) -> str:
-    """Learn the board's look from a start-position photo and save it beside the calibration;
-    returns what was learnt, in words."""
-    from vision.board_look import learn_start_position, measure_face, save_appearance
-
-    appearance = learn_start_position(cal, image)
-    changes = {}
-    if cal.kind == "wots":
-        face = measure_face(cal, image, [(2, c) for c in range(cal.cols)], appearance.tile_lab)
-        if face is not None:
-            changes["tile_face"] = face
-    save_appearance(cal, out, appearance, **changes)
-    if cal.kind == "wots":
-        return "learnt the street from its start position (lanes empty, every tile on its letter)"
-    return "learnt the empty board; teach the letters from a photo to learn the tiles' colour too"
-
-
-#: The lines each board draws (rows, cols): Word on the Street draws its lanes, nothing between letters.
-DRAWN_LINES = {"wots": (5, 1)}
-
-
-def locate_board(image: Any, kind: str, rows: int, cols: int) -> tuple[tuple[tuple[float, float], ...], str]:
-    """The playing area's corners and how they were found: the corner markers when all four are
-    in the picture, else the board's own grid lines (vision.board_finder); raises
-    CalibrationError saying why neither worked. Shared with the kiosk's Find-the-board screen."""
-    from calibration.file import CalibrationError
-    from calibration.markers import MarkersNotFound, find_board
-
-    try:
-        return tuple((float(x), float(y)) for x, y in find_board(image)), "found by the markers"
-    except MarkersNotFound as exc:
-        markers_said = str(exc)
-    from vision.board_finder import NoBoardFound
-    from vision.board_finder import find_board as find_by_lines
-
-    try:
-        found = find_by_lines(image, rows, cols, DRAWN_LINES.get(kind))
-    except NoBoardFound as exc:
-        raise CalibrationError(f"{exc}; and {markers_said}") from None
-    return tuple(found.as_tuples()), f"found by the grid lines (confidence {found.confidence:.2f})"
-
-
 def _refuse_no_board(image: Any, corners: Any, kind: str, rows: int, cols: int) -> None:
     """Corners around no board's lines are refused before anything is saved."""
     from kiosk.cli.picture_checks import refuse_not_a_board
@@ -241,38 +193,11 @@ def _refuse_no_board(image: Any, corners: Any, kind: str, rows: int, cols: int) 
     refuse_not_a_board(image, corners, rows, cols)
 
 
-def board_calibration(kind: str, rows: int, cols: int, corners: Any, image_size: tuple[int, int],
-                      out: Path) -> Any:
-    """The :class:`Calibration` of a board found at ``corners``, to be saved at ``out``.
-
-    Shared by ``calibrate board`` and the kiosk's "Find the board" screen. What was taught
-    is kept when the board kind did not change (the letters are the same tiles), and a
-    ``letters.npz`` taught before any board calibration is picked up; raises
-    CalibrationError (in plain words) for corners that do not make a board.
-    """
-    from calibration.file import Calibration, CalibrationError, load_calibration
-
-    letters_file, alphabet = None, ALPHABETS[kind]
-    if out.exists():  # keep what was taught if the board kind did not change
-        try:
-            old = load_calibration(out)
-        except CalibrationError:
-            old = None
-        if old is not None and old.kind == kind and old.letters_path(out) and old.letters_path(out).exists():
-            letters_file, alphabet = old.letters_file, old.alphabet
-    elif (out.parent / "letters.npz").exists():
-        letters_file = "letters.npz"
-    points = tuple((float(x), float(y)) for x, y in corners)
-    return Calibration(kind=kind, rows=rows, cols=cols, corners=points, image_size=image_size,  # type: ignore[arg-type]
-                       alphabet=alphabet, letters_file=letters_file)
-
-
 def _write_preview(image: Any, cal: Any, out: str) -> None:
     """The photo with the calibrated grid drawn on it, for a person to check by eye."""
     import cv2
     import numpy as np
 
-    from kiosk.cli.main import UsageError
 
     src = np.float32([[0, 0], [cal.cols, 0], [cal.cols, cal.rows], [0, cal.rows]])
     H = cv2.getPerspectiveTransform(src, np.float32(cal.corners))
@@ -293,7 +218,6 @@ def _write_preview(image: Any, cal: Any, out: str) -> None:
 # ------------------------------------------------------------------ teach
 def _teach(args: argparse.Namespace) -> int:
     from calibration.file import load_calibration
-    from kiosk.cli.main import UsageError
     from vision.teach_letters import (
         confirm,
         parse_layout,
@@ -377,7 +301,6 @@ def _lens(args: argparse.Namespace) -> int:
 
     from calibration.file import load_calibration, save_calibration
     from calibration.lens import calibrate_lens, write_charuco_sheet
-    from kiosk.cli.main import UsageError
 
     if args.sheet:
         if args.images:
@@ -415,7 +338,6 @@ def _lens(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ show
 def _show(args: argparse.Namespace) -> int:
     from calibration.file import load_calibration
-    from kiosk.cli.main import UsageError
 
     path = _path(args.calibration)
     if not path.exists():

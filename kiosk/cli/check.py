@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from kiosk.cli.usage import UsageError
 from kiosk.cli.word_tools import add_dictionary_arguments, load_authority
 
 GAMES_HELP = "word-on-the-street (wots), upwords, tosswords, wordspiel or option"
@@ -41,7 +42,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kiosk.cli.main import UsageError
 
     _check_usage(args)
     authority = load_authority(args)
@@ -69,7 +69,6 @@ def run(args: argparse.Namespace) -> int:
 def _check_usage(args: argparse.Namespace) -> None:
     """Catch the usual mistakes before loading anything, with the reason in plain words."""
     from games.registry import canonical_name
-    from kiosk.cli.main import UsageError
 
     try:
         game = canonical_name(args.game)

@@ -19,6 +19,8 @@ import stat
 import threading
 from pathlib import Path
 
+from kiosk.cli.usage import UsageError
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--club", required=True, help="the club's name (the kiosks' [club] club)")
@@ -43,7 +45,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_listen(text: str) -> tuple[str, int]:
-    from kiosk.cli.main import UsageError
 
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not 0 <= int(port) < 65536:
@@ -53,7 +54,6 @@ def parse_listen(text: str) -> tuple[str, int]:
 
 def read_password(path: Path | None) -> str:
     """The password from a file only its owner may read (never from the command line)."""
-    from kiosk.cli.main import UsageError
 
     if path is None:
         return ""
@@ -68,7 +68,6 @@ def read_password(path: Path | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kiosk.cli.main import UsageError
     from kiosk.club.server.archive import ArchiveError
     from kiosk.club.server.service import ClubServer, ServerConfig
     from kiosk.club.wire import WireError, check_name

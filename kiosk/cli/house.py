@@ -20,6 +20,7 @@ import json
 
 from games.house_words import HouseWords, HouseWordsError
 from games.registry import canonical_name
+from kiosk.cli.usage import UsageError
 from kiosk.files.house_file import open_house_words
 
 ACTIONS = ("add", "strike", "remove", "list")
@@ -36,7 +37,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kiosk.cli.main import UsageError
     from kiosk.files import paths
 
     if args.action == "list":
@@ -73,7 +73,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(house: HouseWords, args: argparse.Namespace) -> int:
-    from kiosk.cli.main import UsageError
 
     entries = house.entries()
     if args.game is not None:

@@ -13,7 +13,7 @@ import os
 import signal
 from pathlib import Path
 
-from kiosk.cli.main import UsageError
+from kiosk.cli.usage import UsageError
 
 log = logging.getLogger(__name__)
 

@@ -14,6 +14,8 @@ import os
 import sys
 from importlib import import_module
 
+from kiosk.cli.usage import UsageError
+
 #: sub-command -> (module under kiosk.cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "kiosk": ("kiosk", "start the touchscreen kiosk (demo mode when there is no Pi hardware)"),
@@ -27,10 +29,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("doctor", "check the camera, GPIO, Tesseract, word list, display and data"),
     "club": ("club", "club night: subscribe to the tables' games and serve the live standings page"),
 }
-
-
-class UsageError(Exception):
-    """Bad arguments found after parsing (exit status 2)."""
 
 
 class _Parser(argparse.ArgumentParser):

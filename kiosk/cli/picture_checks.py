@@ -17,12 +17,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kiosk.cli.usage import UsageError
+
 #: Pictures are worked on at most this many pixels on their longest side.
 MAX_SIDE = 4000
 
 
 def _usage(text: str) -> Exception:
-    from kiosk.cli.main import UsageError
 
     return UsageError(text)
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kiosk.cli.usage import UsageError
+
 GAMES = {"upwords": "upwords", "word-on-the-street": "word-on-the-street", "wots": "word-on-the-street",
          "street": "word-on-the-street", "grid": "grid"}
 
@@ -54,7 +56,6 @@ class Where:
 
 
 def parse_grid(text: str) -> tuple[int, int]:
-    from kiosk.cli.main import UsageError
 
     m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text or "")
     if not m:
@@ -66,7 +67,6 @@ def parse_grid(text: str) -> tuple[int, int]:
 
 
 def parse_corners(text: str) -> list[tuple[float, float]]:
-    from kiosk.cli.main import UsageError
 
     try:
         values = [float(v) for v in text.replace(";", ",").split(",") if v.strip()]
@@ -78,7 +78,6 @@ def parse_corners(text: str) -> list[tuple[float, float]]:
 
 
 def _where(args: argparse.Namespace, game: str) -> Where:
-    from kiosk.cli.main import UsageError
     from kiosk.files.paths import calibration_file
 
     default_grid = {"upwords": (8, 8), "word-on-the-street": (5, 17), "grid": (15, 15)}[game]
@@ -117,7 +116,6 @@ def _where(args: argparse.Namespace, game: str) -> Where:
 
 
 def _letter_reader(path: str | None, threshold: float) -> Any:
-    from kiosk.cli.main import UsageError
 
     if not path:
         return None
@@ -136,7 +134,6 @@ def _reader(where: Where, game: str, corners: Any, size: tuple[int, int], letter
             threshold: float, notes: list[str]) -> Any:
     """The board reader: from the calibration (its tile geometry and learnt look) when there is
     one, else from the game's defaults."""
-    from kiosk.cli.main import UsageError
 
     if where.calibration is not None:
         from calibration.file import CalibrationError
@@ -165,7 +162,6 @@ def _reader(where: Where, game: str, corners: Any, size: tuple[int, int], letter
 
 
 def run(args: argparse.Namespace) -> int:
-    from kiosk.cli.main import UsageError
 
     game = GAMES.get(args.game.lower())
     if game is None:

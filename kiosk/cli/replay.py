@@ -15,6 +15,7 @@ from typing import Any
 
 from games.base import Game
 from games.transcript import Entry, TranscriptError, TranscriptUnreadable, replay, split_lines
+from kiosk.cli.usage import UsageError
 from kiosk.files.transcript_file import read_transcript_text
 
 
@@ -24,7 +25,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kiosk.cli.main import UsageError
 
     try:
         text = sys.stdin.read() if args.file == "-" else read_transcript_text(args.file)

@@ -27,6 +27,7 @@ from typing import TextIO
 from games.countdown import Countdown, CountdownError, Phase
 from hardware.config import HardwareConfig, HardwareConfigError
 from hardware.table_timer import TableTimer, TimerView
+from kiosk.cli.usage import UsageError
 from kiosk.files.settings import Settings
 
 KEYS_HELP = "space start/pause · r reset · +/- 10 s · q quit"
@@ -56,7 +57,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kiosk.cli.main import UsageError
     from kiosk.files import settings as settings_file
     from kiosk.files.timer_settings import parse_seconds, remember_seconds, turn_seconds
 

@@ -15,6 +15,7 @@ from typing import Any
 from games.house_words import HouseWordsError
 from games.lexicon import LexiconError, LexiconMissing
 from games.words import WordAuthority
+from kiosk.cli.usage import UsageError
 
 
 def add_dictionary_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,7 +54,6 @@ def word_settings(args: argparse.Namespace) -> dict[str, Any]:
 
 def load_authority(args: argparse.Namespace, *, house: bool = True) -> WordAuthority:
     """The authority the settings describe, with the house words; UsageError when it cannot be."""
-    from kiosk.cli.main import UsageError
     from kiosk.files.cache_folder import CacheFolder
     from kiosk.files.house_file import open_house_words
 

@@ -18,6 +18,7 @@ import json
 import shutil
 import textwrap
 
+from kiosk.cli.usage import UsageError
 from kiosk.cli.word_tools import add_dictionary_arguments, load_authority
 
 DEFAULT_LIMIT = 30
@@ -50,7 +51,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from games.registry import canonical_name
-    from kiosk.cli.main import UsageError
 
     try:
         game = canonical_name(args.game)

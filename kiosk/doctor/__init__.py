@@ -1,0 +1,3 @@
+"""``tablekeeper doctor``'s checks: camera, GPIO, Tesseract, word list, display and data, each
+with what to do about it; it only reads, never repairs.
+"""

@@ -21,10 +21,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from kiosk.gamelog.store import GameLog
+
+class GameWriter(Protocol):
+    """Where salvaged games are written: the new log (:class:`kiosk.gamelog.store.GameLog`)."""
+
+    def start_game(self, header: dict[str, Any]) -> int: ...
+    def append(self, game_id: int, event: dict[str, Any]) -> int: ...
+    def finish(self, game_id: int, outcome: dict[str, Any]) -> None: ...
+    def abandon(self, game_id: int) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +131,7 @@ def _numbers(values: Iterable[int]) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def salvage_into(damaged: Path, store: GameLog) -> Salvage:
+def salvage_into(damaged: Path, store: GameWriter) -> Salvage:
     """Copy every game header and every event that still reads from ``damaged`` into ``store``."""
     result = Salvage()
     if damaged.stat().st_size == 0:
@@ -220,7 +226,7 @@ def _is_header(header: Any) -> bool:
     )
 
 
-def _copy_game(src: sqlite3.Connection, old_id: int, store: GameLog, result: Salvage) -> None:
+def _copy_game(src: sqlite3.Connection, old_id: int, store: GameWriter, result: Salvage) -> None:
     row = _rows(src, "SELECT game, header, finished, abandoned, outcome FROM games WHERE id = ?", (old_id,))
     if row == []:
         return  # no such game (an id the counter had used): nothing was lost

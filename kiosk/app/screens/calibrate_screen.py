@@ -3,7 +3,7 @@
 Opened from Settings. It shows the kiosk's own camera picture (the live camera, the demo's
 filmed table, or, when no camera reader runs yet — there is none before the first
 calibration — one photo taken from the camera the settings name). As soon as there is a
-picture it **finds the board by itself** (``kiosk.cli.calibrate.locate_board``: the corner
+picture it **finds the board by itself** (``vision.board_setup.locate_board``: the corner
 markers when all four show, else the board's own grid lines, on a worker thread) and draws
 the outline it found for the players to check; when it cannot, it says so and offers two ways:
 
@@ -13,7 +13,7 @@ the outline it found for the players to check; when it cannot, it says so and of
   bottom-left; each tap is drawn as a numbered dot, **Start over** clears them.
 
 **Save** builds the calibration with ``calibrate board``'s own helper
-(:func:`kiosk.cli.calibrate.board_calibration`: taught letters are kept) for the board
+(:func:`vision.board_setup.board_calibration`: taught letters are kept) for the board
 chosen (the current game's by default) and writes it atomically. Impossible corners (swapped,
 three in a line) are refused in plain words and the old file is kept. The camera reader
 reads the new calibration the next time the kiosk starts.
@@ -268,7 +268,7 @@ class CalibrateScreen(KioskScreen):
 
     def _find_worker(self, frame: Any, kind: str, rows: int, cols: int) -> None:
         try:
-            from kiosk.cli.calibrate import locate_board
+            from vision.board_setup import locate_board
 
             corners, how = locate_board(frame, kind, rows, cols)
         except Exception as exc:  # CalibrationError in words; anything else must not crash the kiosk
@@ -350,7 +350,7 @@ class CalibrateScreen(KioskScreen):
 
     def save(self) -> None:
         from calibration.file import CalibrationError, save_calibration
-        from kiosk.cli.calibrate import board_calibration
+        from vision.board_setup import board_calibration
 
         corners = self.picture.corners
         if self.frame is None or len(corners) < 4:
@@ -374,8 +374,8 @@ class CalibrateScreen(KioskScreen):
         compares each square with this board's own, not with fixed rules; a picture with a hand
         over the board, or any failure, leaves the calibration saved without it."""
         from calibration.file import CalibrationError
-        from kiosk.cli.calibrate import learn_board_look
         from vision.appearance import board_warp
+        from vision.board_setup import learn_board_look
         from vision.hands import hand_cells
 
         try:

@@ -13,6 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.app.screens import forms
 from kiosk.app.screens.base import KioskScreen
+from kiosk.app.screens.option_form import OptionForm
 from kiosk.app.screens.street_check import StreetCheck
 from kiosk.app.widgets import theme
 from kiosk.app.widgets.basics import BigButton, Panel, Text
@@ -81,7 +82,7 @@ class EntryScreen(KioskScreen):
             from kiosk.play.correction import before
 
             game = before(game, correct)
-        self.form = forms.form_for(self, game)
+        self.form = form_for(self, game)
         if prefill is not None:
             self.form.prefill(prefill)
         self._build_rows()
@@ -168,3 +169,18 @@ class EntryScreen(KioskScreen):
         game_screen.after_turn(event)
         self.app.go("game")
         return True
+
+
+def form_for(screen: Any, game: Any) -> forms.Form:
+    """The entry form for ``game``: each game asks for its turn in its own words."""
+    kinds: dict[str, type[forms.Form]] = {
+        "word-on-the-street": forms.WotsForm,
+        "upwords": forms.UpwordsForm,
+        "tosswords": forms.TosswordsForm,
+        "wordspiel": forms.SpielForm,
+        "option": OptionForm,
+    }
+    form = kinds.get(game.name, forms.Form)(screen, game)
+    if isinstance(form, forms.SpielForm) and game.phase == "deal":
+        form.title = "WordSpiel: type the flipped card"
+    return form

@@ -407,19 +407,3 @@ class SpielForm(Form):
                 return None
             return {"type": "start_round", "flipped": card}
         return super().event(text)
-
-
-def form_for(screen: Any, game: Any) -> Form:
-    from kiosk.app.screens.option_form import OptionForm
-
-    kinds: dict[str, type[Form]] = {
-        "word-on-the-street": WotsForm,
-        "upwords": UpwordsForm,
-        "tosswords": TosswordsForm,
-        "wordspiel": SpielForm,
-        "option": OptionForm,
-    }
-    form = kinds.get(game.name, Form)(screen, game)
-    if isinstance(form, SpielForm) and game.phase == "deal":
-        form.title = "WordSpiel: type the flipped card"
-    return form
