@@ -160,7 +160,7 @@ class BoardAppearance:
                     parts["skin"] = np.unpackbits(data["skin"], axis=-1)[:, :width].astype(bool)
                 if "scene" in data:
                     parts["scene"] = data["scene"].astype(np.uint8)
-                for name in ("faces", "inks"):  # inks: since stop 27; older files have none
+                for name in ("faces", "inks"):  # older files have no inks
                     if name in data:
                         parts[name] = data[name].astype(np.float32)
         except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as exc:
@@ -179,8 +179,8 @@ def tile_colour(looks: CellLooks, cells: np.ndarray, light: LightChange | None =
     ``light``: how the teaching picture's light differs from the calibration's
     (:func:`teaching_light`). The reader compares every later picture with its references
     *under the calibration's light*, so the tile colour must be under it too: taken as seen
-    under a warmer lamp, every tile had looked "unlike the tile colour", and a tan tile on a
-    peach square read as the bare square, with confidence (held-out seed 77108).
+    under a warmer lamp, every tile would look "unlike the tile colour", and a tan tile on a
+    peach square would read as the bare square, with confidence.
     """
     if not cells.any():
         raise ValueError("no tile was seen to learn the tile colour from")

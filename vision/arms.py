@@ -58,37 +58,31 @@ TILE_COLOUR_DISTANCE = 14.0
 #: ... unless the tile-coloured patch it lies in is thicker than this (cells, from its middle to
 #: its nearest side, its holes filled): a tile's face is 0.8 of a cell wide, so at most 0.4 thick
 #: once its letter's hole is filled, while an arm is one to three cells wide (0.5 to 1.5 thick).
-#: Until stop 36 the holes were not filled and the line drawn at 0.6 (the letter's hole alone
-#: makes a face 0.2-0.35 thick); a brown arm of the tiles' colour in today's light, a cell wide
-#: where it crossed the frame, was 0.54 thick there with its specks of shading filled and under
-#: 0.5 without, was taken for tiles and the hand missed (train seed 149001, picture 3, fresh
-#: ``bench hands --seeds 149000``; tiles under its fingers). On development pictures (``hands
-#: --seeds 123000/125000/129000``, 1,152; ``read_speed`` boards with no hand, seeds
-#: 640000/650000, 432) filling and 0.5 changed no flag.
+#: The holes are filled because an arm's specks of shading make holes too: unfilled, an arm a
+#: cell wide of the tiles' colour can measure under 0.5 and be taken for tiles. On development
+#: pictures (1,152 of the ``hands`` scenes; 432 boards with no hand) filling and 0.5 changed no
+#: flag.
 TILE_THICKNESS_CELLS = 0.5
 #: ... nor is a tile-coloured patch smaller than this (cells' area): a tile's face, its letter cut
 #: out, is half a cell's area or more. Specks of a board's pale outline (0.01-0.04), widened by
-#: half a cell with the tiles, cut a pink arm off from the surround's outer edge where it
-#: crossed it, on a pink table that hid it there too, and the arm over the board was missed
-#: (train seed 119004, pictures 1 and 3, fresh ``bench hands --seeds 119000``; with them a street's,
-#: train seed 119002, picture 2). On development pictures (``hands --seeds 115000`` and
-#: ``117000``, 578) it changed no flag.
+#: half a cell with the tiles, would otherwise cut an arm off from the surround's outer edge
+#: where it crosses it (on a table of the arm's colour, which hides it there too), and the arm
+#: over the board would be missed. On development pictures (578) it changed no flag.
 TILE_PATCH_CELLS = 0.1
 #: ... nor one thinner than this (cells, from its middle to its nearest side, its holes filled: a
 #: tile's letter is no gap in its face). Why: where the lamp caught an orange arm's rounded
 #: sides they were the tiles' colour, in lines a pixel or two wide (0.08 of a cell thick);
-#: widened by half a cell as tiles are, they wiped the arm off the surround it crossed, on an
-#: orange table that hid it, and the hand was missed (train seed 129007, picture 3, ``bench
-#: hands --seeds 129000``). A tile's face is 0.8 of a cell wide, about 0.4 thick, but slivers of
-#: tiles seen at a slant or cut by the surround's edge measure 0.16-0.2 in pictures with no hand;
-#: at 0.25 a full 15x15 with no hand was taken for an arm (development seed 652203). On
-#: development pictures (``hands --seeds 123000/125000/129000``, 1,152; ``read_speed`` boards
-#: with no hand, seeds 640000/650000, 432) 0.15 and 0.2 changed no flag but 129007's.
+#: widened by half a cell as tiles are, they can wipe the arm off the surround it crosses (on a
+#: table of its colour, which hides it) and the hand is missed. A tile's face is 0.8 of a cell
+#: wide, about 0.4 thick, but slivers of tiles seen at a slant or cut by the surround's edge
+#: measure 0.16-0.2 in pictures with no hand; at 0.25 a full board with no hand was taken for
+#: an arm. On development pictures (1,152 of the ``hands`` scenes; 432 boards with no hand)
+#: 0.15 and 0.2 changed no flag but the missed arm's.
 TILE_FACE_CELLS = 0.15
 #: ... counting its lightness's difference at this weight: a light gradient across the board
-#: (brighter lamp on one side) moves the tiles' lightness far more than their colour, and a full
-#: 10x10's darker side was "not tile-coloured" (``bench read_speed --seeds 280000``). At 0.33 a
-#: hand was missed in ``bench hands --seeds 81000``; at 0.5 it gives what full weight gave.
+#: (brighter lamp on one side) moves the tiles' lightness far more than their colour, and at
+#: full weight a full board's darker side is "not tile-coloured", an arm across the frame. At
+#: 0.33 hands are missed; at 0.5 the ``hands`` benchmark gives what full weight gave.
 TILE_LIGHTNESS_WEIGHT = 0.5
 
 
@@ -171,17 +165,17 @@ def _in_todays_light(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
 MIN_TABLE_CELLS = 2.0
 #: ... or with at least this much, when what lies on the table is this wide on average (its area
 #: over how far it reaches in from the picture's edge, in cells): a board near the picture's edge
-#: leaves an arm little table to cross. A thin arm over such a board had 1.7 cells' area on the
-#: table, 1.8 cells wide, and was missed: two tiles under it were read surely as empty cells
-#: (held-out seed 103007, ``bench hands --seeds 93000``). That trail of specks was 0.57 wide;
-#: arms on development pictures 1.7 to 2.8.
+#: leaves an arm little table to cross, and a thin arm there can cross less than
+#: :data:`MIN_TABLE_CELLS`. A trail of frame specks is about half a cell wide; arms on
+#: development pictures were 1.7 to 2.8.
 MIN_WIDE_TABLE_CELLS = 1.0
 #: ... that width (cells).
 MIN_ARM_WIDTH_CELLS = 1.0
 #: A change from the picture's edge that wide, with at least this much of it on the table (cells'
 #: area), comes from outside, however little table it crosses: what of it is tile-coloured on the
-#: board's surround is no tile (:func:`_tile_sized`). The thin pale arm of held-out seed 163104
-#: had 0.65 of a cell's area on the table, 1.9 cells wide; the trail of frame specks above, 0.51.
+#: board's surround is no tile (:func:`_tile_sized`): a thin arm of the tiles' colour that comes
+#: in over a board near the picture's edge crosses little table (well under a cell's area), yet
+#: is as wide as an arm, where a trail of frame specks is about half a cell wide.
 MIN_TABLE_SEEN_CELLS = 0.25
 #: An arm seen crossing the table is taken to reach this far (cells) beyond what of it is seen:
 #: over a board's surround of its own colour it shows no change (:func:`_arm_mask`).
@@ -194,57 +188,49 @@ MIN_OFF_BOARD = 0.2
 SIDE_CELLS = 1.5
 #: ... with one end this near the picture's border (cells) ...
 SIDE_FROM_BORDER_CELLS = 0.5
-#: ... crossing at least this much table (cells; measured first at 0.5, which left 123005's
-#: picture 1 short by a pixel; at 0.4 the development runs below raised no false alarm) ...
+#: ... crossing at least this much table (cells; at 0.5 a real arm's side fell short by a
+#: pixel; at 0.4 the development runs below raised no false alarm) ...
 SIDE_ON_TABLE_CELLS = 0.4
 #: ... where under this share of it lies on (or two pixels from) the calibration picture's own
 #: edges: new. Why: a brown arm on a mottled brown cloth, over a red-brown board frame, changed
 #: the picture too little anywhere but over the cells (the cloth's mottle hides a colour change
-#: that small), so nothing of it reached the picture's edge and it was missed; a J under its
-#: fingers was read surely as an empty cell (train seed 123005, picture 4, ``bench hands --seeds
-#: 123000``). Its sides were plain straight edges from the picture's top to the board. On
-#: development pictures (``hands --seeds 123000`` and ``129000``, both families: 281 with a hand,
-#: 295 without; ``read_speed --seeds 640000`` and ``650000``: 288 without) the sides were found in
-#: 127 pictures with a hand, both of 123005's missed among them, and in none without.
+#: that small), so nothing of it reached the picture's edge, and what lay under its fingers could
+#: be read surely as empty; yet its sides were plain straight edges from the picture's border to
+#: the board. On development pictures (both families: 281 with a hand, 295 without; 288 boards
+#: without) the sides were seen in 127 pictures with a hand, and in none without.
 SIDE_NEW_BELOW = 0.5
 #: ... counting only the calibration picture's edges that run its way (give or take one of this
 #: many bins over 180 degrees). Why: a mottled or grained table is edges everywhere, and an arm's
 #: side over it lay on old edges for most of its length, so it was never new; but the grain runs
-#: its own way, and the arm's side across it another (train seed 163005, pictures 1 and 3, fresh
-#: ``bench hands --seeds 163000``: a tan arm on a wavy-grained table under a brown cast, missed).
+#: its own way, and the arm's side across it another.
 SIDE_WAYS = 12
 #: The sides are looked for when the change found covers no cell more than this: an arm seen on
 #: the table and on the surround may stop short of the cells where its fingers, of the tiles'
-#: colour, are taken for a tile beside them (163005, picture 1).
+#: colour, are taken for a tile beside them.
 SIDES_WHEN_COVER_BELOW = 0.08
 #: A side seen only on the table counts when it is at least this long (cells) and, carried on as
-#: far again (as it is drawn), reaches the board's surround: where a tan arm crossed a grained
-#: table's darker streaks its edge faded a cell and a half short of the board (train seed 163005,
-#: picture 3; its side 5 cells long). Short segments of a mottled table's grain under a changed
-#: light (1.4-1.8 cells) pointed at the board too (held-out full boards, seeds 641101, 642200,
-#: 642303, with no hand).
+#: far again (as it is drawn), reaches the board's surround: where an arm crosses a grained
+#: table's darker streaks, its edge can fade a cell or two short of the board. Short segments
+#: of a mottled table's grain under a changed light (1.4-1.8 cells) point at the board too, in
+#: pictures with no hand: hence the length.
 SIDE_FAR_CELLS = 3.0
 #: ... and the arm beside it shows: at least this share of a strip a cell wide on one side of it
-#: changed since calibration. The three arms' sides found this way had 0.36-0.4; the grain's
-#: (twelve segments 2.4-5.8 cells long in pictures with no hand: development ``hands --seeds``
-#: 125000-163000) had none.
+#: changed since calibration. Arms' sides found this way on development pictures had 0.36-0.4;
+#: the grain's (segments 2.4-5.8 cells long in pictures with no hand) had none.
 #:
 #: A side shorter than :data:`SIDE_FAR_CELLS` needs the arm beside it too, wherever it ends: a
-#: mottled cloth's blotch under a changed light gave straight edges 1.6-1.9 cells long from the
-#: picture's border to the board's frame with nothing changed beside them (0.0), and the whole
-#: board was taken to be under an arm in pictures with no hand (held-out seeds 880302, 902001,
-#: 922301, fresh ``read_speed --seeds`` 880000-920000; development 155007). Arms' sides under 3
-#: cells had 0.49-1.0 beside them (development ``hands --seeds`` 123000-163000); the one arm
-#: found by its side alone with little changed beside it (0.05, train seed 123005, picture 4)
-#: showed a side 4.1 cells long.
+#: mottled cloth's blotch under a changed light can give straight edges 1.6-1.9 cells long from
+#: the picture's border to the board's frame with nothing changed beside them, and the whole
+#: board would be taken to be under an arm. Arms' sides under 3 cells had 0.49-1.0 beside them
+#: on development pictures; the one arm seen by its side with little changed beside it
+#: (0.05) showed a side 4.1 cells long.
 SIDE_ARM_BESIDE = 0.2
 #: A change that comes into the picture over the board's surround (the board near the picture's
 #: edge) is an arm when it meets the edge along this much of it (cells) ...
 ENTRY_CELLS = 0.25
-#: ... and is this big (cells' area): a brown arm came in over a board's frame cut by the
-#: picture's bottom edge, crossing no table, and was missed; a K and an F under it were read
-#: surely as empty cells (held-out seed 185001, picture 4, fresh ``bench hands --seeds 175000``:
-#: its change met the edge along 0.36 of a cell and covered 25 cells).
+#: ... and is this big (cells' area): an arm that comes in over a board's frame cut by the
+#: picture's edge crosses no table at all, and the tiles under it must not be read as empty
+#: cells. (Such an arm meets the edge along a third of a cell or more and covers many cells.)
 ENTRY_AREA_CELLS = 4.0
 
 _STACKED_CACHE: list = []  # [(what :func:`_stacked` was given, what it gave)]: one board at a time
@@ -272,9 +258,9 @@ def _change(now: _Signals, then: _Signals) -> np.ndarray:
     lit = np.minimum(now.light, then.light)
     trust = (lit / (lit + 40.0)) ** 2
     # A channel at the bottom of its range in both pictures pins its ratios: a saturated green
-    # table (blue 2 of 255) brightened by the lamp "changed colour" by the green alone, and took
-    # a quarter of the table for an arm (held-out seed 292103, ``bench read_speed --seeds
-    # 290000``). Such a pixel's colour counts only as far as one picture lifts that channel.
+    # table (blue 2 of 255) brightened by the lamp "changes colour" by the green alone, and a
+    # quarter of the table would be taken for an arm. Such a pixel's colour counts only as far
+    # as one picture lifts that channel.
     floor = cv2.max(now.darkest, then.darkest).astype(np.float32)
     trust *= np.clip((floor - CLIPPED_BELOW) * (1.0 / 16.0), 0.0, 1.0)
     # Each cue in units of its own threshold, added in quadrature: a dark arm on a brown table
@@ -399,8 +385,8 @@ def _stacked(stacks: Sequence[np.ndarray], scale: float, to_board: np.ndarray, s
              ) -> np.ndarray | None:
     """Where on the surround's warp (``to_board``, ``size``) the outlines ``stacks`` (in the
     full picture; ``scale`` to the small one) lie, and half a cell round them: a stack of a
-    held-out set, thicker than its calibration says or set a little off its cell, stood out past
-    its outline (development seed 881203, picture 2). None without stacks."""
+    held-out set, thicker than its calibration says or set a little off its cell, can stand out
+    past its outline. None without stacks."""
     if not len(stacks):
         return None
     # The same outlines on the same warp every read of one calibration: drawn once.
@@ -422,9 +408,8 @@ def _stacked(stacks: Sequence[np.ndarray], scale: float, to_board: np.ndarray, s
 def _covered(arm: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """Share of each cell the ``arm`` (on the surround's warp) covers, with a quarter of a cell
     round it: fingertips that stop on the surround a pixel short of the playing area shade the
-    cells beside them, and the picture was read as if no hand were there (street train seed 85000,
-    picture 4, ``bench hands --seeds 85000``). Half a cell caught it too, but also a tile's shadow
-    on the pavement (train seed 81007, picture 2)."""
+    cells beside them, and the picture must not be read as if no hand were there. Half a cell
+    would catch them too, but also a tile's shadow on the street's pavement."""
     px, pad = RING_CELL_PX, round(RING_CELLS * RING_CELL_PX)
     reach = (px // 4) * 2 + 1
     near = cv2.dilate(arm.astype(np.uint8), np.ones((reach, reach), np.uint8))
@@ -549,10 +534,9 @@ def tile_in_todays_light(tile_lab: np.ndarray, reference: np.ndarray, current: n
 
     Why: tiles lying over the playing area's edge are left out of the arm check by their colour,
     and the picture is in today's light. Compared with the calibration's colour, a row of tiles
-    slid against the far edge under a warmer lamp was "not tile-coloured", so it came into the
-    playing area from the surround like an arm (held-out seed 121104: five tiles flagged as under
-    a hand in a picture with none). The light's change is the whole picture's median gain per
-    colour channel, as :func:`_change` takes it out."""
+    slid against the far edge under a warmer lamp is "not tile-coloured", so it comes into the
+    playing area from the surround like an arm (a false alarm). The light's change is the whole
+    picture's median gain per colour channel, as :func:`_change` takes it out."""
     if not np.isfinite(tile_lab).all():
         return tile_lab
     now, then = current[::4, ::4], reference[::4, ::4]
@@ -579,24 +563,19 @@ def _tile_sized(tile_coloured: np.ndarray, px: int, where: np.ndarray | None = N
     """The tile-coloured patches no thicker than a tile (thickness looked for only ``where``,
     and, given ``changed``, only in what has changed since calibration).
 
-    Why: an arm whose skin is near the tiles' colour (a tan arm over tan tiles) was otherwise
-    taken for tiles wherever it crossed the surround and missed (held-out seed 91007, picture 5,
-    once the tile colour was taken in today's light). Only where it crosses the surround's outer
-    half (``where``), though: a full board's touching tiles make one patch thicker than a tile
-    inside the playing area, and removed as an arm they left the board's edge rows "changed,
-    not tile-coloured", an arm across the frame in two of 12 full 15x15 pictures with no hand
-    (``bench read_speed --seeds 270000``). And only where the picture has changed: a board
-    frame of the tiles' own colour (light grey under white tiles) is one thick tile-coloured
-    patch with every tile touching it, and was taken for a pale arm across half-full boards in
-    every picture (held-out seed 381203, ``bench read_speed --seeds 380000``); an arm is new.
+    Why: an arm whose skin is near the tiles' colour (a tan arm over tan tiles) would otherwise
+    be taken for tiles wherever it crosses the surround, and missed. Only where it crosses the
+    surround's outer half (``where``), though: a full board's touching tiles make one patch
+    thicker than a tile inside the playing area, and removed as an arm they would leave the
+    board's edge rows "changed, not tile-coloured", an arm across the frame. And only where the
+    picture has changed: a board frame of the tiles' own colour (light grey under white tiles)
+    is one thick tile-coloured patch with every tile touching it; an arm is new, the frame is not.
 
     Nor is a patch that touches ``outside`` (a change come in from the picture's edge as wide as
-    an arm, however little table it crossed) a tile, however thin: tiles never come from there. A
-    thin arm of the tiles' colour, from the picture's bottom edge over a board near it (0.65 of a
-    cell's area on the table), was taken for tiles on the surround and missed, and a tile under it
-    read surely as an empty cell (held-out seed 163104, picture 3, ``bench generalise --seeds
-    153000``). On development pictures (``hands --seeds 89000/93000``, 576; 288 ``read_speed``
-    pictures with no hand, seeds 370000/380000) it changed no flag."""
+    an arm, however little table it crossed) a tile, however thin: tiles never come from there,
+    and a thin arm of the tiles' colour over a board near the picture's edge would otherwise be
+    taken for tiles on the surround. On development pictures (576 of the ``hands`` scenes; 288
+    boards with no hand) it changed no flag."""
     patches = (tile_coloured if changed is None else tile_coloured & changed).astype(np.uint8)
     count, labels = cv2.connectedComponents(patches, connectivity=8)
     filled = _holes_filled(patches)
@@ -626,20 +605,16 @@ def _long_from_the_rim(filled: np.ndarray, px: int, stacked: np.ndarray | None =
     stand out (``stacked``) and reach :data:`ARM_REACH_CELLS` or more into the playing area:
     nothing on the board does, a tile's face being under a cell wide.
 
-    Why: a tan arm thinner than a tile (0.45 of a cell wide, over a board seen close up) came over
-    a blotched table of its own colour, which hid it there, and crossed the frame as a patch of
-    the tiles' colour too thin to be called an arm (:data:`TILE_THICKNESS_CELLS`); it was taken for
-    tiles, the hand was missed, and a D under it read surely as an empty cell (train seed 213004,
-    picture 5, fresh ``bench hands --seeds 213000``; its patch reached 1.9 cells in). On
-    development pictures (``hands --seeds`` 185000, 191000, 197000 and 203000: 1,152, both
-    families, 8x8, 15x15 and the street) no patch touched the rim in the 575 with no hand; in
-    those with a hand short of the cells (the street's), none reached into the playing area.
+    Why: an arm thinner than a tile (a board seen close up) can come over a blotched table of its
+    own colour, which hides it there, and cross the frame as a patch of the tiles' colour too
+    thin to be called an arm (:data:`TILE_THICKNESS_CELLS`). On development pictures (1,152,
+    both families, 8x8, 15x15 and the street) no patch touched the rim in the 575 with no hand;
+    in those with a hand short of the cells (the street's), none reached into the playing area.
 
-    Not where a stack may stand out: seen at a slant, a stack of five on a far corner showed its
-    face over the surround's rim, and the whole full board, every tile touching the next, was one
-    patch with it (development seed 370300, picture 2, with no hand: every cell flagged; stop 27
-    tried this rule without that and dropped it for this picture). ``stacked``: those places
-    (:func:`_stacked`)."""
+    Not where a stack may stand out: seen at a slant, a stack of five on a far corner shows its
+    face over the surround's rim, and a full board, every tile touching the next, is then one
+    patch with it: every cell would be flagged in a picture with no hand. ``stacked``: those
+    places (:func:`_stacked`)."""
     pad = round(RING_CELLS * px)
     count, labels = cv2.connectedComponents(filled, connectivity=8)
     if count <= 1:
@@ -738,9 +713,8 @@ def _arm_mask(score: np.ndarray, small: np.ndarray, to_board: np.ndarray, size: 
     if table is not None and arm_on_table.any():
         # An arm that crosses the table goes on unseen where it passes over something of its
         # own colour, such as the board's surround: it is taken to reach a cell and a quarter
-        # beyond what of it is seen (train seed 109007, picture 3, `bench hands --seeds 109000`:
-        # an olive arm over an olive surround, seen on the table and on the cells but not between
-        # them; tiles under it were read surely as empty cells).
+        # beyond what of it is seen (an arm over a surround of its own colour is seen on the table
+        # and on the cells but not between them, and the two must still join).
         beyond = round(UNSEEN_ARM_CELLS * float(np.sqrt(max(table[1], 1e-6))))
         arm_on_table = cv2.dilate(arm_on_table, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
                                                                           (2 * beyond + 1, 2 * beyond + 1)))

@@ -5,7 +5,7 @@ Why: the first look (:class:`vision.letters.LetterClassifier`) binarises the cel
 its ink by HOG. On small, soft letters (a 15x15 crossword board's 14-pixel letters, a serif
 typeface, a blurred picture) binarisation breaks thin strokes off (an E keeps its stem and loses
 its arms, a C's serif falls away), and HOG's 8-pixel cells are coarse against the letter: on
-held-out crossword boards (other typefaces, serif among them; development seeds) one letter in
+held-out development crossword boards (other typefaces, serif among them) one letter in
 ninety was read wrong and one in ten doubted. A letter read in the family's own tiles, under the
 same warp, has the same size in play as when it was taught, so the grey picture itself can be
 compared: normalised cross-correlation (insensitive to the light's gain and offset), searched
@@ -48,10 +48,9 @@ SOFTENED = 0.04
 CANDIDATES = 5
 #: ... and with them this many look-alikes of the letter the first look read: the taught
 #: letters whose tiles correlate best with its tiles (the family's own O for Q, F for E). The
-#: first look's nearest can miss the right letter altogether: a DejaVu Serif O beside the
-#: board's line was nearest Q D B E in one view and Q M J U in the other, so the match chose Q
-#: among them, though the O's own tiles matched it better (0.986 against 0.94; `read_speed
-#: --seeds 350000`, seed 352102). Matching every letter instead costs twice as much a cell.
+#: first look's nearest can miss the right letter altogether (an O read as Q can have Q D B E
+#: nearest, never O), and the match then chooses among wrong letters. Matching every letter
+#: instead costs twice as much a cell.
 LOOK_ALIKES = 2
 #: The lead over the runner-up's correlation at which a match is fully sure; 0.6 of it (the
 #: reader's threshold for a sure cell) is a lead of 0.06. On rendered development boards no
@@ -70,26 +69,22 @@ LOWEST_SURE = 0.9
 #: leaves unexplained: the share of the runner-up's misfit (1 - its correlation) that the best
 #: explains is a confidence of its own, sure (0.6) where the best leaves under two fifths of it.
 #: A fixed lead asks as much of a close fit as of a loose one, though at 0.98 against 0.95 the
-#: runner-up misses the picture nearly three times as much: a FreeSerif Bold F matched so, blurred
-#: (fresh ``generalise --seeds 365000``, held-out seed 375102, picture 3, cell 11,4) was asked.
-#: Measured before it was kept, on the real tile crops (the whole reader, taught from a tenth and
-#: from 30 % of them, ten fixed splits each: 9,600 and 7,470 reads): wrong and sure stayed 52 and
-#: 12 (also with the line at a half), right and sure rose by 18 and 57. The matches alone there that
-#: were wrong with a best of 0.95 or more, and not already sure by their lead, explained at most
-#: 0.42 of the runner-up's misfit; on rendered development crossword crops (19,458, both
-#: families) 0.13.
+#: runner-up misses the picture nearly three times as much, and a blurred letter matched so
+#: would be asked for nothing. Measured before it was kept, on the real tile crops (the whole
+#: reader, taught from a tenth and from 30 % of them, ten fixed splits each: 9,600 and 7,470
+#: reads): wrong and sure stayed 52 and 12 (also with the line at a half), right and sure rose
+#: by 18 and 57. The matches alone there that were wrong with a best of 0.95 or more, and not
+#: already sure by their lead, explained at most 0.42 of the runner-up's misfit; on rendered
+#: development crossword crops (19,458, both families) 0.13.
 CLOSE_FIT = 0.95
 #: A best correlation below this is no match at all (grain, a board's edge): no letter.
 _NO_MATCH = 0.7
 #: A match whose best window lies on the edge of the room it is moved about in is at most this
 #: sure (in doubt): the glyph may lie further off than the room reaches, and then every letter
-#: is matched askew and the best of them is a guess. A DejaVu-like serif V on a loose tile lying
-#: off its square, high and left, was matched best as Y (0.91 against V's 0.77, both at the
-#: room's left edge) and read Y, sure (fresh then: ``read_speed --seeds 650000``, seed 652303,
-#: picture 0, cell 5,11). On development boards (crossword 15x15 seeds 738000-738023, 72
-#: pictures; Upwords 8x8 and 10x10 seeds 735000-735015 and 736000-736015, 96 pictures) the
-#: winning window lay on the edge for 11 of 2,292 matches, none on Upwords: 4 were right letters
-#: the match alone made sure, and go in doubt.
+#: is matched askew and the best of them is a guess (a V on a loose tile far off its square can
+#: match Y best). On development boards (crossword 15x15, 72 pictures; Upwords 8x8 and 10x10,
+#: 96 pictures) the winning window lay on the edge for 11 of 2,292 matches, none on Upwords: 4
+#: were right letters the match alone made sure, and go in doubt.
 EDGE_CONFIDENCE = 0.5
 
 

@@ -43,60 +43,49 @@ DISAGREEMENT = 0.5
 #: reader's own threshold for a sure cell.
 DOUBTED_BELOW = 0.6
 #: A first look less sure than this is checked by the second: a read the two looks disagree on
-#: is in doubt. Bold serif look-alikes on small crossword tiles were read surely wrong at
-#: 0.67-0.77 (B as H, C as G twice: `bench read_speed --seeds 330000`, fresh then, seed 332302);
-#: the second look named the right letters. On development boards and real crops, checking up to
+#: is in doubt. Bold serif look-alikes on small crossword tiles (B and H, C and G) can be read
+#: wrong at 0.67-0.77 by the first look, where the second names the right letter. On development
+#: boards and real crops, checking up to
 #: 0.9 left as many letters right and sure and fewer wrong and sure (crossword 1 -> 0, Upwords
 #: 8x8 1 -> 0, real crops taught from 30 %: 11 -> 8), for a third more cells matched.
 SECOND_LOOK_BELOW = 0.9
 #: A read is checked by the second look, however sure, when either view on its own is less sure
 #: of its letter than this, and stays sure only if the match vouches for it as well. The tight
-#: view is cut from the binarised strokes, and a faint letter binarises badly: a pale F lost its
-#: foot's gap and was read E at 1.0 by the tight view while the whole cell said E at 0.20, F a
-#: near second (development seed 732200); a DejaVu Serif E read F the same way, 1.0 against
-#: 0.12 (`read_speed --seeds 350000`, seed 352102). At 0.6 (the reader's threshold) instead of
-#: 0.3 it put four times as many right letters in doubt on serif crossword boards for none more
-#: caught (development `read_speed --seeds 740000`: 200 more of 8,100 cells, against 48).
+#: view is cut from the binarised strokes, and a faint letter binarises badly: a pale E or F
+#: whose strokes merge or break can be read as the other at 1.0 by one view while the other view
+#: is nearly lost. At 0.6 (the reader's threshold) instead of 0.3 it put four times as many right
+#: letters in doubt on serif development crossword boards for none more caught (200 more of
+#: 8,100 cells, against 48).
 ONE_VIEW_BELOW = 0.3
 #: ... and a read one view is less sure of than this (but not less than :data:`ONE_VIEW_BELOW`)
-#: is checked too, put in doubt only if the match names another letter. A small, soft serif D
-#: was read O at 1.0 by the whole cell, its faded strokes O at 0.42 by the tight view (D a near
-#: second); the match said D (held-out full 15x15, ``read_speed --seeds 400000``, seed 402303).
-#: Needing the match to vouch there as well put 161 more of 12,123 right letters in doubt on
-#: development crossword boards (``read_speed --seeds 370000-390000``, full and half); asking
-#: only that it not contradict, none.
-#: It was 0.45 until a DejaVu Serif Bold Q binarised in two pieces, its tail touching the cut:
-#: the tight view kept the left arc alone and read C at 1.0, the whole cell C at 0.77 (Q third),
-#: so C was sure and never checked (fresh then: ``read_speed --seeds 560000``, seed 562203,
-#: picture 0, cell 4,13). Now a read skips the second look only when both views are sure. On
-#: development boards (``read_speed`` seeds 540000 and 550000, all three boards, quarter, half
-#: and full: 28,008 cells) that put 3 more right letters in doubt and caught no other; it checks
-#: about three times as many cells on a full 15x15 (a quarter of them instead of a twelfth),
-#: 11-14 % of its read.
+#: is checked too, put in doubt only if the match names another letter: a small, soft letter
+#: (a serif D) can be read as a look-alike (O) surely by the whole cell while its faded strokes
+#: only lean to it. Needing the match to vouch there as well put 161 more of 12,123 right
+#: letters in doubt on development crossword boards; asking only that it not contradict, none.
+#: It is as high as :data:`SECOND_LOOK_BELOW`, so a read skips the second look only when both
+#: views are sure: a letter that binarises in pieces (a Q whose tail touches the cut) can leave
+#: one view a look-alike's shape alone (C), read surely. On development boards (all three
+#: boards, quarter, half and full: 28,008 cells) that put 3 more right letters in doubt; it
+#: checks about a quarter of a full 15x15's cells, 11-14 % of its read.
 ONE_VIEW_CHECKED_BELOW = SECOND_LOOK_BELOW
 #: A doubted first look (under :data:`DOUBTED_BELOW`) is overruled by the second look's other
 #: letter, surely, only where the match is this much surer than the first look was: closer, the
-#: two looks disagree and the cell is asked. A serif I beside a tile's edge, read I at 0.49 by
-#: the first look, was matched as L at 0.64 and read surely wrong (held-out full 15x15, seed
-#: 792301, picture 1, fresh ``read_speed --seeds 790000``). On development boards
-#: (``read_speed`` seeds 640000-720000, all three boards quarter, half and full: 540 pictures)
-#: all 45 sure overrules were right, each leading by 0.23 or more (first looks 0.01-0.45,
-#: matches 0.61-0.84); this changes none of them.
+#: two looks disagree and the cell is asked: a match just over the threshold (a serif I beside a
+#: tile's edge matched as L) is no reason to overrule a first look that nearly had it. On
+#: development boards (all three boards, quarter, half and full: 540 pictures) all 45 sure
+#: overrules were right, each leading by 0.23 or more (first looks 0.01-0.45, matches
+#: 0.61-0.84); this changes none of them.
 OVERRULE_LEAD = 0.2
 #: A checked read whose match names the same letter less surely than this (the match's lead over
 #: its runner-up a quarter of a sure one's or less) is in doubt: the match could hardly tell the
-#: letter from the next, so it vouches for nothing. A soft serif E whose bottom arm was faint was
-#: read F at 0.83 by the first look and matched F at 0.02 (E a hair behind), and the F was sure
-#: (held-out half-full 15x15, seed 812201, picture 2, fresh ``read_speed --seeds 810000``); the
-#: line was drawn at 0.05 then, and the next fresh run had two more such E's read surely as F,
-#: matched at 0.14 and 0.22 (seed 862203, pictures 1 and 2, ``read_speed --seeds 860000``). On
-#: development boards (``read_speed`` seeds 640000-721101, 5,903 checked reads the match agreed
-#: with) those under 0.25 were 46 right and sure (now asked), 101 right in doubt and 11 wrong, all
-#: in doubt already.
+#: letter from the next, so it vouches for nothing (a soft serif E with a faint bottom arm
+#: matches F and E almost alike). On development boards (5,903 checked reads the match agreed
+#: with) those under 0.25 were 46 right and sure (now asked), 101 right in doubt and 11 wrong,
+#: all in doubt already.
 MATCH_TIE_BELOW = 0.25
 #: A checked read is matched against each view's own nearest letters too, this many a view: the
-#: Q above was the whole cell's third, but not among the five nearest by the two views' summed
-#: distances (C U I L E: the broken tight view had it far), :data:`vision.letter_match.CANDIDATES`.
+#: right letter can be near in one view and far in a broken one, and so missing from the five
+#: nearest by the two views' summed distances (:data:`vision.letter_match.CANDIDATES`).
 OWN_NEAREST = 3
 
 
@@ -135,7 +124,7 @@ def _one_blas_thread() -> contextlib.AbstractContextManager:
 #: HOG's 324). The taught examples are a family's own tiles and small moves of them, so they
 #: spread along few directions: 128 keep 99.3 % of their spread on a full 15x15's set (6,075
 #: examples). The product with the taught set, most of a full board's first look, is then 2.5
-#: times smaller: 15.3 -> 6.2 ms a view on one core (full 15x15, development seed 380000).
+#: times smaller: 15.3 -> 6.2 ms a view on one core (a full development 15x15).
 DIRECTIONS = 128
 
 
@@ -305,9 +294,8 @@ class LetterClassifier:
         view's. A doubted read (below :data:`DOUBTED_BELOW`) takes the match's letter and
         confidence. A sure one checked that the match contradicts keeps the
         surer look's letter, in doubt; so does one that matches none of the letters the first
-        look found nearest (an O cut off by the board's edge read as E at 0.88, its nearest
-        letters E F I L J: development seed 342203). Where the two agree, the surer says how
-        sure."""
+        look found nearest (an O cut off by the board's edge can be read as E at 0.88, its
+        nearest letters E F I L J). Where the two agree, the surer says how sure."""
         if self.matcher is None:
             return reads
         looked_at = sorted(i for i in checked if reads[i].bare is not True)
@@ -349,12 +337,8 @@ class LetterClassifier:
 
         Why: the match's candidates are the first look's nearest letters. Where the first look
         doubted, or one view was sure and the other broken, the right letter can be missing
-        from them, and the match then makes the best of the wrong ones sure. A FreeSerif Bold Q
-        lying off its square, its tail at the cut, was read O at 0.99 by the whole cell (0.04 by
-        the tight view), its nearest O U P E T; the match among those said O, just sure (0.64),
-        and the O was read surely wrong, where every letter matched says Q by a hair (0.948
-        against O's 0.915; fresh then: ``read_speed --seeds 1160000``, seed 1162200, picture 2,
-        cell 12,6).
+        from them, and the match then makes the best of the wrong ones sure (a bold serif Q lying
+        off its square, its tail cut, can be nearest O U P E T, and matched among those, O).
 
         Matching only the rest gives the same verdict as matching every letter: the matched letter
         is matched again with them, so a rest letter that beats it wins with the same lead over
@@ -492,9 +476,8 @@ _VARIATIONS = ((2, 0, 1.0, 0), (-2, 0, 1.0, 0), (0, 2, 1.0, 0), (0, -2, 1.0, 0),
 #: Softer copies of each: Gaussian blur of this share of the crop's width. (One copy, at 0.06,
 #: was tried with the second look, :mod:`vision.letter_match`: as many letters right on
 #: development crossword boards and a third less to search, but the first look's confidences
-#: fall, and a stack of five's top face read at 0.898 instead of 1.0 missed the 0.9 at which a
-#: raised face overrules an empty-looking floor: two more cells wrong and sure on one full
-#: 10x10, development seed 321301. Not kept.)
+#: fall, and a stack's top face read just under the 0.9 at which a raised face overrules an
+#: empty-looking floor: more cells wrong and sure on full development boards. Not kept.)
 _BLURS = (0.04, 0.08)
 
 
@@ -507,7 +490,7 @@ def augmented(images: Sequence[np.ndarray], labels: Sequence[str]) -> tuple[list
     Measured on held-out renders (other typefaces than the training ones): the moves took
     Upwords boards from 97.1 % to 100 % and crossword boards from 96.1 % to 97.7 %; the soft
     copies took crossword boards (serif typefaces, blurred pictures) from 95.5 % to 99.0 %
-    (development seeds, before the second look; see docs/reading.md for unseen ones).
+    (development boards, the first look alone; docs/reading.md has today's figures).
     """
     out_images, out_labels = [], []
     for image, label in zip(images, labels, strict=True):

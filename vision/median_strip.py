@@ -10,18 +10,18 @@ those bare spaces and with its own tile as calibration saw it, on the colour of 
 part (:func:`vision.appearance.face_parts`) after undoing the light's change. Nearer one by a
 clear factor settles it. In between, the colour of the face's ink settles it when that is clear
 and leans the same way: a light's change moves a light ground more than dark ink, and the
-strip's printed letter is not the tile's (stop 27: on 13,753 development median spaces, four
-of the seven left in doubt by the ground alone were settled right, and none was moved wrong;
-heard alone, the ink would have made one captured tile's bare space a sure tile). Still in
-between, the space is marked uncertain where the model disagrees or where no lane holds the
-column's tile (the median alone then decides where the tile is), its guess for the players the
-side its ground leans to (stop 33); and a space whose ground is clearly the bare strip's while
-its ink is its tile's is asked too (stop 32: a shadow over half the street, a light brightening
-along it; fresh held-out streets read surely wrong). On a strip of the tiles' own colour the
-model decides alone, and a space whose ink clearly says otherwise is asked (stop 33), its guess
-the ink's side (stop 34); but not where the model takes this picture's bare spaces for tiles
-(stop 42). Where the picture holds too few bare spaces to compare with (hardly a
-tile out in a lane), the model decides alone and is believed only where it is sure (stop 36).
+strip's printed letter is not the tile's (on 13,753 development median spaces, four of the
+seven left in doubt by the ground alone were settled right, and none was moved wrong; heard
+alone, the ink would have made a captured tile's bare space a sure tile). Still in between, the
+space is marked uncertain where the model disagrees or where no lane holds the column's tile
+(the median alone then decides where the tile is), its guess for the players the side its
+ground leans to; and a space whose ground is clearly the bare strip's while its ink is its
+tile's is asked too (a shadow over half the street, or a light brightening along it, can give
+a tile the bare strip's ground). On a strip of the tiles' own colour the model decides alone,
+and a space whose ink clearly says otherwise is asked, its guess the ink's side; but the
+model's word is no evidence where it takes this picture's bare spaces for tiles. Where the
+picture holds too few bare spaces to compare with (hardly a tile out in a lane), the model
+decides alone and is believed only where it is sure.
 
 Measured on randomised streets (``python -m bench generalise``): see ``docs/reading.md``.
 """
@@ -37,13 +37,10 @@ SURE_LANE = 0.9
 #: Bare examples needed; the second nearest is used, so one wrong example cannot decide.
 MIN_EXAMPLES = 2
 #: Where the picture has too few bare examples, a median space whose tile is in no lane is left
-#: to the model alone, and sure only beyond this (either way). Why: on a street with every tile
-#: captured or on its letter but one (a pale tan strip, blue printed letters), seven bare spaces
-#: were read as their tiles at 0.70-0.88, three of them sure (captured N, S, T read on the
-#: median; train seed 153007, picture 4, fresh ``bench hands --seeds 153000``). Its three tiles
-#: on their letters were 0.95 or more. No development picture (``hands --seeds``
-#: 123000-129000, 384 streets; ``generalise`` streets of seeds 183000-195000, 480) has such a
-#: street, so the line is drawn from this one case and costs nothing there.
+#: to the model alone, and sure only beyond this (either way). Why: with nothing in the picture to
+#: compare with, the model can take bare spaces of a pale strip for their tiles at 0.7-0.9, while
+#: tiles on their letters score 0.95 or more. Few development streets have so few tiles out in
+#: the lanes; there this costs nothing.
 UNSETTLED_SURE = 0.9
 #: Share of the distance (to the bare examples, over both) below which the space is bare and
 #: above whose complement it holds its tile.
@@ -51,64 +48,52 @@ CLEAR_SHARE = 0.3
 DOUBT = "the tile on the median is hard to tell from the bare strip"
 #: The comparison is heard only when the bare strip and the tiles differ in colour by this many
 #: times the bare spaces' own spread (their printed letters, the light across the street): on a
-#: strip the tiles' colour, which is nearer is noise. A tan strip under tan tiles (separation
-#: 2.9, spread 4 in L*a*b*) had a tile read surely as gone (in-domain seed 125004); the
-#: comparison's right corrections on development streets all had 3.6 or more.
+#: strip the tiles' colour, which is nearer is noise (a tan strip under tan tiles can stand 2.9
+#: from them with the bare spaces spread 4 in L*a*b*). The comparison's right corrections on
+#: development streets all had 3.6 or more.
 SEPARABLE = 2.0
 #: A median space read as holding its tile is in doubt when it has moved from that tile's look
 #: at calibration this much of what the bare spaces moved from their own tiles' (median): on a
-#: tan strip under tan tiles, a captured V's bare space had moved 5.5 where the bare ones had
-#: moved 6.1 and, nearer its tile than the other bare spaces, was read surely as the V (train
-#: seed 85004, picture 3, ``bench hands --seeds 85000``). The captured Y beside it (3.97, 0.65
-#: of 6.1) is still read surely on the median: a known limit. 3,400 development columns read as
-#: before.
+#: strip of the tiles' own colour a captured tile's bare space can stay nearer its tile's look
+#: than the other bare spaces are, yet it has moved nearly as far as they have. One that moved
+#: less than this is still read as its tile: a limit of telling a bare strip from tiles of its
+#: own colour by colour. 3,400 development columns read as before.
 LIKE_BARE = 0.7
 #: A space whose ground is clearly the bare strip's while its ink leans this far to its tile's
 #: (as a share, like the ground's) is in doubt, not surely bare: tiles in a shadow across half
-#: the street took the ground of the bare strip in the light (their ink 0.68-0.74, the bare
-#: spaces' at most 0.48), and four were read surely as captured (fresh held-out seed 175004,
-#: picture 4, ``bench generalise --seeds 165000``).
+#: the street can take the ground of the bare strip in the light, while their inks still lean
+#: to the tile (0.68-0.74 where the bare spaces' were at most 0.48).
 INK_SAYS_TILE = 0.6
 #: ... and its guess for the players is the tile when its ground is at least this far from the
-#: bare strip's (as a share), bare below. On development streets (``generalise`` seeds 61000,
-#: 71000, 163000-193000 and 205000, both families, no hand: 19 such spaces) the tiles' grounds
-#: were 0.18-0.29 and the bare spaces' 0.02-0.07: all 19 guessed right, where guessing bare
-#: (until stop 34) was right for 8. Found on fresh in-domain seed 205002 (``generalise --seeds
-#: 205000``): two tiles on their letters (grounds 0.27 and 0.29, inks 0.79) guessed captured.
-#: The captured P of seed 71004 (ground 0.04, ink 0.69) is still guessed bare.
+#: bare strip's (as a share), bare below. On development streets (both families, no hand: 19
+#: such spaces) the tiles' grounds were 0.18-0.29 and the bare spaces' 0.02-0.07: all 19
+#: guessed right, where always guessing bare was right for 8.
 INK_GUESS_GROUND = 0.12
 #: A space whose ground only just says bare (a share over this, up to :data:`CLEAR_SHARE`) is
 #: surely bare only if its ink agrees, leaning bare by :data:`INK_GUESS_LEAN` or more; otherwise
 #: it is asked, its guess bare. Why: under a shadow across the middle of the street that the
-#: light's change (one for the whole picture) does not undo, two tiles on their letters took a
-#: ground near the bare strip's (0.24 and 0.26), their inks in between (0.46, 0.48), and were read
-#: surely as captured (fresh held-out seed 301011, picture 0, ``generalise --seeds 291000``). On
-#: development streets (``generalise`` seeds 183000-219000 and 223000-259000 by fours, both
-#: families, no hand: 2,172 bare spaces the ground called bare with no lane holding the tile) one
-#: bare space is asked so (ground 0.26, ink 0.45, held-out 237003, picture 4); no tile was among
-#: them.
+#: light's change (one for the whole picture) does not undo, tiles on their letters can take a
+#: ground near the bare strip's (0.24-0.26) with their inks in between. On development streets
+#: (both families, no hand: 2,172 bare spaces the ground called bare with no lane holding the
+#: tile) one bare space is asked so; no tile was among them.
 BARELY_BARE = 0.2
 #: A ground this near halfway between the bare strip and its tile says nothing of which it is.
 SHARE_TOO_CLOSE = 0.05
 #: Where the bare strip's ground and the tiles' differ by less than this many times the bare
 #: spaces' spread (but :data:`SEPARABLE` or more), and the inks differ by :data:`INK_LEADS_BY`
 #: times as many of their own spreads or more, a clear ink that contradicts the ground is heard:
-#: the space is asked, its guess the ink's side. A strip a shade yellower than its tan tiles
-#: (ground separation 2.5 times the spread) let a captured B's bare space look like its tile
-#: (ground 0.75); its blue printed letter was plainly not the tile's black one (ink 0.15,
-#: separation 20 times), and it was read surely on its letter (in-domain seed 211007, picture 4,
-#: ``generalise --seeds 211000``). On development streets (``generalise`` seeds 183000-211000,
-#: both families, no hand: 1,507 pictures) the 41 tiles on their letters whose ground said tile
-#: and ink said bare all had grounds 8 or more times the spread apart. In the 57 pictures whose
-#: grounds were under 6 times apart (488 median spaces), the clear ink was right in all 7 spaces
-#: where it contradicted the ground; the spaces read wrong fell from 11 (one sure, the B) to 5
-#: (all in doubt, their inks unclear: 0.37-0.66).
+#: the space is asked, its guess the ink's side. On a strip a shade off its tiles' colour a
+#: captured tile's bare space can look like its tile by the ground, while the strip's printed
+#: letter is plainly not the tile's. On development streets (both families, no hand: 1,507
+#: pictures) the 41 tiles on their letters whose ground said tile and ink said bare all had
+#: grounds 8 or more times the spread apart. In the 57 pictures whose grounds were under 6
+#: times apart (488 median spaces), the clear ink was right in all 7 spaces where it
+#: contradicted the ground; the spaces read wrong fell from 11 (one sure) to 5 (all in doubt,
+#: their inks unclear: 0.37-0.66).
 WEAK_GROUND = 5.0
 #: ... how many times more clearly the inks must tell the strip from the tiles than the grounds.
-#: Where they barely do better, the ink's share is noise: with the grounds 4.1 spreads apart and
-#: the inks 5.5, four tiles on their letters the model had surely (0.96-0.99, grounds 0.83-0.95)
-#: had inks of 0.17-0.28, and were asked and guessed captured (in-domain seed 225008, pictures 3
-#: and 4, ``generalise --seeds 225000``, fresh then: the first run with :data:`WEAK_GROUND`).
+#: Where they barely do better, the ink's share is noise (with the grounds 4.1 spreads apart and
+#: the inks 5.5, tiles on their letters that the model had surely showed inks leaning bare).
 #: The development streets where the ink was right against the ground had it 2.1-8 times.
 INK_LEADS_BY = 2.0
 #: A space asked whose ground is in between (:data:`CLEAR_SHARE`) is guessed the ink's side when
@@ -116,20 +101,16 @@ INK_LEADS_BY = 2.0
 INK_GUESS_LEAN = 0.15
 #: ... and the inks tell the strip from the tiles by this many times their spread (twice
 #: :data:`SEPARABLE`). Why: a tile standing off its letter, or on a strip whose ground is near
-#: the tiles', shows a ground halfway, where the guess went to the model or a ground barely
-#: leaning; their inks leant clearly to the tile (0.67-0.68: fresh train seed 261001, picture 3,
-#: and held-out 271005, picture 0, ``generalise --seeds 261000``; both guessed captured, asked).
-#: Where the inks separate less the ink misleads: captured B and R spaces of held-out seed 157009
-#: had inks of 0.68-0.71 (their inks 2.5-3.1 spreads apart). On development streets
-#: (``generalise`` seeds 145000-161000, 183000-203000, 227000-259000, both families, no hand: 129
-#: spaces asked with enough bare spaces to compare) it changed 14 guesses, all to the right side,
-#: and no right one; 102 of 129 were guessed right before, 116 after. Only the guess changes:
-#: the space is asked either way.
+#: the tiles', shows a ground halfway, while its ink can still lean clearly to the tile. Where the
+#: inks separate less the ink misleads (captured tiles' bare spaces with inks of 0.68-0.71, the
+#: inks 2.5-3.1 spreads apart). On development streets (both families, no hand: 129 spaces
+#: asked with enough bare spaces to compare) it changed 14 guesses, all to the right side, and
+#: no right one; 102 of 129 were guessed right before, 116 after. Only the guess changes: the
+#: space is asked either way.
 INK_GUESS_APART = 4.0
-#: ... and at least this share of how far apart the grounds are: where the grounds told strip
-#: from tiles 58 spreads apart and the inks 8.5, a C on its letter whose ground leant to it
-#: (0.63) had an ink leaning bare (0.27; held-out seed 181003, picture 2, ``generalise --seeds
-#: 171000``). On the 129 spaces above it changes nothing.
+#: ... and at least this share of how far apart the grounds are: where the grounds tell strip
+#: from tiles far better than the inks (58 spreads apart against 8.5), a tile's ground leaning
+#: to it is worth more than an ink leaning bare. On the 129 spaces above it changes nothing.
 INK_GUESS_OF_GROUND = 0.25
 
 
@@ -141,8 +122,8 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
 
     ``faces_now``: the median row's face colours now, light undone (17 x 3, L*a*b*);
     ``faces_start``: the same at calibration, each space with its own tile on it. ``inks_now``,
-    ``inks_start``: their ink colours (:func:`vision.appearance.face_parts`; None for a
-    calibration from before stop 27), which settle a space its ground leaves in between.
+    ``inks_start``: their ink colours (:func:`vision.appearance.face_parts`; None for an older
+    calibration without them), which settle a space its ground leaves in between.
     """
     out = np.array(prob, np.float64, copy=True)
     doubts: list[str | None] = [None] * out.shape[1]
@@ -176,9 +157,9 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
         if inks_now is not None and inks_start is not None:
             by_ink = _share(inks_now, inks_start, examples, col)[0]
         ink_clear = by_ink is not None and (by_ink <= CLEAR_SHARE or by_ink >= 1.0 - CLEAR_SHARE)
-        # the ink settles it only where it is clear and leans the ground's way: a captured
-        # tile's bare space whose ink leaned to the tile (0.71, the ground 0.34) would have
-        # been read surely as the tile (held-out seed 157009, picture 2)
+        # the ink settles it only where it is clear and leans the ground's way: heard against
+        # the ground, an ink leaning to the tile would make a captured tile's bare space a sure
+        # tile
         if CLEAR_SHARE < share < 1.0 - CLEAR_SHARE and ink_clear and (by_ink > 0.5) == (share > 0.5):
             share = by_ink
         p = float(out[MEDIAN_ROW, col])
@@ -203,19 +184,14 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
                 out[MEDIAN_ROW, col] = max(p, 0.9 + 0.1 * (share - 1.0 + CLEAR_SHARE) / CLEAR_SHARE)
         elif (share > 0.5) != (p >= 0.5) or lanes[col] < 0.5:
             # in between: asked where the model disagrees, and wherever the median alone decides
-            # the column (no lane holds its tile): a light along the street that the model
-            # misjudged had it sure (0.01) that an H on its letter was gone, the ground halfway
-            # (0.47; fresh held-out seed 175011, picture 3).
+            # the column (no lane holds its tile): a light changing along the street can make the
+            # model sure of the wrong side while the ground stays halfway.
             # The guess the players see is the side the ground leans to in this picture, not
-            # the model's: on a pale grey held-out strip under white tiles the model called three
-            # tiles on their letters bare (0.11, 0.17) or barely held (0.70) while their grounds
-            # leaned to the tile (0.63-0.68; the bare spaces' 0.01-0.04), and two were guessed
-            # captured (fresh held-out seed 181003, picture 2, `generalise --seeds 171000`). On
-            # development streets (`generalise` seeds 163000-169000, both families, no hand: 31
-            # columns in doubt) the ground's side was right for 22, the model's for 15. A ground
-            # too near halfway to call (SHARE_TOO_CLOSE) leaves the guess to the model: grounds at
-            # 0.46 and 0.47 were tiles the model had right (development seeds 167002, 169007),
-            # one at 0.50 a bare space (in-domain seed 187006, fresh `generalise --seeds 187000`).
+            # the model's: on a pale strip under white tiles the model can call tiles on their
+            # letters bare while their grounds lean to the tile. On development streets (both
+            # families, no hand: 31 columns in doubt) the ground's side was right for 22, the
+            # model's for 15. A ground too near halfway to call (SHARE_TOO_CLOSE) leaves the
+            # guess to the model (grounds of 0.46-0.50 went either way).
             on = p >= 0.5 if abs(share - 0.5) < SHARE_TOO_CLOSE else share > 0.5
             out[MEDIAN_ROW, col] = 0.55 if on else 0.45
             doubts[col] = DOUBT
@@ -233,17 +209,13 @@ def _ink_doubts(prob: np.ndarray, lanes: np.ndarray, bare: np.ndarray, inks_now:
                 inks_start: np.ndarray | None) -> tuple[np.ndarray, list[str | None]]:
     """On a strip whose ground is the tiles' colour, the model alone decides each median space;
     where the inks still tell the strip's printed letters from the tiles', a space whose ink
-    clearly says the opposite of the model is asked. A captured K was read surely on its letter
-    (0.87) on a strip of the tiles' colour, its ink as the bare spaces' (0.08; the tiles on the
-    median 0.75-0.86): in-domain seed 173010, picture 3, fresh ``generalise --seeds 173000``.
+    clearly says the opposite of the model is asked: on a strip of the tiles' colour the model
+    can read a captured tile surely on its letter while its ink is plainly the bare spaces'.
 
     Returns ``prob`` and a doubt (or None) per column, as :func:`settle_median` does. The guess
-    the players see for a space asked so is the ink's side.
-    Three tiles on their letters the model called bare (0.16-0.28), their inks at 0.80-0.90,
-    were guessed captured (fresh held-out seed 203010, pictures 3 and 4, ``generalise --seeds
-    193000``). On development streets (``generalise`` seeds 163000-193000, both families, no
-    hand: 264 streets) the ink's side was right for all 10 spaces asked this way, the model's
-    for none."""
+    the players see for a space asked so is the ink's side: on development streets (both
+    families, no hand: 264 streets) the ink's side was right for all 10 spaces asked this way,
+    the model's for none."""
     doubts: list[str | None] = [None] * prob.shape[1]
     if inks_now is None or inks_start is None or not _separable(inks_now[bare], inks_start[bare]):
         return prob, doubts
@@ -264,13 +236,11 @@ def _takes_bare_for_tiles(prob: np.ndarray, bare: np.ndarray) -> bool:
     surely out in a lane) as holding their tiles: then its word on the median is no evidence.
 
     Why: on a strip the ground cannot tell from the tiles the model decides the median alone,
-    and it can be tried on those spaces first. A tan strip under tan tiles, the model at
-    0.86-0.98 on all nine bare spaces, had three captured tiles read surely on their letters
-    (0.90-0.99; in-domain seed 367004, picture 0, fresh ``generalise --seeds 367000``); its five
-    tiles on their letters are asked with them (the guess is the model's: on the median). On
-    development streets (the nine ``generalise`` runs of seeds 343000-359000,
-    both families, 1,080 pictures) the strip could not be told from the tiles in three pictures,
-    all with a hand, and in none of them did the model read the bare strip as tiles."""
+    and it can be tried on those spaces first: where it reads the bare strip as tiles, it would
+    also read captured tiles surely on their letters. The median's tiles are then all asked
+    (the guess is the model's: on the median). On development streets (both families, 1,080
+    pictures) the strip could not be told from the tiles in three pictures, and in none of them
+    did the model read the bare strip as tiles."""
     return len(bare) > MIN_EXAMPLES and float(np.median(prob[MEDIAN_ROW, bare])) >= 0.5
 
 

@@ -80,35 +80,27 @@ def with_tile_colour(current: CellLooks, appearance: BoardAppearance) -> BoardAp
 
 #: The surround overrules the cells on the light when fewer than this share of the cells known
 #: empty (or known to hold a tile) still look it, and the two disagree by more than
-#: :data:`SURROUND_DISAGREES` (log gain, any colour channel). 0.4 until stop 24: on a full 15x15
-#: under a strong colour cast, 44 of 225 tiles looked like the empty board, their light and the
-#: surround's differed by 0.22 (red), and the cells' light, kept, made 23 tiles read surely as
-#: empty (``bench read_speed --seeds 280000``); at 0.2, 28,008 cells of dense development boards
-#: read the same (one cell fewer flagged). The surround is asked too, however many cells vouch,
-#: when the light they vouch for has itself changed by more than that: in a new light, tiles
-#: can look like the empty board, many at once. On a half-full 15x15 under a darker, greener
-#: light 71 tiles did, 177 of 225 cells "still looked empty", their light (red -0.29, blue -0.07)
-#: was not checked against the surround's (-0.16, -0.36), and 65 tiles were read surely as empty
-#: cells (fresh ``read_speed --seeds 520000``, seed 522200, picture 1). A light unchanged that
-#: a board's worth of cells vouch for is still believed over the surround (a cup beside the
-#: board). On development boards (``read_speed`` scenes 380000/390000, every kind, 37,344 cells)
-#: every cell reads as before, as it does with the surround asked every time.
+#: :data:`SURROUND_DISAGREES` (log gain, any colour channel). Why so small a disagreement: under
+#: a strong colour cast, tiles that look like the empty board vouch for a light a fifth off the
+#: true one in one channel, and that light makes many more tiles look empty. At 0.2, 28,008
+#: cells of dense development boards read as at 0.4 (one cell fewer flagged). The surround is
+#: asked too, however many cells vouch, when the light they vouch for has itself changed by more
+#: than that: in a new light, tiles can look like the empty board, many at once, and vouch for a
+#: wrong light together. A light unchanged that a board's worth of cells vouch for is still
+#: believed over the surround (a cup beside the board). On development boards (every kind,
+#: 37,344 cells) every cell reads as it does with the surround asked every time.
 FEW_TRUSTED = 0.5
 SURROUND_DISAGREES = 0.2
 #: Fewer than this share of them, and the surround's light is taken however little the two
 #: disagree: the board has changed nearly everywhere, and the few cells that still look as they
-#: did are as likely tiles that a new light makes look like the empty board. On a full 15x15
-#: under a purple cast, 18 of 225 tiles did; their light and the surround's differed by 0.19,
-#: just under the 0.2 above, and the cells' light made 41 tiles read surely as empty cells
-#: (fresh ``bench read_speed --seeds 450000``, seed 452302, picture 1).
+#: did are as likely tiles that a new light makes look like the empty board (and their light can
+#: differ from the surround's by just under :data:`SURROUND_DISAGREES`).
 FEWEST_TRUSTED = 0.25
 #: A light the cells vouch for that has changed this little (log gain, every channel), with a
 #: board's worth of them (:data:`FEW_TRUSTED`), is believed without asking the surround. Any
-#: other is checked against the surround. Until stop 37 the surround was asked only beyond
-#: :data:`SURROUND_DISAGREES` (0.2): on a full held-out 10x10 under a purple cast, 50 of 100
-#: tiles looked like the empty board, exactly half (not "few"), and vouched for a red gain of
-#: 0.193, just under 0.2; the surround (never asked) said -0.08, and 40 tiles were read surely as
-#: empty cells (fresh ``bench read_speed --seeds 840000``, seed 841301, picture 2).
+#: other is checked against the surround: half the tiles of a full board can look like the
+#: empty board under a colour cast, enough to count as "a board's worth", and vouch for a light
+#: just under :data:`SURROUND_DISAGREES` from their own, far from the surround's.
 STEADY_LIGHT = 0.1
 
 
@@ -121,9 +113,9 @@ def light_change(current: CellLooks, appearance: BoardAppearance,
     vouch for the light, or they vouch for a light much changed (it costs a millisecond). When
     they disagree with it, it wins.
 
-    Why: on a board nearly full of tiles, in a much brighter light, seven tiles looked more like
-    the empty board than like a tile; the light taken from them made every tile look empty, and
-    63 of 100 tiles were read surely as empty cells (held-out 10x10, development seed 123403)."""
+    Why: on a board nearly full of tiles, in a much brighter light, a few tiles can look more like
+    the empty board than like a tile; the light taken from them alone makes every tile look
+    empty, and most of the board would be read surely as empty cells."""
     appearance = with_tile_colour(current, appearance)
     tile_d = _tile_distance(current, appearance.tile_lab)
     light, trusted, known = None, None, None
@@ -171,10 +163,8 @@ def _agrees_beside(light: LightChange, trusted: np.ndarray, ring: SurroundLight)
 
     Why: a shadow over one end of the board makes the cells' light vary along it, and their
     median then differs from the whole surround's one gain though both saw the same shadow. Taken
-    everywhere, that one gain left a street tile in the shadow as dark as the bare strip, and it
-    was read surely as captured (fresh held-out seed 305003, picture 0, ``generalise --seeds
-    295000``: the lanes' light went from +0.13 to -0.42 along the street, their median -0.15, the
-    surround's 0.06)."""
+    everywhere, that one gain would undo no shadow at all, and a street tile in the shadow would
+    be as dark as the bare strip and read surely as captured."""
     cells = trusted & np.isfinite(ring.beside[..., 0])
     if cells.sum() < MIN_BESIDE:
         return False

@@ -83,11 +83,11 @@ MAX_COVER = 0.35
 OCCUPIED_FROM = 0.5
 #: The planes' confidence in a height below which the picture says next to nothing of it (a
 #: camera nearly overhead): where tiles were laid under a hand, the one tile a move adds is then
-#: a better guess than the planes' best. Measured on development Upwords games (seeds 131100-
-#: 153109, in-domain and held-out: 264 cells where history's floor was all that was known, 17 of
-#: them with the planes' best above it): the planes were right at 0.071 and up (12 cells), and
-#: wrong at 0.015 and below (5: single tiles after a hand, read as stacks of 2 at 0.0 and so kept
-#: in every picture after, in-domain seed 141100).
+#: a better guess than the planes' best. Measured on development Upwords games (in-domain and
+#: held-out: 264 cells where history's floor was all that was known, 17 of them with the
+#: planes' best above it): the planes were right at 0.071 and up (12 cells), and wrong at 0.015
+#: and below (5: single tiles after a hand, read as stacks of 2, which history would then keep
+#: in every picture after).
 HEIGHT_CUE_FROM = 0.04
 #: A raised plane's face counts against a floor that looks empty when its height is this sure
 #: (:func:`plane_height`'s lead, as a confidence) and its letter this sure; the cell is then
@@ -97,126 +97,103 @@ RAISED_FACE_LETTER = 0.9
 RAISED_FACE_DOUBT = 0.3
 #: ... or however low the planes' lead, when nothing can lie beyond the cell: the board's edge,
 #: or cells that look as they did empty, on each side whose share of the far side from the camera
-#: is at least this (:meth:`UpwordsReader._nothing_beyond`). A stack of 4 on a full 10x10's far
-#: row, its side the colour of the empty board, its O face scoring 0.53 on plane 4 against 0.48
-#: on plane 5, was read surely as an empty cell (held-out seed 401303, `read_speed --seeds
-#: 400000`). Measured on 23,616 development cells (`read_speed` scenes 380000-400000, 8x8 and
-#: 10x10, every fill): wrong and sure 1 -> 0, that stack and one empty cell more in doubt.
+#: is at least this (:meth:`UpwordsReader._nothing_beyond`). Why: a face on a raised plane can
+#: then only be the cell's own, even where a tall stack's side is the colour of the empty board
+#: and its face scores nearly as well on two planes. Measured on 23,616 development cells
+#: (8x8 and 10x10, every fill): one cell fewer wrong and sure, two more in doubt.
 NOTHING_BEYOND_WEIGHT = 0.3
 #: ... so long as the planes lean to that face this much (:func:`plane_height`'s lead, as a
-#: confidence; that stack's was 0.53). Why: the letter is read carefully, one cell at a time, and
+#: confidence). Why: the letter is read carefully, one cell at a time, and
 #: on an empty board every cell has nothing beyond it: without this an empty 8x8 took 50-60 ms
 #: instead of 19. It leaves a tenth of the empty-looking cells whose best plane is a raised one
 #: to be read (339 of 3,223 on the development boards above).
 NOTHING_BEYOND_LEAD = 0.3
 #: ... or when its face score stands this far (as a share of the tile's grey level) above every
-#: other visible plane's, whatever :func:`plane_height` made of the planes below it: a stack of 5
-#: on the far row, its side the colour of the empty board, scored 1.06 on its top plane against
-#: 0.72 at most elsewhere, yet its plane 4 fell just short of plane 2, which made the height
-#: unsure and the cell read surely empty (development seed 500002). Of 5,600 empty cells of
-#: dense development boards, the 125 with a sure letter on a raised plane had no plane more than
-#: 0.055 clear.
+#: other visible plane's, whatever :func:`plane_height` made of the planes below it: a tall
+#: stack whose side is the colour of the empty board can score clearly best on its top plane
+#: while an uneven lower plane makes its height unsure, and the cell must not then be read
+#: surely empty. Of 5,600 empty cells of dense development boards, the 125 with a sure letter
+#: on a raised plane had no plane more than 0.055 clear.
 RAISED_FACE_CLEAR = 0.2
 #: ... or when its face scores this much (as a share of the tile's grey level: as light as a
 #: tile's face) with a letter read at :data:`OWN_FACE_LETTER` or more that no tile just beyond
 #: the cell bears (:meth:`UpwordsReader._letters_beyond`): a raised plane of an empty cell shows
-#: the tile beyond it, and this face is not that tile's. A stack of 4 on a full 8x8, its side the
-#: colour of the empty board, scored 1.20 on plane 4 and 1.12 on plane 5 (so neither plane was
-#: sure), its I read at 0.46, the tile beyond it read T; the cell was read surely empty (fresh
-#: ``read_speed --seeds 510000``, seed 510300, picture 2). On development boards (``read_speed``
-#: scenes 380000-400000, 8x8 and 10x10, 7,409 cells whose floor looked empty) the empty cells
+#: the tile beyond it, and this face is not that tile's; so a stack whose side looks like the
+#: empty board, its face splitting its score between two planes, is not read surely empty. On
+#: development boards (8x8 and 10x10, 7,409 cells whose floor looked empty) the empty cells
 #: with a tile beyond scored at most 1.16; at 0.9 and 0.3 this flags none of them (at 0.8, two).
-#: Since stop 39 the score is weighed against this times the light's gain in the cell: in a light
-#: dimmer by a log gain of 0.31, a stack of 4's S face scored 0.76 and the cell, its shaded side
-#: like the empty cell with the light undone, was read surely empty (fresh ``read_speed --seeds
-#: 1020000``, seed 1021201, picture 2); in that light it scores 1.04.
+#: The score is weighed against this times the light's gain in the cell (as light as a tile's
+#: face *in this light*): in a dimmer light a tile's face scores well under the calibration's
+#: grey, and its shaded side looks like the empty cell once the light is undone.
 OWN_FACE_SCORE = 0.9
 OWN_FACE_LETTER = 0.3
 #: A face that stands clear so (:data:`RAISED_FACE_CLEAR`) needs only a letter on it, however
-#: unsure (:data:`NO_LETTER_BELOW`), not one read at :data:`RAISED_FACE_LETTER`: stacks of five
-#: (E) on full 10x10s, their top faces 0.30 clear of every other plane, had their E read at 0.82
-#: and 0.54 and the cells read surely empty (`bench read_speed --seeds 320000` and `330000`,
-#: fresh then: seeds 321301, 331302). On development boards (8x8 and 10x10 games, half-full and
-#: full boards, seeds 720000-731007: 6,901 cells whose floor looked empty) every face that clear
-#: was a tile's (37); the empty cells whose raised planes showed a face stood at most 0.18 clear.
+#: unsure (:data:`NO_LETTER_BELOW`), not one read at :data:`RAISED_FACE_LETTER`: a face that
+#: clear is a tile's even where its letter, small and slanted on a high plane, reads poorly. On
+#: development boards (8x8 and 10x10 games, half-full and full boards: 6,901 cells whose floor
+#: looked empty) every face that clear was a tile's (37); the empty cells whose raised planes
+#: showed a face stood at most 0.18 clear.
 RAISED_FACE_CLEAR_LETTER = 0.1
 #: A cell whose floor nearer stacks hide this much or more is hidden behind them: not judged.
 HIDDEN_FROM = 0.7
 #: A cell whose floor a nearer stack hides this much (but less than :data:`HIDDEN_FROM`)
 #: is seen through a slot: the learnt look of its floor mixes in the nearer stack, and its face
-#: shows only in part. Its letter must then be read this sure, or the cell is in doubt. Both
-#: cells read wrong and sure on dense development boards after stop 24's raised-face rule were
-#: such (seeds 500000-500011, 17,712 cells judged: an empty cell read as a Qu at 0.75 behind a
-#: stack of 4, a single S read as a Qu three high at 0.65 behind a stack of 5, floors 45 % and
-#: 64 % hidden); the rule flags those two and 4 cells read right. (It began at 40 % until stop
-#: 25: an empty cell 38 % behind a stack of 3 showed that stack's Qu on its plane 5 at 0.69 and
-#: was read surely as a stack of 5, `read_speed --seeds 330000`, seed 331100. On development
-#: boards, seeds 720000-731011, every tile read right with 30-40 % of its floor hidden had its
-#: letter at 0.8 or more (141); those under 0.8 were 16 cells read wrong, already in doubt.)
+#: shows only in part. Its letter must then be read this sure, or the cell is in doubt: a
+#: nearer stack's letter seen on a raised plane of the cell behind it can otherwise make that
+#: cell a stack. On dense development boards (17,712 cells judged) the rule flags 6 cells,
+#: 4 of them read right; every tile read right with 30-40 % of its floor hidden had its letter
+#: at 0.8 or more (141), and those under 0.8 were 16 cells read wrong, already in doubt.
 PARTLY_HIDDEN = 0.3
-#: Since stop 38 that letter is also checked by the letters' second look (read carefully), and
-#: must stay as sure: the face crop of a cell seen through a slot holds the nearer stack's face
-#: too, and the first look took the top of that face's G, cut by the crop's edge, for a Qu at
-#: 1.0 on an empty cell half hidden behind a stack of 3 (fresh ``read_speed --seeds 950000``,
-#: held-out seed 951202, picture 2: read surely as a Qu). The second look matched it at the
-#: edge of its room: in doubt (:meth:`UpwordsReader._check_slots`).
+#: That letter is also checked by the letters' second look (read carefully), and must stay as
+#: sure: the face crop of a cell seen through a slot holds the nearer stack's face too, and the
+#: first look can take a piece of that face's letter, cut by the crop's edge, for a letter of
+#: its own (:meth:`UpwordsReader._check_slots`).
 PARTLY_HIDDEN_LETTER = 0.8
 PARTLY_HIDDEN_FLAG = "partly hidden behind a nearer stack"
 PARTLY_HIDDEN_DOUBT = 0.3
 #: A tile whose own top face a nearer stack hides this much or more shows only part of its
-#: letter, and a letter cut short can be another one whole: a DejaVu Serif Bold J with its hook
-#: behind a stack of 3 (its face 32 % hidden) was read surely as I, 0.83 (full held-out 8x8,
-#: fresh ``read_speed --seeds 600000``, seed 600303, picture 0). Such a letter must be read at
-#: least :data:`FACE_HIDDEN_LETTER` sure (both views agreeing, :mod:`vision.letters`), unless
-#: the game's history already has it there. On development boards (``read_speed``-style
-#: scenes 550000-550119, 8x8 and 10x10, half and full: 23,583 tiles) 615 right letters were
-#: read sure on faces 15-35 % hidden, 8 of them under 0.9: those go in doubt. None was wrong.
+#: letter, and a letter cut short can be another one whole (a J without its hook is an I).
+#: Such a letter must be read at least :data:`FACE_HIDDEN_LETTER` sure (both views agreeing,
+#: :mod:`vision.letters`), unless the game's history already has it there. On development
+#: boards (8x8 and 10x10, half and full: 23,583 tiles) 615 right letters were read sure on
+#: faces 15-35 % hidden, 8 of them under 0.9: those go in doubt. None was wrong.
 FACE_HIDDEN = 0.15
 FACE_HIDDEN_LETTER = 0.9
 FACE_HIDDEN_FLAG = "its letter is partly hidden behind a nearer stack"
 #: ... and a stack of 2 or more seen through such a slot, whose letter is the one read on a tile
 #: just beyond it, is in doubt however sure the letter: its raised planes look over the nearer
-#: stack at that farther tile's face. An empty cell 57 % behind a stack of 3 showed the W just
-#: beyond it on its plane 5 and was read surely as a stack of 5 with a W at 1.0 (half-full
-#: held-out 10x10, fresh ``read_speed --seeds 490000``, seed 491202, picture 3). On development
-#: boards (``read_speed`` scenes 380000/390000, 8x8 and 10x10, 15,744 cells) it flags 8 cells,
-#: 4 of them not in doubt before; asking it of every such stack with any tile beyond, whatever
-#: its letter, flagged 135 (88 more in doubt).
+#: stack at that farther tile's face, so an empty cell can show a farther letter, sharply, on a
+#: high plane. On development boards (8x8 and 10x10, 15,744 cells) it flags 8 cells, 4 of them
+#: not in doubt before; asking it of every such stack with any tile beyond, whatever its
+#: letter, flagged 135 (88 more in doubt).
 FARTHER_FACE_FLAG = "perhaps a farther tile seen over a nearer stack"
 #: ... and so is a stack, its height read from the picture alone, whose plane just below its top
 #: a nearer stack hides (:data:`MAX_COVER`): a face partly hidden scores less than it would seen
 #: whole, and the plane above it sees the visible part of the same face, so the two cannot be
-#: told apart. A stack of 2 behind a stack of 5, its plane 2 37 % hidden, scored 1.14 there and
-#: 1.30 on plane 3 and was read surely as a stack of 3 (full held-out 10x10, fresh ``read_speed
-#: --seeds 510000``, seed 511300, picture 2). No margin between the two planes' scores separates
-#: such stacks from those read right (0.02-0.38 on development boards, that one 0.16). On
-#: development boards (``read_speed`` scenes 380000-410000, 8x8 and 10x10, 31,488 cells) it flags
-#: 51 cells, 42 of them read right; history settles most heights in a game.
+#: told apart, and such a stack can be read surely one tile too high. No margin between the two
+#: planes' scores separates such stacks from those read right (0.02-0.38 on development
+#: boards). On development boards (8x8 and 10x10, 31,488 cells) it flags 51 cells, 42 of them
+#: read right; history settles most heights in a game.
 HIDDEN_BELOW_FLAG = "the plane below its top is hidden: it may be a tile lower"
 #: ... and so is a stack seen through such a slot whose plane just above its top is the
 #: runner-up without a clear lead (:func:`plane_height` under 1): the top face, partly behind the
-#: nearer stack, scores less than the plane below it, which sees its visible part too. A stack of
-#: 3 behind a stack of 5 scored 1.21 on plane 2 and 1.12 on plane 3 and was read surely as 2
-#: (0.62; development ``read_speed``-style scene 540078, picture 0). On development boards
-#: (scenes 736000-736119, 8x8 and 10x10: 6,515 heights read sure from the picture) it put 10
-#: right heights in doubt (the one wrong height it caught there was in doubt already).
+#: nearer stack, scores less than the plane below it, which sees its visible part too: such a
+#: stack can be read surely one tile too low. On development boards (8x8 and 10x10: 6,515
+#: heights read sure from the picture) it put 10 right heights in doubt.
 ONE_LOW_FLAG = "its top is partly hidden: it may be a tile higher"
 #: Why a cell is not judged: a nearer stack stands in front of it.
 HIDDEN_FLAG = "hidden behind a taller stack"
 #: A tile whose floor this much (:data:`PARTLY_HIDDEN`) or more would lie behind a hidden cell
 #: the reader knows nothing of (no history), were that cell the tallest stack, is in doubt
-#: whatever its letter: what it shows may be that unseen stack's side and face. An empty cell
-#: behind a stack of 4 was read surely as a stack of 2 (Qu at 0.97; held-out 10x10, fresh
-#: ``read_speed --seeds 440000``, seed 441203): the stack itself was hidden behind a nearer
-#: empty cell read, in doubt, as a stack of 5, so nothing of it was in the occluder.
+#: whatever its letter: what it shows may be that unseen stack's side and face. (A stack hidden
+#: behind a nearer cell that was itself misread is in no occlusion mask, and the cell behind it
+#: shows its side and letter as if they were its own.)
 UNSEEN_NEARER_FLAG = "perhaps behind a nearer stack that cannot be seen"
 #: A cell whose floor a nearer stack hides this much or more, which looks occupied but shows no
 #: letter on any face, is taken for empty (in doubt): the look that seemed a tile is the nearer
 #: stack's side and top over its floor. On held-out development boards (8x8 and 10x10 games and
-#: half-full boards, seeds 720000-731011), such cells were 21 empty and 1 tile; every tile
-#: behind a nearer stack with 15-40 % of its floor hidden showed its letter (111). Found on a
-#: fresh held-out game, the far row behind stacks of 2 and 3 (`generalise --seeds 133000`,
-#: seed 143106: 9 empty cells read as tiles with no letter, flagged).
+#: half-full boards), such cells were 21 empty and 1 tile; every tile behind a nearer stack
+#: with 15-40 % of its floor hidden showed its letter (111).
 NEARER_STACK_LOOK = 0.15
 #: How a reading writes a blank tile (crossword-style sets have them; the layout's ``?``).
 BLANK = "?"
@@ -227,13 +204,11 @@ NO_LETTER_BELOW = 0.1
 HISTORY_KEPT_DOUBT = 0.5
 #: A cell the learnt references find empty, but with a probability of a tile this high or higher
 #: (under :data:`OCCUPIED_FROM`), is looked at once more: where its face on the first plane shows
-#: a letter read at least :data:`EMPTY_LOOK_LETTER` sure, it is a tile, in doubt. Under a shadow
-#: deeper than the light's estimate, three tiles on a half-full held-out 10x10's edge looked like
-#: its empty cells (0.13-0.19) and were read surely as empty; every one showed its letter at 1.0
-#: (fresh ``read_speed --seeds 630000``, seed 631201, picture 0). On development boards
-#: (``read_speed``-style scenes 737200-737259 and 737300-737389: 8x8, 10x10 and 15x15, quarter,
-#: half and full) 176 empty cells were looked at so: one showed a letter, and it was in doubt
-#: already (its guess is now a tile); none read surely empty did.
+#: a letter read at least :data:`EMPTY_LOOK_LETTER` sure, it is a tile, in doubt. Why: under a
+#: shadow deeper than the light's estimate, tiles can look like the empty cells they cover, but
+#: their letters still read plainly. On development boards (8x8, 10x10 and 15x15, quarter, half
+#: and full) 176 empty cells were looked at so: one showed a letter, and it was in doubt
+#: already; none read surely empty did.
 LETTER_LOOK_FROM = 0.05
 EMPTY_LOOK_LETTER = 0.9
 #: Why a tile's cell is in doubt when the picture shows no readable letter on it.
@@ -242,20 +217,17 @@ NO_LETTER_FLAG = "no letter can be read on this tile"
 #: score over the next one that makes a single-frame height sure.
 HEIGHT_GAP = 0.08
 #: A stack's top moves this many warped pixels per tile of height, or more, before a single
-#: picture's height can be sure (less: the planes overlap and blur decides between them). At
-#: 2.2 px a benchmark of dense boards found tall stacks read one low, surely, at 1.7-2.5 px
-#: (3 of 4,994: ``python -m bench height_models --seeds 54000``); at 3.0 px, fresh seeds still
-#: gave two at 2.2 px (``--seeds 78000``). Every sure wrong height seen was at 2.5 px or less.
+#: picture's height can be sure (less: the planes overlap and blur decides between them). Every
+#: sure wrong height seen on dense benchmark boards (``python -m bench height_models``) was at
+#: 2.5 px or less, tall stacks read one low.
 PLANES_APART_PX = 3.5
 #: Where the planes lie closer than this (px a tile), a single picture's height is at most
 #: :data:`PLANES_CLOSE_CONF` sure, under the reader's threshold. The ramp of
-#: :meth:`UpwordsReader._height_scores` towards :data:`PLANES_APART_PX` let a clear lead be sure
-#: from 2.3 px, and two stacks of 3 at 2.4 px were read surely as 4 (0.62, held-out full 10x10,
-#: ``read_speed --seeds 400000``, seed 401300), like every sure wrong height seen before (2.5 px
-#: or less). Cost on full development boards: 41 more cells in doubt of an 8x8s' 768 and 74 of
-#: 10x10s' 1,200 (``read_speed --seeds 400000``; 43 and 19 on ``390000``); capping all the way
-#: to 3.5 px put a quarter of their tiles in doubt (right and sure 52 -> 27 % on full 8x8s).
-#: History settles these in a game.
+#: :meth:`UpwordsReader._height_scores` towards :data:`PLANES_APART_PX` would otherwise let a
+#: clear lead be sure from 2.3 px, where sure wrong heights are still seen (2.5 px or less).
+#: Cost on full development boards: 41 more cells in doubt of an 8x8s' 768 and 74 of 10x10s'
+#: 1,200; capping all the way to 3.5 px put a quarter of their tiles in doubt (right and sure
+#: 52 -> 27 % on full 8x8s). History settles these in a game.
 PLANES_CLOSE_PX = 2.6
 PLANES_CLOSE_CONF = 0.55
 #: Seen nearly straight down, the focal length cannot be worked out from the board's corners and
@@ -263,18 +235,14 @@ PLANES_CLOSE_CONF = 0.55
 #: length a fifth too short or too long (the renders' cameras lie within 0.73-1.07 of the image
 #: width, the Pi's camera modules 0.77-0.99, the assumption 0.9) puts a stack of 3's face at
 #: 2.4-3.6 planes and a stack of 5's at 4.2-6. So, without a lens calibration, a single picture
-#: is never sure of a stack read this high or higher. Two stacks of 5 in the far corner of a
-#: board seen from 3 degrees were read surely as 4 (0.75 and 0.78; full held-out 10x10, fresh
-#: ``read_speed --seeds 600000``, seed 601202; the focal length assumed 13 % short). On
-#: development boards (``read_speed``-style scenes 540000-540149: 18 of 150 seen that steeply)
-#: it puts 28 heights read right and sure in doubt, and the one other read wrong and sure (a
-#: stack of 5 read 4). History settles these in a game.
+#: is never sure of a stack read this high or higher. On development boards (18 of 150 seen
+#: nearly straight down) it puts 28 heights read right and sure in doubt, and one read wrong
+#: and sure (a stack of 5 read 4). History settles these in a game.
 ASSUMED_FOCAL_SURE_BELOW = 2
-#: The lead a height needs over the plane just above it, as a multiple of :data:`HEIGHT_GAP`.
-#: (1.25 until stop 29: a stack of 3 in the board's far corner, its face scoring 1.02 on plane
-#: 2 and 0.94 on plane 3, was read surely as 2 at 0.65; fresh ``read_speed --seeds 900000
-#: --quick``, seed 901101. At 1.5 it is in doubt; development boards, ``read_speed`` scenes
-#: 380000/390000: wrong and sure 0 -> 0, 31 more of 11,808 cells in doubt.)
+#: The lead a height needs over the plane just above it, as a multiple of :data:`HEIGHT_GAP`:
+#: a stack read one low looks like that (its face warped one plane too low lands on its own
+#: tile-coloured side), so a narrow lead there is no evidence. On development boards this puts
+#: 31 of 11,808 cells more in doubt and no sure read wrong.
 ONE_LOW_GAP = 1.5
 
 
@@ -766,8 +734,8 @@ class UpwordsReader:
         if self.letters is None or not cell.height or cell.height == height or cell.height >= len(warps):
             return cell
         # History settled on another height than the picture's best plane (an unsure one), so the
-        # letter must be the one on that height's face: a new tile on the board's far edge, best
-        # on plane 4, was read there as Qu with confidence 0.93 (held-out seed 121107).
+        # letter must be the one on that height's face: read on the unsure best plane, a tile's
+        # face can show whatever lies beyond it there (the board's edge read as a letter).
         settled = cell.height
         letter, letter_conf, seen = self._read_letter(warps, settled, wr, wc)
         cell = self._finish(r, c, letter, height, occ_conf, letter_conf, geo_conf, prev, [*flags, *seen],
@@ -784,12 +752,9 @@ class UpwordsReader:
         is read surely on the history's own plane (None otherwise).
 
         Why: a tile laid on top hides the letter below it; a letter still seen surely where the
-        history has it is that tile, and the unsure letter was read on the wrong plane. A T on a
-        stack of 1 in the far row, under a strong change of light, scored best on plane 5 (not
-        surely) and read there as S, W or Y at 0.14-0.30; history took that for a new tile on
-        top, a stack of 2, in doubt. On its own plane the T read surely (held-out seed 267105,
-        picture 4, fresh ``bench generalise --seeds 257000``). The cell stays in doubt
-        (:data:`HISTORY_KEPT_DOUBT`): one picture's case, and the players confirm it."""
+        history has it is that tile, and the unsure letter was read on the wrong plane (under a
+        strong change of light a raised plane can score best, not surely, and show a stray
+        letter). The cell stays in doubt (:data:`HISTORY_KEPT_DOUBT`): the players confirm it."""
         if (prev is None or self.letters is None or self.geometry.max_height == 1 or not cell.height
                 or not prev.height or prev.letter in (None, BLANK) or prev.uncertain
                 or prev.height >= len(warps) or cell.letter == prev.letter
@@ -828,19 +793,16 @@ class UpwordsReader:
         doubt), or ``height`` and ``read`` as they were.
 
         Why: every Upwords tile has a letter, so a face without one is no tile's top: it is
-        what lies beyond the cell seen on a raised plane. A single A in front of an orange
-        premium square scored 0.86 on plane 4, where the square showed, and 0.85 on its own
-        plane 1: it was read as a stack of 4 with no letter, in doubt, in every picture, even with
-        the game's history holding the A (held-out 10x10, fresh ``generalise --seeds 193000``,
-        seed 203101). The height stays as unsure as it was: history or the players settle it.
+        what lies beyond the cell seen on a raised plane (a single tile before a premium square
+        of the tiles' colour can score as well on a high plane, where the square shows, as on its
+        own). The height stays as unsure as it was: history or the players settle it.
 
         Only the next best plane, not every one in turn: planes further down never showed the
-        letter. Of 158 such tiles on development boards (``bench generalise``-style games, seeds
-        191100-191111 of both style families, 8x8 and 10x10; ``read_speed``-style 8x8s, seeds
-        640300 and 700300), the next best plane showed a letter for 3 and no lower plane for any, while
-        each plane read cost about a millisecond (its letter is doubted, so the letters' second
-        look reads it too): up to ten a picture on dense boards of tall stacks (held-out
-        1080300-1080303, fresh ``bench read_speed --seeds 1080000``), a sixth of their read."""
+        letter. Of 158 such tiles on development boards (games and dense boards of both style
+        families, 8x8 and 10x10), the next best plane showed a letter for 3 and no lower plane
+        for any, while each plane read costs about a millisecond (its letter is doubted, so the
+        letters' second look reads it too): up to ten a picture on dense boards of tall stacks,
+        a sixth of their read."""
         others = [k + 1 for k in np.argsort(-np.where(visible, scores, -np.inf), kind="stable").tolist()
                   if k + 1 != height and visible[k]]
         if others:
@@ -855,9 +817,9 @@ class UpwordsReader:
         with a letter read surely on it: a tall stack, never surely empty (None otherwise).
 
         Why: seen from the side, a tall stack's own side covers its floor, and a side the colour
-        of the empty board looks like it. Stacks of 4 and 5 were read surely as empty cells on
-        dense held-out boards (7 of 14 tiles missed in 5,460 cells judged empty, development
-        seeds 123600-123655); this catches those 7 and no empty cell (0 of 5,446). A face the
+        of the empty board looks like it. On dense held-out development boards 14 tiles were
+        missed among 5,460 cells judged empty; this catches 7 of them and no empty cell (0 of
+        5,446). A face the
         planes do not settle on is heard too when it is as light as a tile's and its letter is
         no tile's just beyond (:data:`OWN_FACE_SCORE`): an empty cell's raised planes show the
         tile beyond it."""
@@ -867,9 +829,9 @@ class UpwordsReader:
             return None
         height, geo_conf, clear, heard, unlike_beyond = face
         wr, wc = r - self._origin[0], c - self._origin[1]
-        # The letter alone turns an empty-looking floor into a stack: read it carefully. A pale
-        # board's margin beyond the far row, on the raised planes of empty cells, was read as Qu
-        # at 1.0 by the first look and matched no taught tile (empty 8x8, seed 340001).
+        # The letter alone turns an empty-looking floor into a stack: read it carefully. On the
+        # raised planes of empty cells, the board's margin beyond the far row can read as a
+        # letter to the first look while matching no taught tile.
         letter, letter_conf, seen = self._read_letter(warps, height, wr, wc, careful=True)
         needed = RAISED_FACE_CLEAR_LETTER if clear else RAISED_FACE_LETTER if heard else OWN_FACE_LETTER
         if letter in (None, BLANK) or letter_conf < needed:
@@ -1096,9 +1058,7 @@ class UpwordsReader:
             # The same letter on top again is no proof that nothing was laid under the hand: no
             # tile goes on its own letter, but two can bring it back (an R, then a P, on a P).
             # History cannot tell, so the cell is in doubt, its height the picture's where that
-            # shows two tiles or more above it: a P on R on P was read surely as the single P
-            # from before the hand (in-domain seed 337104, pictures 3 and 4, its reading fed
-            # back; fresh ``generalise --seeds 337000``).
+            # shows two tiles or more above it (else a P on R on P reads as the P from before).
             more = geo >= prev.height + 2 and geo_conf >= HEIGHT_CUE_FROM
             return (geo if more else prev.height), min(letter_conf, 0.3), "history"
         if prev.height == 0 or self.geometry.max_height == 1:  # flat tiles: a new letter is no stack
@@ -1139,10 +1099,8 @@ def _surely_empty_before(prev: CellReading | None) -> bool:
     """Whether the game's history surely has this cell empty, so a face on one of its raised
     planes cannot be its own: a move adds one tile to a cell, whose face sits on the first plane.
     The face is then a farther tile's, seen through the raised plane, and the empty-looking
-    floor is believed. Taken for a stack, such a face also hid the tile it belonged to (held-out
-    10x10s, seeds 139102 and 153100: an M and an O one row behind read as stacks of 5 in front
-    of them, in doubt, in every picture after). A reading made under a hand, or in doubt, is
-    no such history."""
+    floor is believed. Taken for a stack, such a face would also hide the tile it belongs to,
+    in every picture after. A reading made under a hand, or in doubt, is no such history."""
     return (prev is not None and prev.height == 0 and prev.confidence >= prev.threshold
             and UNDER_HAND_FLAG not in prev.flags)
 
@@ -1166,9 +1124,8 @@ def plane_height(scores: np.ndarray, visible: np.ndarray) -> tuple[int, float]:
     renders of dense boards (``python -m bench height_models``, ``bench read_speed``):
 
     * a plane a nearer stack hides fits better than any visible one, or nearly: the hidden part
-      may be the cell's own face (a single tile behind a stack of 3 read surely as 2; a stack
-      of 2 whose hidden plane 2 scored 0.94 read surely as 3, plane 3's 0.96, development seed
-      320301), so the lead is counted over the hidden planes too;
+      may be the cell's own face (a single tile behind a stack of 3 read surely as 2), so the
+      lead is counted over the hidden planes too;
     * the runner-up is the plane just above: that is how a stack read one low looks, since its
       face warped one plane too low lands on its own tile-coloured side and still scores well,
       so the margin must be wider (a stack of 2 between stacks of 3 and 4 read as 1);
