@@ -3,7 +3,7 @@
     python -m bench height_models            # about 10 minutes on 2 cores (rendering)
     python -m bench height_models --quick    # a few minutes
 
-Issue 14 asks for the height classifier to be chosen by measurement. Two candidates read the
+The height reader is chosen by measurement, not by taste. Two candidates read the
 same measurements of each occupied cell (:meth:`vision.upwords_reader.UpwordsReader._height_scores`:
 for every plane 1..5, how cleanly a tile face sits in the cell on it, whether a nearer stack
 hides it, and how far apart the planes are in this picture):

@@ -14,15 +14,14 @@ repeated runs, next to a baseline measured the same way in the same run:
 * timer: main-loop turns per second while the turn timer runs (how often a tap is looked
   for; the kiosk caps it with ``KCFG_GRAPHICS_MAXFPS`` = 15, which Kivy's clock runs at about
   20); baseline: the same screen with the timer stopped. Target 15 or more: a tap is seen
-  within 67 ms (issue 6 asked 30+ frames a second when the ring was animated every frame;
-  now nothing moves more than once a second, see docs/kiosk.md). The tap timings below use
+  within 67 ms (nothing on screen moves more than once a second, so no higher frame rate is
+  needed; see docs/kiosk.md). The tap timings below use
   touches injected into the loop, so a real tap adds up to one turn of waiting.
 * redraws per second with the timer running (the window's flips): the digits change once a
   second, so 1.0 is the least there can be.
 * CPU with the timer running: the kiosk process's CPU time (every thread: the UI, the
   table timer's thread, Mesa's llvmpipe threads that paint the window) over wall time, in
-  % of one core; baseline: the same screen with the timer stopped. Target under 3 %
-  (issue 10 found 9-13 % running, 0.7 % idle; an earlier round measured 8.7 % / 2.3 %).
+  % of one core; baseline: the same screen with the timer stopped. Target under 3 %.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
     python -m bench letter_models            # about 15 minutes on 2 cores (rendering)
     python -m bench letter_models --quick    # a few minutes
 
-Issue 14 asks for the letter classifier to be chosen by measurement. The candidates:
+The letter classifier is chosen by measurement, not by taste. The candidates:
 
 * **trained**: a softmax (multinomial logistic) model trained on crops from the ``train`` style
   family (its typefaces: DejaVu Sans, Liberation Sans, FreeSans), fixed seed, on the first

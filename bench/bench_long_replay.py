@@ -1,4 +1,4 @@
-"""A 100,000-event replay of every game: time and peak memory (issue 12).
+"""A 100,000-event replay of every game: time and peak memory.
 
 Why it matters: the kiosk replays the whole event log on every boot and every undo, and
 a long club session or a solitaire marathon can run to thousands of events. An engine

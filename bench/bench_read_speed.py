@@ -16,8 +16,8 @@ ever adds time); the figure is the median over the pictures. Baseline, same pict
 rounds: the fixed rules (no learnt references).
 
 Why rounds, not tries back to back: this machine is shared, and the same reads ran 19 ms in one
-minute and 25-35 ms a few minutes later (full 8x8s, seeds 433300-433303; ``sysbench cpu`` the
-same both times). Tries back to back all fall in the same slow spell; rounds spread each
+minute and 25-35 ms a few minutes later (the same full 8x8s; ``sysbench cpu`` the same both
+times). Tries back to back all fall in the same slow spell; rounds spread each
 picture's tries over the whole timing, a minute or more. Each round also times a fixed piece of
 work (:func:`yardstick`), printed with the figures, so a reader sees how much the machine's
 speed moved during the run.
