@@ -18,23 +18,20 @@
 from __future__ import annotations
 
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from calibration.markers import MarkerLayout
+from calibration.markers import find_board as find_by_markers
+from vision.board_finder import find_board
+from vision.street_outline import refine_street
+from vision.synthetic.render import Pose, StreetSpec, UpwordsSpec, render_street, render_upwords
+from vision.synthetic.textures import marker_layout_mm
 
-from calibration.markers import MarkerLayout  # noqa: E402
-from calibration.markers import find_board as find_by_markers  # noqa: E402
-from vision.board_finder import find_board  # noqa: E402
-from vision.street_outline import refine_street  # noqa: E402
-from vision.synthetic.render import Pose, StreetSpec, UpwordsSpec, render_street, render_upwords  # noqa: E402
-from vision.synthetic.textures import marker_layout_mm  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 PHOTOS = ROOT.parent / "shared" / "data" / "real-scrabble-photos"
 

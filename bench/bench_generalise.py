@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import statistics
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,19 +35,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from bench import options, pi5
+from vision.hands import UNDER_HAND
+from vision.learn_board import learn_grid, learn_street
+from vision.letters import LetterReader, teach
+from vision.reading import BoardReading, CellReading
+from vision.street import StreetGeometry, StreetReader
+from vision.synthetic.scenes import Scene, grid_scene, street_scene
+from vision.synthetic.textures import STREET_LETTERS
+from vision.upwords_reader import TileGeometry, UpwordsReader
 
-from bench import options, pi5  # noqa: E402
-from vision.hands import UNDER_HAND  # noqa: E402
-from vision.learn_board import learn_grid, learn_street  # noqa: E402
-from vision.letters import LetterReader, teach  # noqa: E402
-from vision.reading import BoardReading, CellReading  # noqa: E402
-from vision.street import StreetGeometry, StreetReader  # noqa: E402
-from vision.synthetic.scenes import Scene, grid_scene, street_scene  # noqa: E402
-from vision.synthetic.textures import STREET_LETTERS  # noqa: E402
-from vision.upwords_reader import TileGeometry, UpwordsReader  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 REAL_GAME = ROOT.parent / "shared" / "data" / "real-scrabble-game"
 

@@ -23,23 +23,17 @@ uses when the calibration kept no picture.
 from __future__ import annotations
 
 import statistics
-import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench import options  # noqa: E402
-from bench.bench_generalise import grid_readers, judge_cell  # noqa: E402
-from vision.hands import UNDER_HAND  # noqa: E402
-from vision.learn_board import learn_street  # noqa: E402
-from vision.letters import LetterClassifier, LetterReader, augmented  # noqa: E402
-from vision.street import StreetGeometry, StreetReader  # noqa: E402
-from vision.synthetic.scenes import grid_scene, street_scene  # noqa: E402
-from vision.synthetic.textures import STREET_LETTERS  # noqa: E402
+from bench import options
+from bench.bench_generalise import grid_readers, judge_cell
+from vision.hands import UNDER_HAND
+from vision.learn_board import learn_street
+from vision.letters import LetterClassifier, LetterReader, augmented
+from vision.street import StreetGeometry, StreetReader
+from vision.synthetic.scenes import grid_scene, street_scene
+from vision.synthetic.textures import STREET_LETTERS
 
 KINDS = ("upwords8", "grid15", "street")
 

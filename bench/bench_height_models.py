@@ -21,18 +21,11 @@ train-family scenes the model did not train on: right, wrong but flagged, wrong 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench import options, softmax  # noqa: E402
-from bench.bench_generalise import grid_readers  # noqa: E402
-from vision.synthetic.scenes import grid_scene  # noqa: E402
+from bench import options, softmax
+from bench.bench_generalise import grid_readers
+from vision.synthetic.scenes import grid_scene
 
 #: The trained model's read is sure at or above this probability.
 SURE = 0.9

@@ -25,21 +25,15 @@ not train on) is printed beside it: the gap is what a fixed model loses on a set
 from __future__ import annotations
 
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench import options, softmax  # noqa: E402
-from bench.bench_generalise import grid_readers  # noqa: E402
-from vision.glyphs import glyph_features  # noqa: E402
-from vision.letters import teach  # noqa: E402
-from vision.synthetic.scenes import grid_scene  # noqa: E402
+from bench import options, softmax
+from bench.bench_generalise import grid_readers
+from vision.glyphs import glyph_features
+from vision.letters import teach
+from vision.synthetic.scenes import grid_scene
 
 KINDS = ("upwords8", "grid15")
 

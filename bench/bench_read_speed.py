@@ -36,20 +36,15 @@ import statistics
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench import options, pi5  # noqa: E402
-from bench.bench_generalise import grid_readers  # noqa: E402
-from vision.hands import UNDER_HAND_FLAG  # noqa: E402
-from vision.synthetic.scenes import grid_scene  # noqa: E402
+from bench import options, pi5
+from bench.bench_generalise import grid_readers
+from vision.hands import UNDER_HAND_FLAG
+from vision.synthetic.scenes import grid_scene
 
 KINDS = {"upwords8": 25.0, "upwords10": None, "grid15": 60.0}  # board -> target (ms), where set
 FILLS = (0.0, 0.25, 0.5, 1.0)

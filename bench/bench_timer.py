@@ -23,9 +23,6 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.countdown import Countdown, CueKind
 from games.ring_frames import RingFrame, RingStyle, next_frame_change, ring_frame

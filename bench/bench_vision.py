@@ -25,15 +25,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from vision.street import StreetReader
+from vision.synthetic.render import STREET_LETTERS, Effects, Pose, render_street, render_upwords
+from vision.synthetic.teach import UPWORDS_ALPHABET, street_teaching_samples, teaching_samples
+from vision.tesseract_labeller import tesseract_letter
+from vision.upwords_reader import UpwordsReader
 
-from vision.street import StreetReader  # noqa: E402
-from vision.synthetic.render import STREET_LETTERS, Effects, Pose, render_street, render_upwords  # noqa: E402
-from vision.synthetic.teach import UPWORDS_ALPHABET, street_teaching_samples, teaching_samples  # noqa: E402
-from vision.tesseract_labeller import tesseract_letter  # noqa: E402
-from vision.upwords_reader import UpwordsReader  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 REAL_CROPS = ROOT.parent / "shared" / "data" / "real-tile-crops"
 

@@ -27,13 +27,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench.bench_replay import GAMES  # noqa: E402
-from games.transcript import loads  # noqa: E402
-from kiosk.play.session import Session  # noqa: E402
+from bench.bench_replay import GAMES
+from games.transcript import loads
+from kiosk.play.session import Session
 
 ORDER = ["word-on-the-street", "wordspiel", "tosswords", "option", "upwords"]
 #: Options that let a random game finish now and then (the benchmark's keep them going).
