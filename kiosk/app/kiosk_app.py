@@ -197,9 +197,7 @@ class TableKeeperApp(App):
             self.camera.close()
         if self.demo is not None and hasattr(self.demo, "close"):
             self.demo.close()
-        close = getattr(self.session.log, "close", None)
-        if close is not None:
-            close()
+        self.session.log.close()
 
     # ------------------------------------------------------------------ helpers for screens
     def go(self, name: str, **context: Any) -> None:

@@ -13,15 +13,20 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.files import settings as settings_file
 from kiosk.play.session import Session
 
+if TYPE_CHECKING:
+    from kiosk.club.publish.publisher import Publisher
+    from kiosk.gamelog.contract import Log
+    from kiosk.gamelog.store import GameLog
+
 log = logging.getLogger(__name__)
 
 
-def open_log(problems: list[str]) -> Any:
+def open_log(problems: list[str]) -> GameLog:
     """The game log in the data directory; if it cannot be written (read-only, full, not a
     folder), a copy in a scratch folder, and say so (``kiosk.gamelog.fallback``)."""
     from kiosk.gamelog.fallback import open_game_log
@@ -183,7 +188,9 @@ def build_app(
     return app
 
 
-def open_club(settings: settings_file.Settings, store: Any, problems: list[str]) -> tuple[Any, Any]:
+def open_club(
+    settings: settings_file.Settings, store: Log, problems: list[str]
+) -> tuple[Publisher | None, Log]:
     """Club night (``[club]``): (the publisher, the log the session writes through), or (None, store).
 
     Without a ``[club] host`` nothing is imported or opened: no socket at all.

@@ -21,29 +21,19 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from games.base import Game, GameSetupError, Turn
 from games.registry import canonical_name, new_game
 from games.rulings import IllegalEvent, Ruling
+from kiosk.gamelog.contract import Log
+from kiosk.gamelog.queries import GameSummary
 from kiosk.play import playbook
 
 log = logging.getLogger(__name__)
 
 
-class Log(Protocol):
-    """The part of ``kiosk.gamelog.store.GameLog`` the session uses (see the brief's contract)."""
-
-    def start_game(self, header: dict[str, Any]) -> int: ...
-    def append(self, game_id: int, event: dict[str, Any]) -> int: ...
-    def drop_last(self, game_id: int) -> dict[str, Any] | None: ...
-    def game_in_progress(self) -> int | None: ...
-    def rebuild(self, game_id: int) -> Game[Any]: ...
-    def finish(self, game_id: int, outcome: dict[str, Any]) -> None: ...
-    def abandon(self, game_id: int) -> None: ...
-    def recent_players(self, limit: int) -> list[str]: ...
-
-
+@runtime_checkable
 class Authority(Protocol):
     def rule(self, game: str, word: str, **context: Any) -> Ruling: ...
 
@@ -67,7 +57,7 @@ class Result:
 class Session:
     """The live game and everything that changes it.
 
-    ``log`` is the game log (``kiosk.gamelog.store.GameLog``). ``authority`` is the word authority
+    ``log`` is the game log (:class:`kiosk.gamelog.contract.Log`). ``authority`` is the word authority
     (``games.words.WordAuthority``) or a zero-argument callable that loads it on first use,
     so the start screen never waits for the word list. ``now`` gives the wall-clock time
     written into each event's ``at``.
@@ -145,10 +135,10 @@ class Session:
             self.close_game()
         self.game = self.game_id = None
 
-    def unfinished(self, limit: int = 20) -> list[tuple[Any, dict[str, int]]]:
+    def unfinished(self, limit: int = 20) -> list[tuple[GameSummary, dict[str, int]]]:
         """The unfinished games, newest first, each with its scores (for the resume list)."""
         try:
-            games = [g for g in self.log.games(200) if g.status == "playing"][:limit]  # type: ignore[attr-defined]
+            games = [g for g in self.log.games(200) if g.status == "playing"][:limit]
         except Exception as exc:
             self.problems.append(f"The list of unfinished games cannot be read: {_plain(exc)}")
             return []
@@ -190,7 +180,7 @@ class Session:
     def last_players(self, name: str) -> list[str]:
         """Who played this game last (the start screen offers them again), or []."""
         try:
-            games = self.log.games(50)  # type: ignore[attr-defined]
+            games = self.log.games(50)
         except Exception:
             return []
         return next((list(g.players) for g in games if g.game == name), [])
@@ -233,8 +223,11 @@ class Session:
             return event
         if "not_plural" in event or authority is None or not hasattr(authority, "plural_of"):
             return event
+        from games.upwords import Upwords
         from games.upwords_rules import added_s, parse_tiles
 
+        if not isinstance(self.game, Upwords):
+            return event
         try:
             pairs = added_s(self.game.board, parse_tiles(event.get("tiles"), self.game.board.size))
             if pairs and all(authority.plural_of(new) != old for new, old in pairs):
@@ -276,7 +269,7 @@ class Session:
         if fixed is None:
             return Result.refused(f"Not corrected: {why}.")
         try:
-            self.log.replace_from(self.game_id, index, fixed.events[index:])  # type: ignore[attr-defined]
+            self.log.replace_from(self.game_id, index, fixed.events[index:])
         except Exception as exc:
             return Result.refused(_plain(exc))
         self.game = fixed
@@ -367,10 +360,10 @@ class Session:
         with self._lock:
             if self.authority is None:
                 return None
-            if not hasattr(self.authority, "rule"):
+            if not isinstance(self.authority, Authority):
                 loader = self.authority
                 try:
-                    self.authority = loader()  # type: ignore[operator]
+                    self.authority = loader()
                 except Exception as exc:
                     self._authority_error = (
                         f"The word list could not be loaded ({_plain(exc)}): rule by hand."
@@ -378,7 +371,7 @@ class Session:
                     self.problems.append(self._authority_error)
                     self.authority = None
                     return None
-            return self.authority  # type: ignore[return-value]
+            return self.authority
 
 
 def _illegal_text(exc: IllegalEvent) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 
 from kiosk.club.publish.config import ClubConfig
 from kiosk.club.publish.outbox import Outbox
+from kiosk.gamelog.contract import Log
 
 log = logging.getLogger(__name__)
 
@@ -188,33 +189,46 @@ class ClubLog:
     """The game log, waking the publisher after every change (everything else passes through).
 
     The seam between the session and club night: ``Session(ClubLog(store, publisher))``;
-    the session and the store are unchanged and know nothing of MQTT.
+    the session and the store are unchanged and know nothing of MQTT. The writes are spelled
+    out (each wakes the publisher once it is on disk); the reads reach the store unchanged.
     """
 
-    _WRITES = frozenset({"start_game", "append", "drop_last", "finish", "abandon"})
-
-    def __init__(self, store: Any, publisher: Publisher) -> None:
+    def __init__(self, store: Log, publisher: Publisher) -> None:
         self._store = store
         self._publisher = publisher
 
     def __getattr__(self, name: str) -> Any:
-        value = getattr(self._store, name)
-        if name in self._WRITES:
+        return getattr(self._store, name)
 
-            def written(*args: Any, **kwargs: Any) -> Any:
-                result = value(*args, **kwargs)
-                self._publisher.wake()
-                return result
+    def start_game(self, header: Mapping[str, Any]) -> int:
+        game_id = self._store.start_game(header)
+        self._publisher.wake()
+        return game_id
 
-            return written
-        return value
+    def append(self, game_id: int, event: Mapping[str, Any]) -> int:
+        number = self._store.append(game_id, event)
+        self._publisher.wake()
+        return number
+
+    def drop_last(self, game_id: int) -> dict[str, Any] | None:
+        dropped = self._store.drop_last(game_id)
+        self._publisher.wake()
+        return dropped
+
+    def finish(self, game_id: int, outcome: Mapping[str, Any]) -> None:
+        self._store.finish(game_id, outcome)
+        self._publisher.wake()
+
+    def abandon(self, game_id: int) -> None:
+        self._store.abandon(game_id)
+        self._publisher.wake()
 
     def close(self) -> None:
         self._publisher.close()
         self._store.close()
 
 
-def start_club(section: Mapping[str, Any], store: Any) -> tuple[Publisher | None, str]:
+def start_club(section: Mapping[str, Any], store: Log) -> tuple[Publisher | None, str]:
     """The publisher for the ``[club]`` section, started; (None, "") when club night is off.
 
     Imports paho only when the club is configured: a kiosk without club settings opens
