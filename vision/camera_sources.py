@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import ClassVar, Protocol, Self, runtime_checkable
 
 import cv2
 import numpy as np
@@ -41,7 +41,8 @@ class CameraSource(Protocol):
 
     def __enter__(self) -> CameraSource: ...
 
-    def __exit__(self, *exc: object) -> None: ...
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None: ...
 
 
 class _Source:
@@ -49,7 +50,7 @@ class _Source:
 
     closed = False
 
-    def __enter__(self) -> Any:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,

@@ -17,7 +17,12 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.camera_sources import CameraSource
 
 log = logging.getLogger(__name__)
 
@@ -101,13 +106,13 @@ class TimedSource:
     """
 
     def __init__(
-        self, source: Any, timeout: float = READ_TIMEOUT, lost: type[Exception] = RuntimeError
+        self, source: CameraSource, timeout: float = READ_TIMEOUT, lost: type[Exception] = RuntimeError
     ) -> None:
         self.source = source
         self.timeout = timeout
         self._lost = lost
         self._requests: queue.Queue[None] = queue.Queue()
-        self._answers: queue.Queue[tuple[bool, Any]] = queue.Queue()
+        self._answers: queue.Queue[np.ndarray | BaseException] = queue.Queue()
         self._hung = False
         self._worker = threading.Thread(target=self._serve, name="camera-read", daemon=True)
         self._worker.start()
@@ -116,21 +121,21 @@ class TimedSource:
         while True:
             self._requests.get()
             try:
-                self._answers.put((True, self.source.read()))
+                self._answers.put(self.source.read())
             except BaseException as exc:  # handed to the caller's thread, which decides
-                self._answers.put((False, exc))
+                self._answers.put(exc)
 
-    def read(self) -> Any:
+    def read(self) -> np.ndarray:
         if self._hung:
             raise self._lost(f"no picture for {self.timeout:g} s: the camera stopped answering")
         self._requests.put(None)
         try:
-            ok, value = self._answers.get(timeout=self.timeout)
+            value = self._answers.get(timeout=self.timeout)
         except queue.Empty:
             self._hung = True
             log.error("camera read timed out after %.1f s", self.timeout)
             raise self._lost(f"no picture for {self.timeout:g} s: the camera stopped answering") from None
-        if not ok:
+        if isinstance(value, BaseException):
             if isinstance(value, self._lost) or not isinstance(value, Exception):
                 raise value
             raise self._lost(explain(value)[0]) from value  # a ValueError from a driver, ...
@@ -151,7 +156,7 @@ class TimedSource:
             log.exception("closing the camera")
 
     def describe(self) -> str:
-        return str(self.source.describe()) if hasattr(self.source, "describe") else type(self.source).__name__
+        return self.source.describe()
 
     def __enter__(self) -> TimedSource:
         return self
