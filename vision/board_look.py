@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -24,6 +24,10 @@ from vision.appearance import BoardAppearance, board_looks, board_warp, tile_col
 from vision.arms import reference_scene
 from vision.hands import reference_skin
 from vision.learn_board import learn_street, occupied_mask, with_tiles
+from vision.readers import BoardReader
+
+if TYPE_CHECKING:
+    from vision.upwords_reader import LetterReaderLike
 
 APPEARANCE_FILE = "board.npz"
 
@@ -135,8 +139,8 @@ def load_appearance(cal: Calibration, calibration_path: str | Path) -> BoardAppe
 
 
 def reader_for(cal: Calibration, corners: np.ndarray, image_size: tuple[int, int], *,
-               letters: Any = None, appearance: BoardAppearance | None = None,
-               camera_matrix: np.ndarray | None = None, threshold: float | None = None) -> Any:
+               letters: LetterReaderLike | None = None, appearance: BoardAppearance | None = None,
+               camera_matrix: np.ndarray | None = None, threshold: float | None = None) -> BoardReader:
     """The board reader for a calibration: the set's tile geometry, its learnt references, and
     for a crossword-style grid loose flat tiles (no stacks)."""
     extra: dict[str, Any] = {} if threshold is None else {"threshold": threshold}
@@ -144,14 +148,14 @@ def reader_for(cal: Calibration, corners: np.ndarray, image_size: tuple[int, int
         from vision.street import StreetGeometry, StreetReader
 
         base = StreetGeometry()
-        geometry = StreetGeometry(base.pitch_mm, base.lane_mm, base.pitch_mm * face_fraction(cal),
-                                  thickness(cal))
-        return StreetReader(corners, image_size, letters=letters, geometry=geometry,
+        lanes = StreetGeometry(base.pitch_mm, base.lane_mm, base.pitch_mm * face_fraction(cal),
+                               thickness(cal))
+        return StreetReader(corners, image_size, letters=letters, geometry=lanes,
                             camera_matrix=camera_matrix, appearance=appearance, **extra)
     from vision.upwords_reader import TileGeometry, UpwordsReader
 
     grid = cal.kind == "grid"
-    geometry = TileGeometry.from_shape(face_fraction(cal), thickness(cal), 1 if grid else 5)
+    tiles = TileGeometry.from_shape(face_fraction(cal), thickness(cal), 1 if grid else 5)
     return UpwordsReader(corners, image_size, rows=cal.rows, cols=cal.cols, letters=letters,
-                         geometry=geometry, camera_matrix=camera_matrix, loose_tiles=grid,
+                         geometry=tiles, camera_matrix=camera_matrix, loose_tiles=grid,
                          appearance=appearance, **extra)

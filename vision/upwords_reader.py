@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import cv2
 import numpy as np
@@ -39,6 +39,10 @@ from vision.occupancy_model import OccupancyModel, default_model, light_change
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading, unit
 from vision.spare_core import later
+
+if TYPE_CHECKING:
+    from games.upwords_board import Board
+    from games.upwords_read import PlayReading
 
 #: Masks packed in one box: (x0, y0, x1, y1), the masks as 0/1 rows (float32), their pixel counts.
 _Packed = tuple[tuple[int, int, int, int], np.ndarray, list[int]]
@@ -1170,7 +1174,7 @@ def _clear_lead(scores: np.ndarray, visible: np.ndarray, height: int) -> float:
     return float(scores[height - 1]) - max(others) if others and visible[height - 1] else 0.0
 
 
-def play_from_reading(before: Any, reading: BoardReading, sure: float = 0.6) -> Any:
+def play_from_reading(before: Board, reading: BoardReading, sure: float = 0.6) -> PlayReading:
     """The play a steady reading shows on top of the engine's board ``before``.
 
     Hands the tops, and the heights the camera was sure of (None elsewhere, so history

@@ -15,7 +15,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kiosk.camera.demo import DemoCamera
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +88,7 @@ class Demo:
     play filled in for the players to confirm).
     """
 
-    camera: Any = None
+    camera: DemoCamera | None = None
     problems: list[str] = field(default_factory=list)
     deliver: Callable[[Callable[[], Any]], Any] = lambda f: f()
     report: Callable[..., Any] = lambda message, prefill=None: None

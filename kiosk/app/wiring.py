@@ -19,6 +19,8 @@ from kiosk.files import settings as settings_file
 from kiosk.play.session import Session
 
 if TYPE_CHECKING:
+    from kiosk.camera.demo import DemoCamera
+    from kiosk.camera.live import LiveCamera
     from kiosk.club.publish.publisher import Publisher
     from kiosk.gamelog.contract import Log
     from kiosk.gamelog.store import GameLog
@@ -167,7 +169,7 @@ def build_app(
     timer = open_timer(settings, demo_mode)
     speaker = open_speaker(settings, timer)
     demo_script = Demo.create(session) if demo_mode else None
-    camera = demo_script.camera if demo_script is not None else None
+    camera: DemoCamera | LiveCamera | None = demo_script.camera if demo_script is not None else None
     if not demo_mode:
         from kiosk.camera.live import LiveCamera
 

@@ -14,10 +14,21 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
+from games.base import Game
+from games.upwords import Upwords
+from games.upwords_board import Board
+from games.word_on_the_street import WordOnTheStreet
 from kiosk.camera.view import CameraRead, StreetRead, compare, compare_street, history
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from games.upwords_read import PlayReading
+    from vision.letters import LetterReader
+    from vision.reading import BoardReading
 
 log = logging.getLogger(__name__)
 
@@ -29,18 +40,18 @@ class DemoCamera:
     """
 
     def __init__(self) -> None:
-        self._parts: dict[str, Any] = {}
         self._lock = threading.Lock()
-        self._frame: Any = None
+        self._frame: np.ndarray | None = None
         self._read: CameraRead | None = None
         self._street: StreetRead | None = None
-        self._filmed: Any = None
-        self._letters: Any = None
-        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._filmed: tuple[str, object] | None = None
+        #: The letters taught on the first photo; False when the letter reader is not installed.
+        self._letters: LetterReader | Literal[False] | None = None
+        self._jobs: queue.Queue[Callable[[], object] | None] = queue.Queue()
         self._worker = threading.Thread(target=self._work, name="demo-camera", daemon=True)
         self._worker.start()
         self.frames = 0
-        self.on_read: Callable[[], Any] | None = None
+        self.on_read: Callable[[], object] | None = None
         self.problem = ""
 
     @classmethod
@@ -60,22 +71,6 @@ class DemoCamera:
             return None
         return cls()
 
-    def _load(self) -> dict[str, Any]:
-        if not self._parts:
-            from vision.street import StreetReader
-            from vision.synthetic.render import render_street, render_upwords, upwords_cells
-            from vision.upwords_reader import UpwordsReader, play_from_reading
-
-            self._parts = {
-                "render": render_upwords,
-                "cells": upwords_cells,
-                "reader": UpwordsReader,
-                "play": play_from_reading,
-                "street": render_street,
-                "street_reader": StreetReader,
-            }
-        return self._parts
-
     # ------------------------------------------------------------------ the worker
     def _work(self) -> None:
         while True:
@@ -88,7 +83,7 @@ class DemoCamera:
                 log.exception("demo camera")
                 self.problem = f"The demo camera failed: {exc}"
 
-    def _teach(self) -> Any:
+    def _teach(self) -> LetterReader | None:
         """Letters taught from rendered teaching photos, once (about a second, on the worker)."""
         if self._letters is None:
             try:
@@ -102,15 +97,17 @@ class DemoCamera:
             self._letters = LetterReader(teach(images, labels, augment=False), 0.3)
         return self._letters or None
 
-    def _shoot(self, shown: Any, before: Any, seed: int, hand: bool = False) -> Any:
-        parts = self._load()
+    def _shoot(self, shown: Board, before: Board, seed: int, hand: bool = False) -> BoardReading:
+        from vision.synthetic.render import render_upwords, upwords_cells
+        from vision.upwords_reader import UpwordsReader
+
         effects = None
         if hand:  # a player's arm still over the board, as the kiosk must expect
             from vision.synthetic.effects import Effects, Hand
 
             effects = Effects(hand=Hand(tip=(560.0, 400.0), angle_deg=300.0, width_px=120.0))
-        shot = parts["render"](parts["cells"](shown), seed=seed, effects=effects)
-        reader = parts["reader"](
+        shot = render_upwords(upwords_cells(shown), seed=seed, effects=effects)
+        reader = UpwordsReader(
             shot.corners, shot.image_size, rows=shown.size, cols=shown.size, letters=self._teach()
         )
         reading = reader.read(shot.image, previous=history(before))
@@ -123,15 +120,15 @@ class DemoCamera:
         return reading
 
     # ------------------------------------------------------------------ the public side
-    def sync(self, game: Any) -> None:
+    def sync(self, game: Game[Any]) -> None:
         """Film the table again when the game changed by other means than a filmed play
         (a turn typed in, an undo, a ruling), so the view always shows the table as it is."""
-        if game.name == "upwords":
-            key: Any = ("upwords", game.board.text())
+        if isinstance(game, Upwords):
+            key: tuple[str, object] = ("upwords", game.board.text())
             if key != self._filmed:
                 self._filmed = key
                 self.film(game.board)
-        elif game.name == "word-on-the-street":
+        elif isinstance(game, WordOnTheStreet):
             positions = game.positions()
             key = ("street", tuple(sorted(positions.items())))
             if key != self._filmed:
@@ -142,9 +139,11 @@ class DemoCamera:
         """Photograph Word on the Street with the tiles where the game has them, and read it."""
 
         def job() -> None:
-            parts = self._load()
-            shot = parts["street"](positions, seed=sum(abs(p) for p in positions.values()))
-            reading = parts["street_reader"](shot.corners, shot.image_size).read(shot.image)
+            from vision.street import StreetReader
+            from vision.synthetic.render import render_street
+
+            shot = render_street(positions, seed=sum(abs(p) for p in positions.values()))
+            reading = StreetReader(shot.corners, shot.image_size).read(shot.image)
             with self._lock:
                 self._frame = shot.image
                 self._street = compare_street(positions, reading)
@@ -154,7 +153,7 @@ class DemoCamera:
 
         self._jobs.put(job)
 
-    def view_of(self, game: Any) -> CameraRead | StreetRead | None:
+    def view_of(self, game: Game[Any]) -> CameraRead | StreetRead | None:
         """The newest read of this game's table (None before the first, or for another game)."""
         if game.name == "upwords":
             return self.latest()
@@ -166,12 +165,16 @@ class DemoCamera:
         with self._lock:
             return self._street
 
-    def film(self, board: Any) -> None:
+    def film(self, board: Board) -> None:
         """Photograph the board as it stands (a new game, an undo)."""
         self._jobs.put(lambda: self._shoot(board, board, seed=board.tile_count()))
 
     def see_play(
-        self, before: Any, tiles: Iterable[dict[str, Any]], done: Callable[[Any], Any], hand: bool = False
+        self,
+        before: Board,
+        tiles: Iterable[Mapping[str, Any]],
+        done: Callable[[PlayReading], object],
+        hand: bool = False,
     ) -> None:
         """The players put ``tiles`` on ``before``: photograph, read, and call ``done(play_reading)``.
 
@@ -187,13 +190,15 @@ class DemoCamera:
         self._filmed = ("upwords", before.place(placements).text())
 
         def job() -> None:
+            from vision.upwords_reader import play_from_reading
+
             after = before.place(placements)
             reading = self._shoot(after, before, seed=after.tile_count(), hand=hand)
-            done(self._load()["play"](before, reading))
+            done(play_from_reading(before, reading))
 
         self._jobs.put(job)
 
-    def latest_image(self) -> Any:
+    def latest_image(self) -> np.ndarray | None:
         """The newest photo (a BGR numpy array) or None."""
         with self._lock:
             return self._frame

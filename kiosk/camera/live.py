@@ -20,10 +20,24 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from games.base import Game
+from games.upwords import Upwords
+from games.word_on_the_street import WordOnTheStreet
 from kiosk.camera.view import CameraRead, StreetRead, compare, compare_street, history
 from kiosk.files import paths
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from calibration.file import Calibration
+    from games.upwords_read import PlayReading
+    from kiosk.files.settings import Settings
+    from vision.camera import ResilientCamera
+    from vision.camera_sources import CameraSource
+    from vision.readers import BoardReader
+    from vision.stability import BoardWatcher, Reading
 
 log = logging.getLogger(__name__)
 
@@ -38,23 +52,27 @@ class LiveCamera:
     or a change of the camera's status; the app hands it to the UI thread.
     """
 
-    def __init__(self, camera: Any, watcher: Any, game: str, period: float = 0.1) -> None:
+    def __init__(
+        self, camera: ResilientCamera, watcher: BoardWatcher, game: str, period: float = 0.1
+    ) -> None:
         self.camera = camera
         self.watcher = watcher
         self.game = game
         self.period = period
-        self.on_read: Callable[[], Any] | None = None
+        self.on_read: Callable[[], object] | None = None
+        #: The calibrated board's reader (what ``watcher`` reads with), once opened.
+        self.reader: BoardReader | None = None
         self._lock = threading.Lock()
-        self._reading: Any = None
-        self._frame: Any = None
+        self._reading: Reading | None = None
+        self._frame: np.ndarray | None = None
         self._status = "starting"
-        self._synced: Any = None
+        self._synced: str | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
     # ------------------------------------------------------------------ opening
     @classmethod
-    def open(cls, settings: Any) -> tuple[LiveCamera | None, str]:
+    def open(cls, settings: Settings) -> tuple[LiveCamera | None, str]:
         """The camera the settings and the calibration describe, or None and why (in plain words).
 
         Never raises: any failure of the camera stack (an import that fails with a ValueError
@@ -70,7 +88,7 @@ class LiveCamera:
             return None, sentence(exc)
 
     @classmethod
-    def _open(cls, settings: Any) -> tuple[LiveCamera | None, str]:
+    def _open(cls, settings: Settings) -> tuple[LiveCamera | None, str]:
         source = str(settings.section("camera").get("source", "auto"))
         if source.strip().lower() == "none":
             return None, ""
@@ -96,7 +114,7 @@ class LiveCamera:
             )
         opened = [first.source]
 
-        def factory() -> Any:  # the source already open first, then a fresh one after a loss
+        def factory() -> CameraSource:  # the source already open first, then a fresh one after a loss
             try:
                 fresh = opened.pop() if opened else open_camera(source, size=cal.image_size).require()
             except CameraLost:
@@ -154,9 +172,9 @@ class LiveCamera:
         """'ok', or 'lost: <why>' (the banner says it; the game goes on by touch)."""
         return self._status
 
-    def sync(self, game: Any) -> None:
+    def sync(self, game: Game[Any]) -> None:
         """The game's own board is the history the next reading is compared with."""
-        if game.name != self.game or game.name != "upwords":
+        if game.name != self.game or not isinstance(game, Upwords):
             return
         key = game.board.text()
         if key != self._synced:
@@ -165,30 +183,36 @@ class LiveCamera:
                 self.watcher.accepted = history(game.board)
                 self._reading = None
 
-    def view_of(self, game: Any) -> CameraRead | StreetRead | None:
+    def view_of(self, game: Game[Any]) -> CameraRead | StreetRead | None:
         if game.name != self.game:
             return None
         with self._lock:
             reading = self._reading
         if reading is None:
             return None
-        if game.name == "upwords":
-            return compare(game.board, reading)
-        return compare_street(game.positions(), reading)
+        from vision.reading import BoardReading, StreetReading
 
-    def proposal(self, game: Any) -> Any:
+        if isinstance(game, Upwords) and isinstance(reading, BoardReading):
+            return compare(game.board, reading)
+        if isinstance(game, WordOnTheStreet) and isinstance(reading, StreetReading):
+            return compare_street(game.positions(), reading)
+        return None
+
+    def proposal(self, game: Game[Any]) -> PlayReading | None:
         """The play the newest reading shows on the game's board (``PlayReading``), or None."""
-        if game.name != "upwords" or game.name != self.game:
+        if not isinstance(game, Upwords) or game.name != self.game:
             return None
         with self._lock:
             reading = self._reading
-        if reading is None:
+        from vision.reading import BoardReading
+
+        if not isinstance(reading, BoardReading):
             return None
         from vision.upwords_reader import play_from_reading
 
         return play_from_reading(game.board, reading)
 
-    def latest_image(self) -> Any:
+    def latest_image(self) -> np.ndarray | None:
         with self._lock:
             return self._frame
 
@@ -199,11 +223,13 @@ class LiveCamera:
         self.camera.close()
 
 
-def _reader_and_watcher(cal: Any, cal_path: Path) -> tuple[Any, Any]:
+def _reader_and_watcher(cal: Calibration, cal_path: Path) -> tuple[BoardReader, BoardWatcher]:
     """The calibrated game's reader (with the taught letters, if any) and its steadiness watcher."""
     import numpy as np
 
+    from vision.reading import StreetReading
     from vision.stability import BoardWatcher, SteadinessGate
+    from vision.upwords_reader import UpwordsReader
 
     letters = None
     letters_path = cal.letters_path(cal_path)
@@ -218,20 +244,31 @@ def _reader_and_watcher(cal: Any, cal_path: Path) -> tuple[Any, Any]:
     # A damaged board.npz is a CalibrationError in plain words: the camera is then "unavailable"
     # with that reason, and the kiosk referees by touch.
     appearance = load_appearance(cal, cal_path)
-    reader: Any = reader_for(cal, corners, cal.image_size, letters=letters,
-                             appearance=appearance, camera_matrix=matrix)
-    if cal.kind == "wots":
-        def read(frame: Any, _previous: Any, _changed: Any) -> Any:
-            return reader.read(frame)
+    reader = reader_for(cal, corners, cal.image_size, letters=letters,
+                        appearance=appearance, camera_matrix=matrix)
+    read: Callable[[np.ndarray, Reading | None, frozenset[tuple[int, int]] | None], Reading]
+    if isinstance(reader, UpwordsReader):
+        stacks = reader
+
+        def read_stacks(frame: np.ndarray, previous: Reading | None,
+                        changed: frozenset[tuple[int, int]] | None) -> Reading:
+            # An Upwords watcher only ever accepts the Upwords reader's board readings.
+            assert not isinstance(previous, StreetReading)
+            return stacks.read(frame, previous=previous, only=changed)
+
+        read = read_stacks
     else:
-        def read(frame: Any, previous: Any, changed: Any) -> Any:
-            return reader.read(frame, previous=previous, only=changed)
+        def read_alone(frame: np.ndarray, _previous: Reading | None,
+                       _changed: frozenset[tuple[int, int]] | None) -> Reading:
+            return reader.read(frame)
+
+        read = read_alone
 
     hands = None
     if appearance is not None and appearance.scene is not None:
         from vision.hands import hand_over_board
 
-        def hands(frame: Any) -> bool:
+        def hands(frame: np.ndarray) -> bool:
             return hand_over_board(frame, reader.corners, reader.rows, reader.cols, appearance)
     gate = SteadinessGate(lambda f: reader.planes.warp(f, cal.rows, cal.cols, 16), cal.rows, cal.cols,
                           hand_over_board=hands)

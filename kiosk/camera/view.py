@@ -8,7 +8,11 @@ disagrees with the game is marked, so the players look before anything is scored
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from games.upwords_board import Board
+    from vision.reading import BoardReading, StreetReading
 
 
 @dataclass(frozen=True)
@@ -21,7 +25,7 @@ class CameraRead:
     summary: str
 
 
-def compare(board: Any, reading: Any) -> CameraRead:
+def compare(board: Board, reading: BoardReading) -> CameraRead:
     """Lay the camera's read over the board it should show and mark every cell to look at.
 
     A cell is doubtful when the reader says so (a hand, a hidden stack, an unsure letter or
@@ -55,7 +59,7 @@ class StreetRead:
     summary: str
 
 
-def compare_street(positions: dict[str, int], reading: Any) -> StreetRead:
+def compare_street(positions: dict[str, int], reading: StreetReading) -> StreetRead:
     """Doubtful: a column the reader flags, or a tile not where the game has it (a captured
     tile is off the board: the camera sees it gone, and that agrees)."""
     doubtful = set()
@@ -69,7 +73,7 @@ def compare_street(positions: dict[str, int], reading: Any) -> StreetRead:
     return StreetRead(dict(reading.positions), frozenset(doubtful), summary)
 
 
-def history(board: Any) -> Any:
+def history(board: Board) -> BoardReading:
     """The game's own board as a reading: what the reader compares a new photo with."""
     from vision.reading import BoardReading, CellReading
 

@@ -15,9 +15,16 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from kiosk.cli.usage import UsageError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from calibration.file import Calibration
+    from vision.letters import LetterReader
+    from vision.readers import BoardReader
 
 GAMES = {"upwords": "upwords", "word-on-the-street": "word-on-the-street", "wots": "word-on-the-street",
          "street": "word-on-the-street", "grid": "grid"}
@@ -49,9 +56,9 @@ class Where:
     cols: int
     image_size: tuple[int, int] | None
     letters_file: str | None
-    camera_matrix: Any = None
-    distortion: Any = None
-    calibration: Any = None          # the Calibration, when the board's place came from one
+    camera_matrix: tuple[tuple[float, float, float], ...] | None = None
+    distortion: tuple[float, ...] | None = None
+    calibration: Calibration | None = None    # when the board's place came from one
     calibration_path: Path | None = None
 
 
@@ -103,19 +110,19 @@ def _where(args: argparse.Namespace, game: str) -> Where:
     if kind != game:
         raise UsageError(f"{path} is a calibration for {kind}, not {game}")
     rows, cols = (parse_grid(args.grid) if args.grid else (cal.rows, cal.cols))
-    lens = getattr(cal, "lens", None)
+    lens = cal.lens
     matrix = distortion = None
     if lens:
-        matrix = getattr(lens, "camera_matrix", None)
-        distortion = getattr(lens, "distortion", None) or None
-    letters = args.letters or getattr(cal, "letters_file", None)
+        matrix = lens.camera_matrix
+        distortion = lens.distortion or None
+    letters = args.letters or cal.letters_file
     if letters and not Path(letters).is_absolute():
         letters = str(path.parent / letters)
     corners = [(float(p[0]), float(p[1])) for p in cal.corners]
-    return Where(corners, rows, cols, tuple(cal.image_size), letters, matrix, distortion, cal, path)
+    return Where(corners, rows, cols, cal.image_size, letters, matrix, distortion, cal, path)
 
 
-def _letter_reader(path: str | None, threshold: float) -> Any:
+def _letter_reader(path: str | None, threshold: float) -> LetterReader | None:
 
     if not path:
         return None
@@ -130,12 +137,12 @@ def _letter_reader(path: str | None, threshold: float) -> Any:
     return LetterReader(classifier, threshold)
 
 
-def _reader(where: Where, game: str, corners: Any, size: tuple[int, int], letters: Any, matrix: Any,
-            threshold: float, notes: list[str]) -> Any:
+def _reader(where: Where, game: str, corners: np.ndarray, size: tuple[int, int], letters: LetterReader | None,
+            matrix: np.ndarray | None, threshold: float, notes: list[str]) -> BoardReader:
     """The board reader: from the calibration (its tile geometry and learnt look) when there is
     one, else from the game's defaults."""
 
-    if where.calibration is not None:
+    if where.calibration is not None and where.calibration_path is not None:
         from calibration.file import CalibrationError
         from vision.board_look import load_appearance, reader_for
 
@@ -209,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
     if letters is None:
         notes.append("no taught letters (run `tablekeeper calibrate letters` or give --letters): "
                      "letters show as ?")
-    reading: Any = _reader(where, game, corners, (w, h), letters, matrix, args.threshold, notes).read(image)
+    reading = _reader(where, game, corners, (w, h), letters, matrix, args.threshold, notes).read(image)
     from dataclasses import replace
 
     reading = replace(reading, notes=tuple(reading.notes) + tuple(notes))
@@ -223,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ refusing what is not a board
-def _picture_and_corners(image_path: Path, where: Where) -> tuple[Any, Any, list[str]]:
+def _picture_and_corners(image_path: Path, where: Where) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """The photo scaled down to a workable size (kiosk.cli.picture_checks) and the corners to match.
 
     Corners given with ``--corners`` are in the photo's own pixels, so they shrink with it; a
@@ -245,7 +252,7 @@ def _picture_and_corners(image_path: Path, where: Where) -> tuple[Any, Any, list
     return image, corners, notes
 
 
-def _refuse_no_board(image: Any, corners: Any, where: Where) -> None:
+def _refuse_no_board(image: np.ndarray, corners: np.ndarray, where: Where) -> None:
     """Exit 2 in words when the corners enclose no board's lines (never an empty board)."""
     from kiosk.cli.picture_checks import refuse_not_a_board
 
