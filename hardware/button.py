@@ -9,9 +9,17 @@ thread-safe (the :class:`~hardware.table_timer.TableTimer` commands are).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from gpiozero import Button
+
+
+class PressHoldButton(Protocol):
+    """The table timer's button: it calls ``on_press`` for a press, ``on_hold`` for a long hold."""
+
+    def bind(self, on_press: Callable[[], object], on_hold: Callable[[], object]) -> None: ...
+
+    def close(self) -> None: ...
 
 
 def _nothing() -> None:
@@ -32,15 +40,15 @@ class TimerButton:
         self.button = Button(
             pin, pull_up=True, bounce_time=bounce_time, hold_time=hold_seconds, pin_factory=pin_factory
         )
-        self.on_press: Callable[[], None] = _nothing
-        self.on_hold: Callable[[], None] = _nothing
+        self.on_press: Callable[[], object] = _nothing
+        self.on_hold: Callable[[], object] = _nothing
         self._held = False
         self._closed = False
         self.button.when_pressed = self._pressed
         self.button.when_held = self._was_held
         self.button.when_released = self._released
 
-    def bind(self, on_press: Callable[[], None], on_hold: Callable[[], None]) -> None:
+    def bind(self, on_press: Callable[[], object], on_hold: Callable[[], object]) -> None:
         self.on_press, self.on_hold = on_press, on_hold
 
     def _pressed(self) -> None:

@@ -15,6 +15,8 @@ clock in a test decides exactly when each beep starts and stops.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from gpiozero import Buzzer, TonalBuzzer
 from gpiozero.tones import Tone
 
@@ -23,6 +25,26 @@ from hardware.sounds import Playing, SoundSettings
 
 #: A passive piezo is driven around this tone, one octave either way (1-4 kHz).
 PIEZO_MID_TONE = 2000.0
+
+
+class CueSounder(Protocol):
+    """The table timer's sound: it starts a cue's sound, then the timer's loop switches it.
+
+    :class:`Sounder` plays it on a buzzer, or tracks it silently when none is fitted.
+    """
+
+    #: Mute and ticks; the timer swaps them when the settings change.
+    settings: SoundSettings
+
+    def cue(self, cue: Cue, now: float) -> None: ...
+
+    def update(self, now: float) -> None: ...
+
+    def next_change_at(self, now: float) -> float | None: ...
+
+    def silence(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 def open_buzzer(kind: str, pin: int, pin_factory: object = None) -> Buzzer | TonalBuzzer | None:

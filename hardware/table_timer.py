@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from games.countdown import Countdown, Cue, Phase, Track
 from games.ring_frames import RingFrame, RingStyle, next_frame_change, ring_frame
-from hardware.button import TimerButton
-from hardware.buzzer import Sounder
+from hardware.button import PressHoldButton
+from hardware.buzzer import CueSounder, Sounder
 from hardware.ring import Ring, ScreenOnlyRing
 from hardware.sounds import SoundSettings
 
@@ -66,14 +66,14 @@ class TableTimer:
         countdown: Countdown,
         *,
         ring: Ring | None = None,
-        sounder: Sounder | None = None,
-        button: TimerButton | None = None,
+        sounder: CueSounder | None = None,
+        button: PressHoldButton | None = None,
         style: RingStyle | None = None,
         clock: Callable[[], float] = time.monotonic,
         notes: list[str] | None = None,
     ) -> None:
         self.ring: Ring = ring if ring is not None else ScreenOnlyRing(style.leds if style else 12)
-        self.sounder = sounder if sounder is not None else Sounder(None)
+        self.sounder: CueSounder = sounder if sounder is not None else Sounder(None)
         self.style = style or RingStyle(leds=self.ring.leds)
         self.button = button
         #: Plain-words notes on how the hardware was set up (e.g. why mock pins are used).
