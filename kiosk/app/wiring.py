@@ -19,11 +19,14 @@ from kiosk.files import settings as settings_file
 from kiosk.play.session import Session
 
 if TYPE_CHECKING:
+    from hardware.table_timer import TimerView
     from kiosk.camera.demo import DemoCamera
     from kiosk.camera.live import LiveCamera
     from kiosk.club.publish.publisher import Publisher
     from kiosk.gamelog.contract import Log
     from kiosk.gamelog.store import GameLog
+    from kiosk.play.speaker import Speaker
+    from kiosk.play.turn_timer import TurnTimer
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +64,7 @@ def authority_loader(settings: settings_file.Settings) -> Callable[[], Any]:
     return load
 
 
-def open_timer(settings: settings_file.Settings, demo: bool) -> Any:
+def open_timer(settings: settings_file.Settings, demo: bool) -> TurnTimer:
     """The table timer (``hardware.build.open_table_timer``) behind a :class:`TurnTimer`.
 
     Off the Pi, and always in demo mode, its parts sit on gpiozero's mock pins and the ring
@@ -89,7 +92,7 @@ def open_timer(settings: settings_file.Settings, demo: bool) -> Any:
         choice = FactoryChoice(mock_factory(), "demo mode: gpiozero's mock pins") if demo else None
         sounds = SoundSettings(mute=bool(section.get("mute", False)), ticks=ticks)
         table = open_table_timer(config, countdown, sounds=sounds, choice=choice)
-        notes.extend(getattr(table, "notes", []))
+        notes.extend(table.notes)
     except Exception as exc:  # no GPIO parts at all: the countdown still runs on screen
         log.exception("no table timer hardware")
         from hardware.table_timer import TableTimer
@@ -103,7 +106,7 @@ def open_timer(settings: settings_file.Settings, demo: bool) -> Any:
     return timer
 
 
-def open_speaker(settings: settings_file.Settings, timer: Any) -> Any:
+def open_speaker(settings: settings_file.Settings, timer: TurnTimer) -> Speaker:
     """The audio output (``kiosk.play.speaker``): the timer's cues when no buzzer is wired, the
     optional voice. The cue WAVs are made now, in the data folder."""
     from kiosk.files import paths
@@ -114,11 +117,10 @@ def open_speaker(settings: settings_file.Settings, timer: Any) -> Any:
         voice=bool(settings.section("sound").get("voice", False)),
         muted=bool(settings.section("timer").get("mute", False)),
     )
-    table = getattr(timer, "table", None)
-    sounder = getattr(table, "sounder", None)
-    if table is not None and getattr(sounder, "device", "none fitted") is None:
+    table = timer.table
+    if getattr(table.sounder, "device", "none fitted") is None:  # a Sounder with no buzzer fitted
 
-        def play(view: Any) -> None:  # on the timer's thread; aplay runs on its own
+        def play(view: TimerView) -> None:  # on the timer's thread; aplay runs on its own
             for cue in view.cues:
                 speaker.cue(cue.kind.value)
                 if cue.kind.value == "warning":

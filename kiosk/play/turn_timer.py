@@ -10,10 +10,15 @@ the turn length of the current game) and keeps a hardware fault from reaching th
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.countdown import Countdown, CountdownError
+
+if TYPE_CHECKING:
+    from hardware.table_timer import TableTimer
+    from hardware.table_timer import TimerView as TableView
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +57,9 @@ class TurnTimer:
     :meth:`start` starts it). ``warning`` and ``ticks`` come from the settings.
     """
 
-    def __init__(self, table: Any, *, warning: float = 10.0, ticks: bool = True, problem: str = "") -> None:
+    def __init__(
+        self, table: TableTimer, *, warning: float = 10.0, ticks: bool = True, problem: str = ""
+    ) -> None:
         self.table = table
         self.warning = float(warning)
         self.ticks = bool(ticks)
@@ -68,9 +75,9 @@ class TurnTimer:
         """False for a game played without a timer (Upwords, Option by default)."""
         return bool(self.seconds)
 
-    def _safely(self, what: str, *args: Any) -> None:
+    def _safely(self, what: str, command: Callable[[], object]) -> None:
         try:
-            getattr(self.table, what)(*args)
+            command()
         except CountdownError as exc:
             self.problem = f"The timer refused: {exc}"
         except Exception as exc:  # a failing ring or buzzer must never stop the game
@@ -79,7 +86,7 @@ class TurnTimer:
 
     def toggle(self) -> None:
         if self.enabled:
-            self._safely("toggle")
+            self._safely("toggle", self.table.toggle)
 
     def reset(self, seconds: float | _Keep | None = KEEP) -> None:
         """Back to full for the next turn. ``seconds`` (a game's length; None: no timer) changes
@@ -92,8 +99,8 @@ class TurnTimer:
                     warning=min(self.warning, float(seconds)),
                     tick_seconds=5 if self.ticks else 0,
                 )
-                self._safely("set_countdown", countdown)
-        self._safely("reset")
+                self._safely("set_countdown", lambda: self.table.set_countdown(countdown))
+        self._safely("reset", self.table.reset)
 
     def configure(self, section: dict[str, Any]) -> None:
         """Apply the ``[timer]`` settings: warning, ticks and mute (the next turn uses them)."""
@@ -116,7 +123,7 @@ class TurnTimer:
             v.phase.value, digits(v.remaining), v.frame.pixels(1.0), v.remaining, self._next_change(v)
         )
 
-    def _next_change(self, v: Any) -> float | None:
+    def _next_change(self, v: TableView) -> float | None:
         """When the screen must look again: the ring's next frame or the next whole second."""
         from games.ring_frames import next_frame_change
 
@@ -141,7 +148,8 @@ class TurnTimer:
 
         countdown = self.table.countdown
         used = min(max(0.0, countdown.duration - float(remaining)), countdown.duration)
-        self._safely("set_countdown", replace(countdown.reset(), used=used, started=True))
+        restored = replace(countdown.reset(), used=used, started=True)
+        self._safely("set_countdown", lambda: self.table.set_countdown(restored))
 
     def close(self) -> None:
         try:
