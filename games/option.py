@@ -320,9 +320,10 @@ class Option(Game[OptionState]):
             if value:
                 scores[i] -= value
                 turns.append(Turn(self.players[i], -value, f"prisms left: {value} points"))
-        if out is not None and sum(left):
-            scores[out] += sum(left)
-            turns.append(Turn(self.players[out], sum(left), "went out: the others' prisms"))
+        lost = sum(left)
+        if out is not None and lost:
+            scores[out] += lost
+            turns.append(Turn(self.players[out], lost, "went out: the others' prisms"))
         why = f"{self.players[out]} went out" if out is not None else "no one could form another word"
         new = replace(state, scores=tuple(scores), ended=why, challengeable=False)
         return Step(new, tuple(turns), "the game is over")

@@ -106,6 +106,8 @@ def analyse(word: str, lex: Lexicon) -> Facts:
     key = fold(text)
     if not key.strip():  # only accents, nothing to fold them onto: keep them as symbols
         key = text.lower()
+    words: tuple[str, ...]
+    parts: tuple[str, ...]
     if key.isalpha():  # the common case, one plain word: skip the character scans
         words, one, symbols, undotted, parts, letters = (key,), key, "", key, (key,), key
     else:

@@ -149,12 +149,12 @@ class WordSources:
         if self.wordnet_dir is None or not self.is_noun(key):
             return False
         if key not in self._lower_seen:
-            self._lower_seen[key] = self._written_lower(key)
+            self._lower_seen[key] = self._written_lower(self.wordnet_dir, key)
         return self._lower_seen[key]
 
-    def _written_lower(self, key: str) -> bool:
+    def _written_lower(self, wordnet_dir: Path, key: str) -> bool:
         try:
-            with open(self.wordnet_dir / "data.noun", "rb") as data:
+            with open(wordnet_dir / "data.noun", "rb") as data:
                 for offset in self._offsets(key):
                     data.seek(offset)
                     fields = data.readline().decode("utf-8", "replace").split()

@@ -189,7 +189,8 @@ class WordSpiel(Game[SpielState]):
         if not isinstance(keep, bool):
             raise IllegalEvent('a draw says whether the card is kept: "keep": true or false', RULE_NO_WORD)
         player = self.players[p]
-        turn = {"to_move": (p + 1) % len(self.players), "turns_taken": state.turns_taken + 1, "last": None}
+        turn: dict[str, Any] = {"to_move": (p + 1) % len(self.players), "turns_taken": state.turns_taken + 1,
+                                "last": None}
         if self.solitaire:
             if not keep:
                 raise IllegalEvent("in solitaire a drawn card goes to the hand", RULE_SOLO)

@@ -36,6 +36,11 @@ class CueSounder(Protocol):
     #: Mute and ticks; the timer swaps them when the settings change.
     settings: SoundSettings
 
+    @property
+    def sounding(self) -> bool:
+        """Whether a sound is on now (the terminal timer waits for the last beep to end)."""
+        ...
+
     def cue(self, cue: Cue, now: float) -> None: ...
 
     def update(self, now: float) -> None: ...

@@ -28,6 +28,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import NamedTuple
@@ -239,7 +240,7 @@ def open_camera(kind: str = "auto", size: tuple[int, int] = DEFAULT_SIZE, dev: s
             reasons.append(choice.reason)
         devices = _video_devices(Path(dev))
         for device in devices:
-            choice = _try(lambda device=device: OpenCVCaptureSource(device, size))
+            choice = _try(partial(OpenCVCaptureSource, device, size))
             if choice.source is not None:
                 return choice
         reasons.append("no USB camera opens" if devices else f"no USB camera ({dev}/video* is empty)")

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 
 class GameWriter(Protocol):
@@ -216,7 +216,7 @@ def _ids(values: Iterable[Any]) -> list[int]:
     return [v for v in values if isinstance(v, int) and 0 < v <= _MAX_ID]
 
 
-def _is_header(header: Any) -> bool:
+def _is_header(header: object) -> TypeGuard[dict[str, Any]]:
     players = header.get("players") if isinstance(header, dict) else None
     return (
         isinstance(header, dict)
@@ -259,7 +259,7 @@ def _copy_game(src: sqlite3.Connection, old_id: int, store: GameWriter, result: 
         store.finish(new_id, outcome if isinstance(outcome, dict) else {"winners": []})
     elif abandoned:
         store.abandon(new_id)
-    players = ", ".join(str(p) for p in header.get("players", []))
+    players = ", ".join(str(p) for p in header.get("players", []))  # type: ignore[assignment]
     label = f"game {old_id} ({header['game']}: {players})"
     result.saved.append(GameSaved(label, copied, old_id, new_id, sorted(lost), tail, rebuilt))
 
