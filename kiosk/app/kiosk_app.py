@@ -14,7 +14,7 @@ import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -27,6 +27,15 @@ from kiosk.app.widgets.basics import Banner
 from kiosk.app.widgets.still import PlainScreenManager
 from kiosk.files.settings import Settings
 from kiosk.play.session import Session
+
+if TYPE_CHECKING:
+    from kiosk.app.demo import Demo
+    from kiosk.camera.demo import DemoCamera
+    from kiosk.camera.live import LiveCamera
+    from kiosk.club.publish.publisher import Publisher
+    from kiosk.play.category_table import CategoryTable
+    from kiosk.play.speaker import Speaker
+    from kiosk.play.turn_timer import TurnTimer
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +58,11 @@ class TableKeeperApp(App):
         self,
         session: Session,
         settings: Settings,
-        timer: Any,
+        timer: TurnTimer,
         *,
-        camera: Any = None,
-        demo: Any = None,
-        speaker: Any = None,
+        camera: DemoCamera | LiveCamera | None = None,
+        demo: Demo | None = None,
+        speaker: Speaker | None = None,
         screenshots: Path | None = None,
         on_started: Callable[[TableKeeperApp], Any] | None = None,
         **kwargs: Any,
@@ -71,13 +80,13 @@ class TableKeeperApp(App):
         self.banner: Banner | None = None
         self.manager: ScreenManager | None = None
         self.screens: dict[str, Any] = {}
-        self._deck: Any = None
+        self._deck: CategoryTable | None = None
         self._shot: set[str] = set()
         self._camera_status = "ok"
         #: A play the camera saw, waiting for the players to check it in turn entry.
         self.camera_prefill: dict[str, Any] | None = None
         #: Club night's publisher (``kiosk.club.publish.publisher``), or None when it is off.
-        self.club: Any = None
+        self.club: Publisher | None = None
         #: The category card of the turn that just ended (the vote screen shows it).
         self.played_category = ""
 
@@ -107,7 +116,7 @@ class TableKeeperApp(App):
         if self.demo is not None:
             self.demo.deliver = lambda f: Clock.schedule_once(lambda _dt: f(), 0)
             self.demo.report = self._demo_report
-        if self.camera is not None and hasattr(self.camera, "on_read"):
+        if self.camera is not None:
             # Reads arrive on the camera's thread; the screen is redrawn on the UI thread.
             self.camera.on_read = lambda: Clock.schedule_once(lambda _dt: self._camera_read(), 0)
             if hasattr(self.camera, "start"):
@@ -116,7 +125,7 @@ class TableKeeperApp(App):
         for problem in self._take_problems():
             self.warn(problem)
         self.go("game" if resumed else "start")
-        if self.timer is not None and getattr(self.timer, "problem", ""):
+        if self.timer is not None and self.timer.problem:
             self.warn(self.timer.problem, "info")
         Clock.schedule_once(self._ready, 0)
         threading.Thread(target=self._warm_authority, name="word-list", daemon=True).start()
@@ -191,11 +200,11 @@ class TableKeeperApp(App):
 
     def on_stop(self) -> None:
         """Ring and buzzer off, camera released, the game log closed (every event is already on disk)."""
-        if self.timer is not None and hasattr(self.timer, "close"):
+        if self.timer is not None:
             self.timer.close()
-        if self.camera is not None and hasattr(self.camera, "close"):
+        if self.camera is not None:
             self.camera.close()
-        if self.demo is not None and hasattr(self.demo, "close"):
+        if self.demo is not None:
             self.demo.close()
         self.session.log.close()
 
@@ -322,7 +331,7 @@ class TableKeeperApp(App):
                 self.played_category = table.current
             table.put_back()
 
-    def _open_deck(self, quiet: bool = False) -> Any:
+    def _open_deck(self, quiet: bool = False) -> CategoryTable | None:
         level = str(self.settings.section("kiosk").get("category_level", "green"))
         if self._deck is None or self._deck.level != level:
             try:
