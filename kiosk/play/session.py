@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
 from games.base import Game, GameSetupError, Turn
+from games.house_words import HouseWords
 from games.registry import canonical_name, new_game
 from games.rulings import IllegalEvent, Ruling
 from kiosk.gamelog.contract import Log
@@ -336,7 +337,7 @@ class Session:
         where = "all games" if game is None else playbook.guide(game).title
         return Result(True, f"{getattr(entry, 'word', word.upper())} is now a house word in {where}.")
 
-    def house_words(self) -> Any:
+    def house_words(self) -> HouseWords:
         """The table's house words (``games.house_words.HouseWords``: list, strike, remove)."""
         authority = self._authority()
         if authority is not None and hasattr(authority, "house"):
