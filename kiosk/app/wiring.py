@@ -13,13 +13,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kiosk.files import settings as settings_file
 from kiosk.play.session import Session
 
 if TYPE_CHECKING:
+    from games.words import WordAuthority
     from hardware.table_timer import TimerView
+    from kiosk.app.kiosk_app import TableKeeperApp
     from kiosk.camera.demo import DemoCamera
     from kiosk.camera.live import LiveCamera
     from kiosk.club.publish.publisher import Publisher
@@ -39,7 +41,7 @@ def open_log(problems: list[str]) -> GameLog:
     return open_game_log(problems)
 
 
-def authority_loader(settings: settings_file.Settings) -> Callable[[], Any]:
+def authority_loader(settings: settings_file.Settings) -> Callable[[], WordAuthority]:
     """A function that loads the word authority (slow: run it off the UI thread).
 
     It raises what the loaders raise (no word list, a damaged house-words file); the session
@@ -51,7 +53,7 @@ def authority_loader(settings: settings_file.Settings) -> Callable[[], Any]:
 
     section = settings.section("words")
 
-    def load() -> Any:
+    def load() -> WordAuthority:
         return WordAuthority.load(
             size=int(section.get("size", 60)),
             variant=str(section.get("variant", "both")),
@@ -153,8 +155,8 @@ def build_app(
     *,
     demo: bool | None = None,
     screenshots: Path | None = None,
-    on_started: Callable[[Any], Any] | None = None,
-) -> Any:
+    on_started: Callable[[TableKeeperApp], object] | None = None,
+) -> TableKeeperApp:
     """The whole kiosk, ready to ``run()``."""
     from kiosk.app.demo import Demo
     from kiosk.app.kiosk_app import TableKeeperApp

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
@@ -36,7 +36,19 @@ log = logging.getLogger(__name__)
 
 @runtime_checkable
 class Authority(Protocol):
-    def rule(self, game: str, word: str, **context: Any) -> Ruling: ...
+    """The word authority as the session asks it (``games.words.WordAuthority``): a ruling on a
+    word, with the context ``playbook.authority_context`` gives (the Tosswords draw, the spiral)."""
+
+    def rule(
+        self,
+        game: str,
+        word: str,
+        *,
+        keys: Sequence[str] | None = None,
+        die: int | str | None = None,
+        extras: Iterable[str] = (),
+        spiral: str | None = None,
+    ) -> Ruling: ...
 
 
 @dataclass(frozen=True)
