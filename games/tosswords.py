@@ -220,7 +220,7 @@ class Tosswords(Game[TosswordsState]):
         new = replace(state, to_move=1 - side, last=None, stealable=stealable)
         summary = "time ran out: the tiles go back"
         if stealable is not None:
-            summary += f"; {self.players[1 - side]} may steal ({draw.describe()})"  # type: ignore[union-attr]
+            summary += f"; {self.players[1 - side]} may steal ({stealable.describe()})"
         return Step(new, (Turn(self.players[side], 0, summary),), summary)
 
     def _steal(self, state: TosswordsState, event: Mapping[str, Any]) -> Step:
