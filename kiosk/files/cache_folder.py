@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from kiosk.files import paths
-from kiosk.files.atomic_file import write_atomically
+from kiosk.files.durable import write_atomically
 
 
 class CacheFolder:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from games.house_words import HouseWords, HouseWordsError
 from kiosk.files import paths
-from kiosk.files.atomic_file import write_atomically
+from kiosk.files.durable import write_atomically
 
 
 class HouseWordsFile:

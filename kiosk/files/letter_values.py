@@ -20,7 +20,7 @@ import logging
 import os
 from pathlib import Path
 
-from kiosk.files.atomic_file import write_atomically
+from kiosk.files.durable import write_atomically
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from typing import Any
 import tomli_w
 
 from kiosk.files import paths
-from kiosk.files.atomic_file import write_atomically
+from kiosk.files.durable import write_atomically
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,6 @@ import contextlib
 import errno
 import json
 import logging
-import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.files import paths
+from kiosk.files.durable import fsync_folder
 from kiosk.gamelog import queries as store_queries
 from kiosk.gamelog.errors import (
     BAD_INPUT,
@@ -114,7 +114,7 @@ class GameLog:
             if ok != "ok":
                 raise sqlite3.DatabaseError(f"database disk image is malformed: {ok}")
             if new:
-                _fsync_dir(self.path.parent)
+                fsync_folder(self.path.parent)
             return conn
         except StoreError:
             if conn is not None:
@@ -439,13 +439,3 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
         raise
-
-
-def _fsync_dir(folder: Path) -> None:
-    """Make a newly created file's directory entry durable too (a power cut could drop it)."""
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from kiosk.files.durable import write_atomically
 from kiosk.play.categories import LEVELS, restore_deck
 
 log = logging.getLogger(__name__)
@@ -60,14 +59,4 @@ class CategoryTable:
             self._saved, self.current = saved, ""
 
     def _write(self, data: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=self.path.name, suffix=".tmp", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(data, fh)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomically(self.path, json.dumps(data).encode("utf-8"))

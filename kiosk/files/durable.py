@@ -1,8 +1,13 @@
-"""Writing a small file so that a power cut leaves the old version or the new one, never half.
+"""Writing the kiosk's files so that a power cut leaves the old version or the new one, never half.
 
-The settings, the house words and the category tray are the players' own work and are
-rewritten whole: write a temporary file beside the old one, flush it to the card, rename
-it over the old one, then sync the folder so the rename itself survives.
+The settings, the house words, Option's letter points, the category tray and the game log
+are the players' own work. A file is rewritten whole: a temporary file beside the old one,
+flushed to the card, renamed over it, then the folder synced so the rename itself survives.
+
+This lives in ``kiosk/files`` because it is the lowest layer every part of the kiosk that
+writes files (``kiosk/files``, ``kiosk/gamelog``, ``kiosk/play``) may import, so they all
+write the same way. ``calibration/`` may import nothing of ours, so the calibration file
+keeps its own write.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 
 def fsync_folder(folder: Path) -> None:
+    """Make a rename or a new file's entry in ``folder`` durable; a folder that cannot be
+    opened (not POSIX) is no error, since the file itself is already on the card."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
