@@ -1,13 +1,15 @@
-"""Writing the kiosk's files so that a power cut leaves the old version or the new one, never half.
+"""Writing the kiosk's files so a power cut leaves the old version or the new one, and a damaged
+one is kept aside, never deleted.
 
 The settings, the house words, Option's letter points, the category tray and the game log
 are the players' own work. A file is rewritten whole: a temporary file beside the old one,
 flushed to the card, renamed over it, then the folder synced so the rename itself survives.
+A file found damaged is renamed aside for a person to look at, never deleted.
 
-This lives in ``kiosk/files`` because it is the lowest layer every part of the kiosk that
-writes files (``kiosk/files``, ``kiosk/gamelog``, ``kiosk/play``) may import, so they all
-write the same way. ``calibration/`` may import nothing of ours, so the calibration file
-keeps its own write.
+Both live here, in ``kiosk/files``, because it is the lowest layer every part of the kiosk
+that writes files (``kiosk/files``, ``kiosk/gamelog``, ``kiosk/play``) may import, so they
+all write and keep aside the same way. ``calibration/`` may import nothing of ours, so the
+calibration file keeps its own write.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -49,3 +52,23 @@ def fsync_folder(folder: Path) -> None:
         log.warning("could not sync the folder %s: %s", folder, exc)
     finally:
         os.close(fd)
+
+
+def keep_aside(path: Path, tag: str, side_files: Iterable[str] = ()) -> Path:
+    """Rename ``path`` to ``NAME.TAG`` (``NAME.TAG-2``, ... if taken) and return the new path.
+
+    Each of ``side_files`` (suffixes such as SQLite's ``-wal``) that exists goes along under
+    the new name, so a person finds the file whole. Raises OSError (the file is gone, the
+    card is read-only); the caller says so in its own words.
+    """
+    target = path.with_name(f"{path.name}.{tag}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.{tag}-{n}")
+    os.replace(path, target)
+    for suffix in side_files:
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            os.replace(side, target.with_name(target.name + suffix))
+    return target

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from pathlib import Path
 
-from kiosk.files.durable import write_atomically
+from kiosk.files.durable import keep_aside, write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +58,7 @@ class LetterValues:
                 raise TypeError("'letters' is not a table")
         except (UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
             log.warning("Option's letter points file %s is damaged: %s", self.path, exc)
-            kept = _keep_aside(self.path)
+            kept = _kept_aside(self.path)
             where = f" (the damaged file is kept as {kept.name} in the data folder)" if kept else ""
             self.problem = f"Option's letter points file was damaged: each letter starts at 1 again{where}."
             return
@@ -121,16 +120,10 @@ def _valid(letter: object, points: object) -> bool:
     )
 
 
-def _keep_aside(path: Path) -> Path | None:
-    """Rename a damaged file to NAME.bad (NAME.bad-2, ... if taken); never delete it."""
-    target = path.with_name(path.name + ".bad")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.bad-{n}")
+def _kept_aside(path: Path) -> Path | None:
+    """The damaged file as NAME.bad (NAME.bad-2, ... if taken), or None if it could not move."""
     try:
-        os.replace(path, target)
+        return keep_aside(path, "bad")
     except OSError as exc:
         log.warning("could not move the damaged letter points file aside: %s", exc)
         return None
-    return target

@@ -10,7 +10,6 @@ temporary file, fsync, rename), so a power cut leaves the old file or the new on
 from __future__ import annotations
 
 import logging
-import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 import tomli_w
 
 from kiosk.files import paths
+from kiosk.files.durable import keep_aside as move_aside
 from kiosk.files.durable import write_atomically
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def load(path: Path | None = None, *, keep_aside: bool = True) -> Settings:
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        kept = _keep_aside(path) if keep_aside else None
+        kept = _kept_aside(path) if keep_aside else None
         where = f" It was kept as {kept.name}." if kept else ""
         settings.problems.append(
             f"The settings file {path} is damaged or half-written ({exc}); using defaults.{where}"
@@ -124,16 +124,10 @@ def save(settings: Settings, path: Path | None = None) -> None:
     write_atomically(path, tomli_w.dumps(settings.values).encode("utf-8"))
 
 
-def _keep_aside(path: Path) -> Path | None:
-    """Rename a damaged file to NAME.bad (NAME.bad-2, ... if taken); never delete it."""
-    target = path.with_name(path.name + ".bad")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.bad-{n}")
+def _kept_aside(path: Path) -> Path | None:
+    """The damaged file as NAME.bad (NAME.bad-2, ... if taken), or None if it could not move."""
     try:
-        os.replace(path, target)
+        return move_aside(path, "bad")
     except OSError as exc:
         log.warning("could not move the damaged settings file aside: %s", exc)
         return None
-    return target

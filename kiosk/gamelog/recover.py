@@ -15,13 +15,14 @@ import contextlib
 import itertools
 import json
 import logging
-import os
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeGuard
+
+from kiosk.files import durable
 
 
 class GameWriter(Protocol):
@@ -44,20 +45,9 @@ _MAX_ID = 1_000_000
 
 def keep_aside(path: Path, now: datetime) -> Path | None:
     """Rename ``path`` (and its ``-wal``/``-shm``) to ``NAME.damaged-STAMP``; return the new name."""
-    stamp = now.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.damaged-{stamp}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
     if not path.exists():
         return None
-    os.replace(path, target)
-    for suffix in _SIDE_FILES:
-        side = path.with_name(path.name + suffix)
-        if side.exists():
-            os.replace(side, target.with_name(target.name + suffix))
-    return target
+    return durable.keep_aside(path, f"damaged-{now.strftime('%Y%m%d-%H%M%S')}", _SIDE_FILES)
 
 
 @dataclass
