@@ -24,15 +24,15 @@ The format is documented in docs/calibration.md.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from calibration.durable import write_atomically
 
 VERSION = 1
 KINDS = ("upwords", "wots", "grid")
@@ -318,32 +318,10 @@ def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
     except OSError as exc:
         raise CalibrationError(f"cannot make the folder {path.parent}: {exc.strerror or exc}") from None
     text = json.dumps(cal.to_dict(), ensure_ascii=False, indent=2) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        _fsync_dir(path.parent)
+        write_atomically(path, text.encode("utf-8"))
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
         raise CalibrationError(f"cannot write the calibration file {path}: {exc.strerror or exc}") from None
-
-
-def _fsync_dir(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); harmless where directories cannot be opened."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def corners_from_sequence(values: Sequence[float]) -> tuple[Point, Point, Point, Point]:

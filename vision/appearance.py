@@ -17,6 +17,7 @@ a letter, the printing on a premium square, the cell walls).
 
 from __future__ import annotations
 
+import io
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +26,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from calibration.durable import write_atomically
 
 #: Side of the normalised structure patch per cell.
 PATCH = 8
@@ -140,9 +143,9 @@ class BoardAppearance:
             arrays["faces"] = np.asarray(self.faces, np.float32)
         if self.inks is not None:
             arrays["inks"] = np.asarray(self.inks, np.float32)
-        tmp = Path(path).with_suffix(".tmp.npz")
-        np.savez_compressed(tmp, **arrays)
-        tmp.replace(path)
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, **arrays)
+        write_atomically(Path(path), buffer.getvalue())
 
     @classmethod
     def load(cls, path: str | Path) -> BoardAppearance:

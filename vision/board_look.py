@@ -108,7 +108,6 @@ def save_appearance(cal: Calibration, calibration_path: str | Path, appearance: 
     calibration_path = Path(calibration_path)
     target = calibration_path.parent / APPEARANCE_FILE
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
         appearance.save(target)
     except OSError as exc:
         raise CalibrationError(f"cannot write {target}: {exc.strerror or exc}") from None

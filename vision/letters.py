@@ -19,6 +19,7 @@ LetterRead(letter='W', confidence=0.97, source='knn')
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ import cv2
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from calibration.durable import write_atomically
 from vision.glyph_batch import features_and_bare_many
 from vision.glyphs import glyph_features
 from vision.letter_match import CANDIDATES, TileMatcher
@@ -438,14 +440,16 @@ class LetterClassifier:
         faces = {}
         if self.matcher is not None:
             faces = {"faces": self.matcher.faces, "face_labels": np.array(self.matcher.labels, dtype=str)}
+        buffer = io.BytesIO()
         np.savez_compressed(
-            Path(path),
+            buffer,
             features=self._features,
             tight=self._tight,
             labels=np.array(self._labels.tolist(), dtype=str),
             k=np.array(self.k),
             **faces,
         )
+        write_atomically(Path(path), buffer.getvalue())
 
     @classmethod
     def load(cls, path: str | Path) -> LetterClassifier:

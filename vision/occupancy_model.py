@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from calibration.durable import write_atomically
 from vision.appearance import (
     BoardAppearance,
     CellLooks,
@@ -283,8 +284,7 @@ class OccupancyModel:
 
     def save(self, path: str | Path = MODEL_FILE) -> None:
         data = {"info": self.info, "models": {k: m.to_dict() for k, m in self.models.items()}}
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(json.dumps(data, indent=1) + "\n")
+        write_atomically(Path(path), (json.dumps(data, indent=1) + "\n").encode("utf-8"))
 
     @classmethod
     def load(cls, path: str | Path = MODEL_FILE) -> OccupancyModel:

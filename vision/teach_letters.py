@@ -213,10 +213,7 @@ def save_taught(classifier: LetterClassifier, calibration_path: str | Path, cal:
     calibration_path = Path(calibration_path)
     target = calibration_path.parent / LETTERS_FILE
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{LETTERS_FILE}.tmp.npz")
-        classifier.save(tmp)
-        tmp.replace(target)
+        classifier.save(target)
     except OSError as exc:
         raise TeachError(f"cannot write {target}: {exc.strerror or exc}") from None
     if cal is not None:

@@ -8,8 +8,8 @@ A file found damaged is renamed aside for a person to look at, never deleted.
 
 Both live here, in ``kiosk/files``, because it is the lowest layer every part of the kiosk
 that writes files (``kiosk/files``, ``kiosk/gamelog``, ``kiosk/play``) may import, so they
-all write and keep aside the same way. ``calibration/`` may import nothing of ours, so the
-calibration file keeps its own write.
+all write and keep aside the same way. ``calibration/`` and ``vision/`` may not import the
+kiosk, so :mod:`calibration.durable` holds the same write for their files.
 """
 
 from __future__ import annotations
