@@ -58,7 +58,11 @@ class LetterValues:
                 raise TypeError("'letters' is not a table")
         except (UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
             log.warning("Option's letter points file %s is damaged: %s", self.path, exc)
-            kept = _kept_aside(self.path)
+            kept: Path | None = None
+            try:
+                kept = keep_aside(self.path, "bad")
+            except OSError as err:
+                log.warning("could not move the damaged letter points file aside: %s", err)
             where = f" (the damaged file is kept as {kept.name} in the data folder)" if kept else ""
             self.problem = f"Option's letter points file was damaged: each letter starts at 1 again{where}."
             return
@@ -118,12 +122,3 @@ def _valid(letter: object, points: object) -> bool:
         and not isinstance(points, bool)
         and LOWEST <= points <= HIGHEST
     )
-
-
-def _kept_aside(path: Path) -> Path | None:
-    """The damaged file as NAME.bad (NAME.bad-2, ... if taken), or None if it could not move."""
-    try:
-        return keep_aside(path, "bad")
-    except OSError as exc:
-        log.warning("could not move the damaged letter points file aside: %s", exc)
-        return None

@@ -73,7 +73,12 @@ def load(path: Path | None = None, *, keep_aside: bool = True) -> Settings:
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        kept = _kept_aside(path) if keep_aside else None
+        kept: Path | None = None
+        if keep_aside:
+            try:
+                kept = move_aside(path, "bad")
+            except OSError as err:
+                log.warning("could not move the damaged settings file aside: %s", err)
         where = f" It was kept as {kept.name}." if kept else ""
         settings.problems.append(
             f"The settings file {path} is damaged or half-written ({exc}); using defaults.{where}"
@@ -122,12 +127,3 @@ def save(settings: Settings, path: Path | None = None) -> None:
     """
     path = path or settings.path or paths.config_file()
     write_atomically(path, tomli_w.dumps(settings.values).encode("utf-8"))
-
-
-def _kept_aside(path: Path) -> Path | None:
-    """The damaged file as NAME.bad (NAME.bad-2, ... if taken), or None if it could not move."""
-    try:
-        return move_aside(path, "bad")
-    except OSError as exc:
-        log.warning("could not move the damaged settings file aside: %s", exc)
-        return None
