@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from games.base import Game, GameSetupError, Outcome, Step, Turn
 from games.option_words import RULE_PLAYING, ScoredWord, parse_words
+from games.rack_games import detached, per_player, top_scorers
 from games.rulings import IllegalEvent, ruling_from_event
 
 RULE_FIRST = "Option, 'Playing' rule 1"
@@ -125,8 +126,7 @@ class Option(Game[OptionState]):
     def describe(self) -> str:
         """``Ann 45, Bob 0 | racks Ann 7, Bob 7 | bag 82 | Bob to move``."""
         s = self.state
-        scores = ", ".join(f"{p} {v}" for p, v in zip(self.players, s.scores, strict=True))
-        racks = ", ".join(f"{p} {v}" for p, v in zip(self.players, s.racks, strict=True))
+        scores, racks = per_player(self.players, s.scores), per_player(self.players, s.racks)
         if s.ended:
             tail = f"over: {s.ended}"
         elif self.needs_end:
@@ -153,9 +153,7 @@ class Option(Game[OptionState]):
     def _outcome(self, state: OptionState) -> Outcome | None:
         if not state.ended:
             return None
-        best = max(state.scores)
-        winners = tuple(p for p, s in zip(self.players, state.scores, strict=True) if s == best)
-        return Outcome(winners, state.ended)
+        return Outcome(top_scorers(self.players, state.scores), state.ended)
 
     def _apply(self, state: OptionState, event: Mapping[str, Any]) -> Step:
         kind = event["type"]
@@ -228,7 +226,7 @@ class Option(Game[OptionState]):
             bag=state.bag - drawn,
             mover=(me + 1) % len(self.players),
             started=True,
-            last=OptionPlay(me, words, prisms, turned, points, _detached(state)),
+            last=OptionPlay(me, words, prisms, turned, points, detached(state)),
             challengeable=True,
         )
         return Step(new, (Turn(self.players[me], points, summary),), summary)
@@ -330,13 +328,6 @@ class Option(Game[OptionState]):
 
     def _after_end_events(self) -> frozenset[str]:
         return frozenset()
-
-
-def _detached(state: OptionState) -> OptionState:
-    """``state`` with its last play cut off from the state before that play."""
-    if state.last is None or state.last.before is None:
-        return state
-    return replace(state, last=replace(state.last, before=None), challengeable=False)
 
 
 def _is_pair(p: object) -> bool:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from games.base import Game, GameSetupError, Outcome, Step, Turn
+from games.rack_games import detached, per_player, top_scorers
 from games.rulings import IllegalEvent, ruling_from_event
 from games.upwords_board import Board, Placement
 from games.upwords_rules import RULE_TURN, JudgedPlay, ScoredWord, judge_play, parse_tiles
@@ -45,7 +46,7 @@ class LastPlay:
     """The most recent play: who made it, what it formed, and the state it was made on.
 
     ``before`` is what an upheld challenge goes back to (rule 8: the tiles come off). It
-    keeps its own last play without that play's ``before`` (see :func:`_detached`), so
+    keeps its own last play without that play's ``before`` (see :func:`games.rack_games.detached`), so
     states never form a chain as long as the game: comparing, hashing or copying one
     stays shallow however many plays were made.
     """
@@ -175,8 +176,7 @@ class Upwords(Game[UpwordsState]):
     def describe(self) -> str:
         """``8/8/8/1MOOD3/8/8/8/8 | Ann 8, Bob 0 | racks Ann 7, Bob 7 | bag 46 | Bob to move``."""
         s = self.state
-        scores = ", ".join(f"{p} {v}" for p, v in zip(self.players, s.scores, strict=True))
-        racks = ", ".join(f"{p} {v}" for p, v in zip(self.players, s.racks, strict=True))
+        scores, racks = per_player(self.players, s.scores), per_player(self.players, s.racks)
         tail = f"over: {s.ended}" if s.ended else f"{self.to_move} to move"
         return f"{s.board.text()} | {scores} | racks {racks} | bag {s.bag} | {tail}"
 
@@ -190,10 +190,7 @@ class Upwords(Game[UpwordsState]):
     def _outcome(self, state: UpwordsState) -> Outcome | None:
         if not state.ended:
             return None
-        best = max(state.scores)
-        return Outcome(
-            tuple(p for p, s in zip(self.players, state.scores, strict=True) if s == best), state.ended
-        )
+        return Outcome(top_scorers(self.players, state.scores), state.ended)
 
     def _apply(self, state: UpwordsState, event: Mapping[str, Any]) -> Step:
         kind = event["type"]
@@ -235,7 +232,7 @@ class Upwords(Game[UpwordsState]):
             bag=state.bag - drawn,
             mover=self._next(me),
             exchanged=state.exchanged,
-            last=LastPlay(me, judged.tiles, judged.words, judged.bonus, judged.points, _detached(state)),
+            last=LastPlay(me, judged.tiles, judged.words, judged.bonus, judged.points, detached(state)),
             challengeable=True,
         )
         if new.bag == 0 and racks[me] == 0:
@@ -363,13 +360,6 @@ class Upwords(Game[UpwordsState]):
             if i != last.player and now != then:  # the leftover penalties a going-out play caused
                 turns.append(Turn(self.players[i], then - now, "tiles-left penalty cancelled"))
         return Step(back, tuple(turns), summary)
-
-
-def _detached(state: UpwordsState) -> UpwordsState:
-    """``state`` with its last play cut off from the state before that play."""
-    if state.last is None or state.last.before is None:
-        return state
-    return replace(state, last=replace(state.last, before=None), challengeable=False)
 
 
 def _tiles(n: int) -> str:
