@@ -27,9 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.bench_replay import GAMES, SEED
+from bench.bench_replay import GAMES, SEED, apply_first_legal
 from games.registry import new_game
-from games.rulings import IllegalEvent
 from games.transcript import dumps
 
 EVENTS = 100_000
@@ -66,15 +65,9 @@ def generate(name: str, events: int = EVENTS, seed: int = SEED) -> str:
     rng = random.Random(f"{seed}-{name}")
     accepted = 0
     while accepted < events and not game.is_over():
-        for _ in range(500):
-            try:
-                game.apply(_long(name, propose(game, rng), rng))
-                accepted += 1
-                break
-            except IllegalEvent:
-                continue
-        else:
+        if not apply_first_legal(game, lambda: _long(name, propose(game, rng), rng)):
             break  # nothing the proposer offers is legal any more
+        accepted += 1
     return dumps(game)
 
 

@@ -143,19 +143,26 @@ def generate(name: str, turns: int = TURNS, seed: int = SEED) -> str:
     game = new_game(name, players, options)
     rng = random.Random(f"{seed}-{name}")
     while len(game.events) < turns and not game.is_over():
-        for _ in range(500):
-            try:
-                game.apply(propose(game, rng))
-                break
-            except IllegalEvent:
-                continue
-        else:
+        if not apply_first_legal(game, lambda: propose(game, rng)):
             break  # nothing the proposer offers is legal any more
     return dumps(game)
 
 
-def _median_ms(fn: Callable[[], object], repeats: int = REPEATS) -> float:
-    fn()  # warm up (imports, caches)
+def apply_first_legal(game: Game[Any], propose: Callable[[], dict[str, Any]], tries: int = 500) -> bool:
+    """Apply the first event ``propose()`` offers that the engine accepts; False if none of
+    ``tries`` was: random proposals are mostly illegal, and only legal ones make a transcript."""
+    for _ in range(tries):
+        try:
+            game.apply(propose())
+            return True
+        except IllegalEvent:
+            continue
+    return False
+
+
+def median_ms(fn: Callable[[], object], repeats: int = REPEATS) -> float:
+    """The median of ``repeats`` timed calls (ms), after one to warm up (imports, caches)."""
+    fn()
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
@@ -176,8 +183,8 @@ def main() -> None:
         events = len(lines) - 1  # every line but the header
         replayed = replay_lines(lines)
         assert len(replayed.events) == events, "the generated transcript must replay in full"
-        replay_ms = _median_ms(lambda lines=lines: replay_lines(lines))
-        json_ms = _median_ms(lambda lines=lines: [json.loads(x) for x in lines])
+        replay_ms = median_ms(lambda lines=lines: replay_lines(lines))
+        json_ms = median_ms(lambda lines=lines: [json.loads(x) for x in lines])
         per_200 = replay_ms * TURNS / max(events, 1)
         verdict = "ok" if per_200 < TARGET_MS else "SLOW"
         print(

@@ -19,12 +19,9 @@ from __future__ import annotations
 
 import json
 import random
-import statistics
-import time
-from collections.abc import Callable
 from typing import Any
 
-from games.rulings import IllegalEvent
+from bench.bench_replay import REPEATS, apply_first_legal, median_ms
 from games.transcript import dumps, replay_lines
 from games.upwords import Upwords
 from games.upwords_board import Board
@@ -32,7 +29,6 @@ from games.upwords_read import infer_play
 
 SEED = 20261121
 EVENTS = 200
-REPEATS = 25
 LETTERS = "AAEEEIIOOUBCDDGHLLMNNPRRSSTTWY"
 
 
@@ -62,25 +58,9 @@ def build_game() -> Upwords:
     game = Upwords(["Ann", "Bob"], {"size": 10, "tiles": 400})
     rng = random.Random(SEED)
     while len(game.events) < EVENTS and not game.is_over():
-        for _ in range(1000):
-            try:
-                game.apply(_propose(game, rng))
-            except IllegalEvent:
-                continue
-            break
-        else:
+        if not apply_first_legal(game, lambda: _propose(game, rng), tries=1000):
             break
     return game
-
-
-def _median_ms(fn: Callable[[], object], repeats: int = REPEATS) -> float:
-    fn()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def _compare_tops(a: Board, tops: tuple[tuple[str | None, ...], ...]) -> int:
@@ -94,8 +74,8 @@ def main() -> None:
     lines = text.splitlines()
     plays = sum(1 for e in game.events if e["type"] == "play")
     tallest = max((v.height for v in game.board), default=0)
-    replay_ms = _median_ms(lambda: replay_lines(lines))
-    json_ms = _median_ms(lambda: [json.loads(x) for x in lines])
+    replay_ms = median_ms(lambda: replay_lines(lines))
+    json_ms = median_ms(lambda: [json.loads(x) for x in lines])
     print(
         f"game: {len(game.events)} events ({plays} plays), {game.board.tile_count()} tiles on the board, "
         f"tallest stack {tallest}"
@@ -121,8 +101,8 @@ def main() -> None:
         for before, tops, _ in reads:
             _compare_tops(before, tops)
 
-    infer_ms = _median_ms(infer_all) / len(reads)
-    compare_ms = _median_ms(compare_all) / len(reads)
+    infer_ms = median_ms(infer_all) / len(reads)
+    compare_ms = median_ms(compare_all) / len(reads)
     print(
         f"{'infer_play, one 10x10 read':<36} {infer_ms * 1000:>8.1f}us {compare_ms * 1000:>8.1f}us "
         f"{infer_ms / compare_ms:>6.1f}x"
