@@ -19,6 +19,16 @@ def unit(value: float) -> float:
     return min(max(float(value), 0.0), 1.0)
 
 
+def check_picture(image: Any, image_size: tuple[int, int]) -> None:
+    """Refuse, in words, a picture a reader cannot read: not in colour, or not the size its
+    calibration was made for (the board's corners would be in the wrong places)."""
+    if image is None or image.ndim != 3:
+        raise ValueError("the reader needs a colour (BGR) image")
+    h, w = image.shape[:2]
+    if (w, h) != tuple(image_size):
+        raise ValueError(f"this calibration is for {image_size[0]}x{image_size[1]} pictures, not {w}x{h}")
+
+
 @dataclass(frozen=True, slots=True)
 class CellReading:
     """One Upwords (or generic grid) cell: empty, or its top letter and stack height.

@@ -26,7 +26,7 @@ from vision.median_strip import MEDIAN_ROW, settle_median
 from vision.occupancy import cell_fraction, glyph_centre, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model, light_change
 from vision.planes import BoardPlanes
-from vision.reading import DEFAULT_THRESHOLD, StreetColumn, StreetReading, unit
+from vision.reading import DEFAULT_THRESHOLD, StreetColumn, StreetReading, check_picture, unit
 from vision.upwords_reader import LetterReaderLike
 
 SPACES = (-2, -1, 0, 1, 2)
@@ -81,12 +81,7 @@ class StreetReader:
         return self.planes.warp(image, self.rows, self.cols, self.cell_px, -self.geometry.thickness_mm)
 
     def read(self, image: np.ndarray) -> StreetReading:
-        if image is None or image.ndim != 3:
-            raise ValueError("the reader needs a colour (BGR) image")
-        h, w = image.shape[:2]
-        if (w, h) != tuple(self.image_size):
-            raise ValueError(f"this calibration is for {self.image_size[0]}x{self.image_size[1]} pictures, "
-                             f"not {w}x{h}")
+        check_picture(image, self.image_size)
         top = self.warp(image)
         if self.appearance is not None and self.model is not None:
             face = self.geometry.tile_mm / self.geometry.pitch_mm
@@ -131,16 +126,22 @@ class StreetReader:
         conf = unit(min((p - 0.5) * 2.0, (0.5 - second) * 2.0 if second < 0.5 else 0.0))
         if second >= 0.5:
             flags.append("two spaces of this column look occupied")
-        letter_conf = 1.0
-        if self.letters is not None:
-            read = self._read_turned(self.face_crop(top, best, col), letter)
-            if read.letter is not None and read.letter != letter and read.confidence >= self.threshold:
-                letter_conf = 1.0 - float(read.confidence)
-                flags.append(f"the tile reads {read.letter}, not {letter}")
-                conf = min(conf, letter_conf)
-            else:
-                letter_conf = max(float(read.confidence), 0.5) if read.letter == letter else 0.5
+        letter_conf, misread = self._face_check(top, best, col, letter)
+        if misread:
+            flags.append(misread)
+            conf = min(conf, letter_conf)
         return StreetColumn(letter, SPACES[best], conf, letter_conf, tuple(flags), scores, self.threshold)
+
+    def _face_check(self, top: np.ndarray, row: int, col: int, letter: str) -> tuple[float, str | None]:
+        """How sure the tile's face shows ``letter`` (1.0 without a letter reader, 0.5 where it
+        reads as nothing sure), and the flag when it surely reads as another letter: then the
+        confidence is what that read leaves over."""
+        if self.letters is None:
+            return 1.0, None
+        read = self._read_turned(self.face_crop(top, row, col), letter)
+        if read.letter is not None and read.letter != letter and read.confidence >= self.threshold:
+            return 1.0 - float(read.confidence), f"the tile reads {read.letter}, not {letter}"
+        return (max(float(read.confidence), 0.5) if read.letter == letter else 0.5), None
 
     def _read_turned(self, crop: np.ndarray, letter: str):
         """Read a tile's letter, trying the other quarter turns: tiles get pushed from both sides."""
@@ -201,14 +202,10 @@ class StreetReader:
         conf = unit(margin)
         if runner_up > TILE_RATIO:  # two spaces look like tiles: one column holds only one
             flags.append("two spaces of this column look occupied")
-        letter_conf = 1.0
+        letter_conf, misread = self._face_check(top, best, col, letter)
+        if misread:
+            flags.append(misread)
         if self.letters is not None:
-            read = self._read_turned(self.face_crop(top, best, col), letter)
-            if read.letter is not None and read.letter != letter and read.confidence >= self.threshold:
-                letter_conf = 1.0 - float(read.confidence)
-                flags.append(f"the tile reads {read.letter}, not {letter}")
-            else:
-                letter_conf = max(float(read.confidence), 0.5) if read.letter == letter else 0.5
             conf = min(conf, max(letter_conf, 0.61)) if not flags else min(conf, letter_conf)
         return StreetColumn(letter, SPACES[best], conf, letter_conf, tuple(flags),
                             tuple(float(x) for x in scores / empty_level), self.threshold)

@@ -37,7 +37,7 @@ from vision.hands import UNDER_HAND, UNDER_HAND_FLAG, hand_cells, hand_flags
 from vision.occupancy import cell_fraction, face_features, glyph_centres, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model, light_change
 from vision.planes import BoardPlanes
-from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading, unit
+from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading, check_picture, unit
 from vision.spare_core import later
 
 if TYPE_CHECKING:
@@ -424,12 +424,8 @@ class UpwordsReader:
              only: Iterable[tuple[int, int]] | None = None) -> BoardReading:
         """Read the board; with ``previous`` heights come from history too; ``only`` re-reads
         just those cells and copies the rest from ``previous``."""
-        if image is None or image.ndim != 3:
-            raise ValueError("the reader needs a colour (BGR) image")
+        check_picture(image, self.image_size)
         h, w = image.shape[:2]
-        if (w, h) != tuple(self.image_size):
-            raise ValueError(f"this calibration is for {self.image_size[0]}x{self.image_size[1]} pictures, "
-                             f"not {w}x{h}")
         wanted = np.zeros((self.rows, self.cols), bool)
         if only is None or previous is None:
             wanted[:] = True
