@@ -18,6 +18,7 @@ import signal
 import sys
 import time
 import traceback
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -70,18 +71,23 @@ class UI:
         widget = find(self.app.root, tid)
         return widget is not None and not widget.disabled and widget.opacity > 0
 
-    def tap(self, tid: str) -> None:
-        from kivy.tests.common import UnitTestTouch
-
+    def _reach(self, tid: str) -> tuple[Any, float, float]:
+        """The widget and where a finger lands on it, once the messages over that spot are gone."""
         self.audit()
         widget = self.widget(tid)
-        if widget.disabled:
-            raise AssertionError(f"{tid!r} on the {self.screen} screen is disabled")
         x, y = widget.to_window(*widget.center)
         banner = self.app.banner
         while banner.messages and banner.collide_point(x, y) and widget is not banner.label:
             banner.hide()  # as a person would: tap the message away, then the button under it
             self.app.root.do_layout()  # the next message's strip, where it will be drawn
+        return widget, x, y
+
+    def tap(self, tid: str) -> None:
+        from kivy.tests.common import UnitTestTouch
+
+        widget, x, y = self._reach(tid)
+        if widget.disabled:
+            raise AssertionError(f"{tid!r} on the {self.screen} screen is disabled")
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         touch.touch_up()
@@ -94,18 +100,18 @@ class UI:
         late; at 2.2 s a fresh-clone run once lifted the finger before the press counted."""
         from kivy.tests.common import UnitTestTouch
 
-        self.audit()
-        widget = self.widget(tid)
-        x, y = widget.to_window(*widget.center)
-        banner = self.app.banner
-        while banner.messages and banner.collide_point(x, y):
-            banner.hide()  # as a person would: tap the message away first
-            self.app.root.do_layout()
+        _widget, x, y = self._reach(tid)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         yield seconds
         touch.touch_up()
         yield
+
+    def press(self, tid: str, wait: float | None = None) -> Iterator[Any]:
+        """``yield from ui.press(tid)``: a tap, then a frame (or ``wait`` seconds) for the app to
+        answer it; the step every scenario takes most."""
+        self.tap(tid)
+        yield wait
 
     def tap_at(self, x: float, y: float) -> None:
         """A finger on a point of the window (a board corner in a picture, say), not on a button."""
@@ -126,6 +132,33 @@ class UI:
         if parent is None:
             raise AssertionError(f"{tid!r} is not in a scrolling list")
         parent.scroll_to(widget, padding=10, animate=False)
+
+    def into_view(self, tid: str, wait: float = 0.2) -> Iterator[Any]:
+        """``yield from ui.into_view(tid)``: scroll to it, then let the list lay it out there."""
+        self.scroll_to(tid)
+        yield wait
+
+    def wait_for(self, done: Callable[[], object], tries: int, step: float) -> Iterator[Any]:
+        """``yield from ui.wait_for(done, tries, step)``: what runs on a worker thread (the camera,
+        the broker) takes its time; wait ``step`` seconds at a time, at most ``tries`` times."""
+        for _ in range(tries):
+            if done():
+                return
+            yield step
+
+    @property
+    def banners(self) -> list[str]:
+        """Every message the banner holds, the one showing first."""
+        return [message for message, _ in self.app.banner.messages]
+
+    def clear_banners(self) -> None:
+        """Tap every message away, as a person would before going on."""
+        while self.app.banner.messages:
+            self.app.banner.hide()
+
+    def scores(self) -> list[str]:
+        """The first two seats' scores as shown (every game has at least two)."""
+        return [self.text("game.score.0"), self.text("game.score.1")]
 
     def type(self, text: str, keyboard: str = "kb") -> None:
         for ch in text.upper():
@@ -180,7 +213,7 @@ def main(argv: list[str]) -> int:
             except Exception:
                 outcome["error"] = traceback.format_exc()
                 outcome.update(ui.found)
-                outcome["banner"] = [m for m, _ in app.banner.messages]
+                outcome["banner"] = ui.banners
                 try:
                     app.screenshot("failure-" + scenario_name)
                 finally:

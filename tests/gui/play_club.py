@@ -17,20 +17,16 @@ def _texts(widget: Any) -> list[str]:
 def club_qr(ui: Any) -> Steps:
     """Word on the Street with the club on: PURPLE is published; the Club screen shows the QR."""
     yield
-    ui.note("banner_at_start", [m for m, _ in ui.app.banner.messages])
+    ui.note("banner_at_start", ui.banners)
     yield from pick_game(ui, "word-on-the-street")
     yield from enter_word(ui, "PURPLE")
     assert ui.screen == "game", ui.screen
-    ui.tap("game.menu")
-    yield
-    ui.tap("history.club")
-    yield
+    yield from ui.press("game.menu")
+    yield from ui.press("history.club")
     assert ui.screen == "club", ui.screen
     club = ui.app.screens["club"]
-    for _ in range(100):  # until the broker has acknowledged every message (at most 10 s)
-        if "every event" in club.state.text:
-            break
-        yield 0.1
+    # until the broker has acknowledged every message (at most 10 s)
+    yield from ui.wait_for(lambda: "every event" in club.state.text, 100, 0.1)
     yield 1.1  # the screen's own once-a-second refresh shows it
     ui.app.banner.hide()
     yield from ui.shot("club")
@@ -39,6 +35,5 @@ def club_qr(ui: Any) -> Steps:
     ui.note("state", club.state.text)
     ui.note("all_texts", [t for t in _texts(ui.app.root) if t])
     ui.note("events", [e["type"] for e in ui.app.session.game.events])
-    ui.tap("club.back")
-    yield
+    yield from ui.press("club.back")
     ui.note("back_to", ui.screen)

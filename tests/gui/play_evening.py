@@ -11,8 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from play_games import TOSS_MOVES, option_word
-from play_steps import Steps, enter_word, mover, pick_game, place_word
+from play_steps import (
+    TOSS_MOVES,
+    Steps,
+    enter_word,
+    one_round_of_wordspiel,
+    option_word,
+    passes,
+    pick_game,
+    place_word,
+    street_to_the_end,
+    the_end,
+    timeout,
+    toss,
+)
 
 GAMES = ("word-on-the-street", "upwords", "tosswords", "wordspiel", "option")
 
@@ -44,28 +56,23 @@ def _came_back(ui: Any) -> Steps:
     ui.note("back", _state(ui))
     ui.note("timer_state", ui.text("game.timer_state"))
     ui.note("news", ui.text("game.news"))
-    ui.tap("game.timer")  # Resume: the turn goes on from the time it had
-    yield 0.2
+    yield from ui.press("game.timer", 0.2)  # Resume: the turn goes on from the time it had
 
 
-def _finish(ui: Any, shot: str) -> Steps:
-    yield
-    assert ui.screen == "end", ui.screen
-    ui.note("winner", ui.text("end.winner"))
-    ui.note("summary", ui.text("end.summary"))
-    yield from ui.shot(shot)
+def _recorded(ui: Any, shot: str) -> Steps:
+    """The game is over: what the end screen says, then New game records it."""
+    yield from the_end(ui, shot)
+    yield from _new_game(ui)
 
 
 def _new_game(ui: Any) -> Steps:
-    ui.tap("end.new")  # the result is recorded; back to Start
-    yield
+    yield from ui.press("end.new")  # the result is recorded; back to Start
     assert ui.screen == "start", ui.screen
 
 
 def _timer_on(ui: Any, game: str) -> Steps:
     """A 45 s timer for a game that has none by default (the start screen's + steps)."""
-    ui.tap(f"start.game.{game}")
-    yield
+    yield from ui.press(f"start.game.{game}")
     for _ in range(5):  # No timer -> 15 -> 20 -> 30 -> 45 -> 60
         ui.tap("start.timer.more")
     yield
@@ -78,8 +85,7 @@ WOTS_WORDS = ["STRENGTHS", "THRONGS", "DUMMY", "MUMMY", "MY", "STRENGTHS", "THRO
 def evening_wots_a(ui: Any) -> Steps:
     yield
     yield from pick_game(ui, "word-on-the-street", ["Parents", "Kids"])
-    ui.tap("game.card")
-    yield
+    yield from ui.press("game.card")
     yield from enter_word(ui, "STRENGTHS")  # the Parents
     ui.tap("game.card")  # the Kids' card: the timer starts with it
     yield from _cut(ui, start_timer=False)
@@ -87,19 +93,8 @@ def evening_wots_a(ui: Any) -> Steps:
 
 def evening_wots_b(ui: Any) -> Steps:
     yield from _came_back(ui)
-    words = iter(WOTS_WORDS[1:])
-    for _turn in range(40):
-        if ui.screen == "end":
-            break
-        if mover(ui) == "Parents":
-            yield from enter_word(ui, next(words))
-        else:
-            ui.tap("game.turn")
-            yield
-            ui.tap("entry.no_word")
-            yield
-    yield from _finish(ui, "evening-end-wots")
-    yield from _new_game(ui)
+    yield from street_to_the_end(ui, "Parents", iter(WOTS_WORDS[1:]), turns=40)
+    yield from _recorded(ui, "evening-end-wots")
 
 
 # ---------------------------------------------------------------------- Upwords
@@ -115,38 +110,24 @@ def evening_upwords_a(ui: Any) -> Steps:
 def evening_upwords_b(ui: Any) -> Steps:
     """Dad's DEAR was really DEAN: corrected from History; then both pass; then a rematch."""
     yield from _came_back(ui)
-    ui.tap("game.menu")
-    yield
-    ui.tap("history.correct")
-    yield
-    ui.tap("correct.entry.1")
-    yield
+    yield from ui.press("game.menu")
+    yield from ui.press("history.correct")
+    yield from ui.press("correct.entry.1")
     ui.app.screens["entry"].keyboard.set("")
     ui.tap("entry.col.more")
     ui.tap("entry.direction")
     ui.type("DEAN")
-    ui.tap("entry.done")
-    yield
+    yield from ui.press("entry.done")
     ui.note("corrected_on", ui.screen)
     ui.note("corrected", ui.app.screens["game"].news.text)
-    ui.tap("history.back")
-    yield
+    yield from ui.press("history.back")
     ui.note("after_correction", ui.app.session.game.scores())
-    for _ in range(2):
-        ui.tap("game.turn")
-        yield
-        ui.tap("entry.pass")
-        yield
-    yield from _finish(ui, "evening-end-upwords")
-    ui.tap("end.rematch")  # the same players; Mum moves to the next seat
-    yield
+    yield from passes(ui, 2)
+    yield from the_end(ui, "evening-end-upwords")
+    yield from ui.press("end.rematch")  # the same players; Mum moves to the next seat
     ui.note("rematch_players", list(ui.app.session.game.players))
     ui.note("rematch_mover", ui.text("game.mover"))
-    for _ in range(2):
-        ui.tap("game.turn")
-        yield
-        ui.tap("entry.pass")
-        yield
+    yield from passes(ui, 2)
     yield
     assert ui.screen == "end", ui.screen
     ui.note("rematch_summary", ui.text("end.summary"))
@@ -156,21 +137,10 @@ def evening_upwords_b(ui: Any) -> Steps:
 # ---------------------------------------------------------------------- Tosswords
 def _toss(ui: Any, moves: list[tuple[str, int, str]]) -> Steps:
     for tiles, die, word in moves:
-        ui.tap("game.turn")
-        yield
-        ui.type(tiles)
-        ui.tap(f"entry.die.{die}")
-        ui.tap("entry.done")
-        yield
-        ui.type(word)
-        ui.tap("entry.done")
-        yield
+        yield from toss(ui, tiles, die, word)
         if ui.screen == "end":
             return
-        ui.tap("game.turn")  # Kim runs out of time every turn
-        yield
-        ui.tap("entry.timeout")
-        yield
+        yield from timeout(ui)  # Kim runs out of time every turn
 
 
 def evening_tosswords_a(ui: Any) -> Steps:
@@ -183,25 +153,13 @@ def evening_tosswords_a(ui: Any) -> Steps:
 def evening_tosswords_b(ui: Any) -> Steps:
     yield from _came_back(ui)
     yield from _toss(ui, TOSS_MOVES[4:])
-    yield from _finish(ui, "evening-end-tosswords")
-    yield from _new_game(ui)
+    yield from _recorded(ui, "evening-end-tosswords")
 
 
 # ---------------------------------------------------------------------- WordSpiel
 def evening_wordspiel_a(ui: Any) -> Steps:
     yield
-    ui.tap("start.game.wordspiel")
-    yield
-    ui.tap("start.option.rounds")  # 5 -> 3
-    yield
-    ui.tap("start.option.rounds")  # 3 -> 1
-    yield
-    yield from pick_game(ui, "wordspiel", ["Mum", "Dad", "Kim"])
-    ui.tap("game.turn")
-    yield
-    ui.type("F")
-    ui.tap("entry.done")  # the flip starts the timer (rule D)
-    yield
+    yield from one_round_of_wordspiel(ui, ["Mum", "Dad", "Kim"])
     yield from enter_word(ui, "FUN")
     yield from _cut(ui)
 
@@ -209,14 +167,11 @@ def evening_wordspiel_a(ui: Any) -> Steps:
 def evening_wordspiel_b(ui: Any) -> Steps:
     yield from _came_back(ui)
     yield from enter_word(ui, "NO")  # Dad
-    ui.tap("game.turn")  # Dad exchanges a card out of turn
-    yield
-    ui.tap("entry.exchange.1")
-    yield
+    yield from ui.press("game.turn")  # Dad exchanges a card out of turn
+    yield from ui.press("entry.exchange.1")
     yield from enter_word(ui, "OXQ")  # Kim (nobody challenges)
     yield from enter_word(ui, "QUICKSAND")  # Mum goes out: the round and the game end
-    yield from _finish(ui, "evening-end-wordspiel")
-    yield from _new_game(ui)
+    yield from _recorded(ui, "evening-end-wordspiel")
 
 
 # ---------------------------------------------------------------------- Option
@@ -231,17 +186,12 @@ def evening_option_a(ui: Any) -> Steps:
 def evening_option_b(ui: Any) -> Steps:
     yield from _came_back(ui)
     yield from option_word(ui, "LOOT", [3, 2, 2, 3])
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.end")
-    yield
+    yield from ui.press("game.turn")
+    yield from ui.press("entry.end")
     for _ in range(2):
         ui.tap("tally.0.more")
-    ui.tap("tally.done")
-    yield
-    yield from _finish(ui, "evening-end-option")
-    yield from _new_game(ui)
-    ui.tap("start.stats")  # the evening in the Games list
-    yield
+    yield from ui.press("tally.done")
+    yield from _recorded(ui, "evening-end-option")
+    yield from ui.press("start.stats")  # the evening in the Games list
     ui.note("games_list", [w.text for w in ui.app.screens["history"].lines.children][::-1])
     yield from ui.shot("evening-games-played")

@@ -4,7 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from play_steps import Steps, enter_word, mover, pick_game, place_word, rule
+from play_steps import (
+    TOSS_MOVES,
+    Steps,
+    challenge,
+    enter_word,
+    mover,
+    one_round_of_wordspiel,
+    option_word,
+    passes,
+    pick_game,
+    place_word,
+    rule,
+    street_to_the_end,
+    the_end,
+    timeout,
+    toss,
+)
 
 
 def wots(ui: Any) -> Steps:
@@ -12,8 +28,7 @@ def wots(ui: Any) -> Steps:
     yield
     yield from ui.shot("start")
     yield from pick_game(ui, "word-on-the-street", ["Reds", "Blues"])
-    ui.tap("game.card")
-    yield
+    yield from ui.press("game.card")
     yield from ui.shot("game-wots")
     ui.note("kerb_labels", ui.app.screens["game"].table.view.painted_text)
     ui.note("category", ui.text("game.category"))
@@ -21,83 +36,49 @@ def wots(ui: Any) -> Steps:
     # Reds play STRENGTHS; Blues challenge the word selection and the table votes 1-2: tiles back.
     yield from enter_word(ui, "STRENGTHS", done=False)
     yield from ui.shot("entry-wots")
-    ui.tap("entry.done")
-    yield
-    ui.tap("game.challenge")
-    yield
+    yield from ui.press("entry.done")
+    yield from ui.press("game.challenge")
     yield from ui.shot("challenge-kind")
-    ui.tap("challenge.kind.selection")
-    yield
+    yield from ui.press("challenge.kind.selection")
     ui.tap("challenge.vote.accept")
     ui.tap("challenge.vote.reject")
-    ui.tap("challenge.vote.reject")
-    yield
+    yield from ui.press("challenge.vote.reject")
     yield from ui.shot("challenge-vote")
     ui.note("vote_card", ui.text("challenge.vote.card"))
-    ui.tap("challenge.vote.done")
-    yield
+    yield from ui.press("challenge.vote.done")
     yield from ui.shot("challenge-verdict-vote")
     ui.note("vote_verdict", ui.text("challenge.verdict"))
     # One tap undoes the ruling: STRENGTHS stands again.
-    ui.tap("challenge.undo")
-    yield
+    yield from ui.press("challenge.undo")
     assert ui.screen == "game", ui.screen
     # Now a spelling challenge of the same word: it is spelt right, so the Blues lose a turn.
-    ui.tap("game.challenge")
-    yield
-    ui.tap("challenge.kind.spelling")
-    yield
-    yield from rule(ui, legal_by_hand=True)
+    yield from challenge(ui, legal_by_hand=True, kind="spelling")
     ui.note("spelling_verdict", ui.text("challenge.verdict"))
     yield from ui.shot("challenge-verdict-legal")
-    ui.tap("challenge.ok")
-    yield
+    yield from ui.press("challenge.ok")
     # Reds play on (the Blues lost their turn); a misspelt word gets challenged.
     ui.note("after_spelling_mover", mover(ui))
     yield from enter_word(ui, "STRENGHTS")
-    ui.tap("game.challenge")
-    yield
-    ui.tap("challenge.kind.spelling")
-    yield
-    yield from rule(ui, legal_by_hand=False)
+    yield from challenge(ui, legal_by_hand=False, kind="spelling")
     yield from ui.shot("challenge-first-error")
-    ui.tap("challenge.letter.6")  # STRENG|H: the H is the first wrong letter
-    yield
+    yield from ui.press("challenge.letter.6")  # STRENG|H: the H is the first wrong letter
     ui.note("misspelt_verdict", ui.text("challenge.verdict"))
     yield from ui.shot("challenge-verdict-illegal")
-    ui.tap("challenge.ok")
-    yield
+    yield from ui.press("challenge.ok")
     yield from ui.shot("game-wots-midgame")
     # The Blues play SANDBOX; the Reds say it is two words: it is one, so the Reds lose a turn.
     ui.note("before_sandbox_mover", mover(ui))
     yield from enter_word(ui, "SANDBOX")
-    ui.tap("game.challenge")
-    yield
-    ui.tap("challenge.kind.compound")
-    yield
-    yield from rule(ui, legal_by_hand=True)
+    yield from challenge(ui, legal_by_hand=True, kind="compound")
     ui.note("compound_verdict", ui.text("challenge.verdict"))
     ui.note("compound_now", ui.text("challenge.now"))
-    ui.tap("challenge.ok")
-    yield
+    yield from ui.press("challenge.ok")
     ui.note("after_compound_mover", mover(ui))
     # A compound-word challenge of a real word (upheld as one word).
     words = iter(["STRENGTHS", "THRONGS", "DUMMY", "MUMMY", "MY", "STRENGTHS", "THRONGS"])
-    for _turn in range(30):
-        if ui.screen == "end":
-            break
-        if mover(ui) == "Reds":
-            yield from enter_word(ui, next(words))
-        else:
-            ui.tap("game.turn")
-            yield
-            ui.tap("entry.no_word")
-            yield
-    assert ui.screen == "end", ui.screen
-    ui.note("winner", ui.text("end.winner"))
-    yield from ui.shot("end-wots")
-    ui.tap("end.history")
-    yield
+    yield from street_to_the_end(ui, "Reds", words, turns=30)
+    yield from the_end(ui, "end-wots")
+    yield from ui.press("end.history")
     yield from ui.shot("history-wots")
     ui.note("history_lines", len(list(ui.app.screens["history"].lines.children)))
 
@@ -107,96 +88,56 @@ def upwords(ui: Any) -> Steps:
     yield
     yield from pick_game(ui, "upwords", ["Ann", "Bob"])
     # MOOD across row 4 (1-based), columns 2-5: the start cell is row 4, col 4 by default.
-    ui.tap("game.turn")
-    yield
+    yield from ui.press("game.turn")
     ui.tap("entry.col.less")
     ui.tap("entry.col.less")
     ui.type("MOOD")
     yield
     yield from ui.shot("entry-upwords")
     ui.note("mood_preview", ui.text("entry.preview"))
-    ui.tap("entry.done")
-    yield
+    yield from ui.press("entry.done")
     # DEAR down from the D of MOOD (row 4, col 5).
     yield from place_word(ui, "DEAR", "entry.col.more", "entry.direction")
     # NET across row 5 from col 4: forms ON as well (6 + 4 = 10).
     yield from place_word(ui, "NET", "entry.row.more")
     ui.note("after_net", ui.text("game.news"))
     # NET also formed ON: a challenge asks which word; ON is fine, and the ruling is undone.
-    ui.tap("game.challenge")
-    yield
+    yield from ui.press("game.challenge")
     yield from ui.shot("challenge-which-word")
-    ui.tap("challenge.word.1")
-    yield
+    yield from ui.press("challenge.word.1")
     yield from rule(ui, legal_by_hand=True)
     ui.note("on_word", ui.text("challenge.word"))
     ui.note("on_verdict", ui.text("challenge.verdict"))
-    ui.tap("challenge.undo")
-    yield
+    yield from ui.press("challenge.undo")
     # WOOD: W stacked on the M.
     yield from place_word(ui, "WOOD", "entry.col.less", "entry.col.less")
     yield from ui.shot("game-upwords")
-    ui.tap("game.challenge")
-    yield
-    yield from rule(ui, legal_by_hand=True)
+    yield from challenge(ui, legal_by_hand=True)
     ui.note("wood_verdict", ui.text("challenge.verdict"))
     yield from ui.shot("challenge-upwords")
-    ui.tap("challenge.ok")
-    yield
+    yield from ui.press("challenge.ok")
     # Ann adds a made-up word off NET: DEARX is not a word; the challenge takes it off.
     yield from place_word(ui, "DEARZ", "entry.col.more", "entry.direction")
     ui.note("scores_before_challenge", ui.text("game.score.0"))
-    ui.tap("game.challenge")
-    yield
-    yield from rule(ui, legal_by_hand=False)
+    yield from challenge(ui, legal_by_hand=False)
     ui.note("dearz_verdict", ui.text("challenge.verdict"))
-    ui.tap("challenge.ok")
-    yield
+    yield from ui.press("challenge.ok")
     # Ann asks to end the game while tiles are left: refused, in plain words.
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.end")
-    yield
-    ui.tap("tally.done")
-    yield
+    yield from ui.press("game.turn")
+    yield from ui.press("entry.end")
+    yield from ui.press("tally.done")
     ui.note("early_end", ui.app.banner.showing)
     yield from ui.shot("tally-upwords")
-    ui.tap("tally.back")
-    yield
+    yield from ui.press("tally.back")
     # Everyone passes in turn: the game is over.
-    for _ in range(2):
-        ui.tap("game.turn")
-        yield
-        ui.tap("entry.pass")
-        yield
-    yield
-    assert ui.screen == "end", ui.screen
-    ui.note("winner", ui.text("end.winner"))
-    ui.note("summary", ui.text("end.summary"))
-    yield from ui.shot("end-upwords")
-    ui.tap("end.rematch")  # same players, Ann moves to the next seat
-    yield
+    yield from passes(ui, 2)
+    yield from the_end(ui, "end-upwords")
+    yield from ui.press("end.rematch")  # same players, Ann moves to the next seat
     ui.note("rematch_mover", ui.text("game.mover"))
     ui.note("rematch_players", list(ui.app.session.game.players))
-    ui.tap("game.menu")
-    yield
-    ui.tap("history.leave")
-    yield
+    yield from ui.press("game.menu")
+    yield from ui.press("history.leave")
     ui.note("names_remembered", [ui.text("start.name.0"), ui.text("start.name.1")])
-
-
-TOSS_MOVES = [  # tiles drawn (first two are the keys), die, word: every letter once
-    ("CT", 3, "TRANCE"),
-    ("QU", 0, "QUIT"),
-    ("ZA", 1, "ZEAL"),
-    ("JO", 0, "JOB"),
-    ("XE", 0, "EXIT"),
-    ("KING", 0, "KING"),
-    ("WHY", 0, "WHY"),
-    ("FLP", 0, "FLOP"),
-    ("BRD", 0, "BRED"),
-    ("MSV", 3, "MOVES"),
-]
 
 
 def tosswords(ui: Any) -> Steps:
@@ -204,106 +145,46 @@ def tosswords(ui: Any) -> Steps:
     yield
     yield from pick_game(ui, "tosswords", ["Kim", "Lee"])
     for n, (tiles, die, word) in enumerate(TOSS_MOVES):
-        ui.tap("game.turn")
-        yield
-        ui.type(tiles)
-        ui.tap(f"entry.die.{die}")
-        ui.tap("entry.done")  # first Done moves on to the word
-        yield
-        ui.type(word)
-        if n == 0:
-            yield from ui.shot("entry-tosswords")
-        ui.tap("entry.done")
-        yield
+        yield from toss(ui, tiles, die, word, shot="entry-tosswords" if n == 0 else "")
         if n == 0:
             ui.note("after_trance", ui.text("game.news"))
-            ui.tap("game.challenge")
-            yield
-            yield from rule(ui, legal_by_hand=True)
+            yield from challenge(ui, legal_by_hand=True)
             ui.note("trance_verdict", ui.text("challenge.verdict"))
-            ui.tap("challenge.undo")  # one tap takes the ruling back
-            yield
+            yield from ui.press("challenge.undo")  # one tap takes the ruling back
         if ui.screen == "end":
             break
-        ui.tap("game.turn")  # Lee runs out of time every turn
-        yield
-        ui.tap("entry.timeout")
-        yield
+        yield from timeout(ui)  # Lee runs out of time every turn
         if n == 1:
             yield from ui.shot("game-tosswords")
-    yield
-    assert ui.screen == "end", ui.screen
-    ui.note("winner", ui.text("end.winner"))
-    yield from ui.shot("end-tosswords")
+    yield from the_end(ui, "end-tosswords")
 
 
 def wordspiel(ui: Any) -> Steps:
     """WordSpiel, one round for three: FUN, NO, an exchange, a challenged word kept as a house word."""
     yield
-    ui.tap("start.game.wordspiel")
-    yield
-    ui.tap("start.option.rounds")  # 5 -> 3
-    yield
-    ui.tap("start.option.rounds")  # 3 -> 1
-    yield
-    yield from pick_game(ui, "wordspiel", ["Ann", "Bob", "Cy"])
-    ui.tap("game.turn")
-    yield
-    ui.type("F")
-    ui.tap("entry.done")  # the dealer flips F: the flip starts the timer (rule D)
-    yield
+    yield from one_round_of_wordspiel(ui, ["Ann", "Bob", "Cy"])
     ui.note("after_flip", ui.text("game.timer"))
     yield from enter_word(ui, "FUN")
     yield from enter_word(ui, "NO", done=False)
     yield from ui.shot("entry-wordspiel")
-    ui.tap("entry.done")
-    yield
-    ui.tap("game.challenge")
-    yield
-    yield from rule(ui, legal_by_hand=True)
+    yield from ui.press("entry.done")
+    yield from challenge(ui, legal_by_hand=True)
     ui.note("no_verdict", ui.text("challenge.verdict"))
-    ui.tap("challenge.ok")
-    yield
-    ui.tap("game.turn")  # Bob exchanges a card while it is Cy's turn
-    yield
-    ui.tap("entry.exchange.1")
-    yield
+    yield from ui.press("challenge.ok")
+    yield from ui.press("game.turn")  # Bob exchanges a card while it is Cy's turn
+    yield from ui.press("entry.exchange.1")
     yield from enter_word(ui, "OXQ")  # Cy
-    ui.tap("game.challenge")
-    yield
-    yield from rule(ui, legal_by_hand=False)
+    yield from challenge(ui, legal_by_hand=False)
     ui.note("oxq_verdict", ui.text("challenge.verdict"))
     yield from ui.shot("challenge-wordspiel")
     # The table knows OXQ (a family word): allowed as a house word, ruled again, then undone.
-    ui.tap("challenge.house")
-    yield
+    yield from ui.press("challenge.house")
     ui.note("oxq_house_verdict", ui.text("challenge.verdict"))
     yield from ui.shot("challenge-house-word")
-    ui.tap("challenge.ok")
-    yield
+    yield from ui.press("challenge.ok")
     yield from ui.shot("game-wordspiel")
     yield from enter_word(ui, "QUICKSAND")  # Ann goes out on OXQ's Q: the round and the game end
-    yield
-    assert ui.screen == "end", ui.screen
-    ui.note("winner", ui.text("end.winner"))
-    yield from ui.shot("end-wordspiel")
-
-
-def option_word(ui: Any, word: str, points: list[int], shot: str = "") -> Steps:
-    ui.tap("game.turn")
-    yield
-    ui.type(word)
-    ui.tap("entry.done")
-    yield
-    assert ui.screen == "letters", ui.screen
-    ui.note(f"{word}_came_with", [ui.text(f"letters.points.{i}") for i in range(len(word))])
-    for value in points:  # one tap a letter on the number pad; the next letter is selected
-        ui.tap(f"letters.pad.{value}")
-    yield
-    if shot:
-        yield from ui.shot(shot)
-    ui.tap("letters.done")
-    yield
+    yield from the_end(ui, "end-wordspiel")
 
 
 def option(ui: Any) -> Steps:
@@ -313,31 +194,19 @@ def option(ui: Any) -> Steps:
     yield from option_word(ui, "TOOL", [3, 2, 2, 3], shot="letters-option")
     ui.note("after_tool", ui.text("game.score.0"))
     yield from option_word(ui, "LOOT", [3, 2, 2, 3])
-    ui.tap("game.challenge")  # Ann challenges LOOT: it is a word, so Ann loses 10
-    yield
-    yield from rule(ui, legal_by_hand=True)
+    yield from challenge(ui, legal_by_hand=True)  # Ann challenges LOOT: a word, so Ann loses 10
     ui.note("loot_verdict", ui.text("challenge.verdict"))
     ui.note("loot_now", ui.text("challenge.now"))
-    ui.tap("challenge.ok")
-    yield
+    yield from ui.press("challenge.ok")
     yield from option_word(ui, "TOLQZ", [1, 1, 1, 1, 1])
-    ui.tap("game.challenge")
-    yield
-    yield from rule(ui, legal_by_hand=False)
+    yield from challenge(ui, legal_by_hand=False)
     ui.note("tolqz_verdict", ui.text("challenge.verdict"))
-    ui.tap("challenge.ok")
-    yield
+    yield from ui.press("challenge.ok")
     yield from ui.shot("game-option")
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.end")
-    yield
+    yield from ui.press("game.turn")
+    yield from ui.press("entry.end")
     for _ in range(5):
         ui.tap("tally.0.more")
     ui.tap("tally.1.more")
-    ui.tap("tally.done")
-    yield
-    yield
-    assert ui.screen == "end", ui.screen
-    ui.note("winner", ui.text("end.winner"))
-    yield from ui.shot("end-option")
+    yield from ui.press("tally.done")
+    yield from the_end(ui, "end-option")

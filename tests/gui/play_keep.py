@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from play_steps import Steps, enter_word, pick_game, place_word
+from play_steps import Steps, enter_word, passes, pick_game, place_word
 
 
 def keep_games(ui: Any) -> Steps:
@@ -14,10 +14,8 @@ def keep_games(ui: Any) -> Steps:
     yield from pick_game(ui, "upwords", ["Ann", "Bob"])
     yield from place_word(ui, "MOOD", "entry.col.less", "entry.col.less")
     ui.note("upwords_news", ui.text("game.news"))
-    ui.tap("game.menu")
-    yield
-    ui.tap("history.leave")
-    yield
+    yield from ui.press("game.menu")
+    yield from ui.press("history.leave")
     ui.note("leave_banner", ui.app.banner.showing)
     ui.note("screen_after_leave", ui.screen)
     ui.note("resume_one", ui.text("start.resume"))
@@ -25,30 +23,22 @@ def keep_games(ui: Any) -> Steps:
     yield from pick_game(ui, "word-on-the-street", ["Reds", "Blues"])
     ui.note("fresh_news", ui.text("game.news"))  # nothing said yet in this game
     yield from enter_word(ui, "STRENGTHS")
-    ui.tap("game.menu")
-    yield
-    ui.tap("history.leave")
-    yield
+    yield from ui.press("game.menu")
+    yield from ui.press("history.leave")
     ui.note("resume_two", ui.text("start.resume"))
-    ui.tap("start.resume")
-    yield
+    yield from ui.press("start.resume")
     assert ui.screen == "resume", ui.screen
     ui.note("listed", [ui.text("resume.game.0"), ui.text("resume.game.1")])
     yield from ui.shot("resume-list")
-    ui.tap("resume.abandon.0")  # one tap only arms it
-    yield
+    yield from ui.press("resume.abandon.0")  # one tap only arms it
     ui.note("armed", ui.text("resume.abandon.0"))
-    ui.tap("resume.go.1")  # the Upwords game
-    yield
-    ui.note("resumed_scores", [ui.text("game.score.0"), ui.text("game.score.1")])
+    yield from ui.press("resume.go.1")  # the Upwords game
+    ui.note("resumed_scores", ui.scores())
     ui.note("resumed_mover", ui.text("game.mover"))
-    ui.tap("game.menu")
-    yield
-    ui.tap("history.abandon")  # one tap: armed, nothing given up
-    yield
+    yield from ui.press("game.menu")
+    yield from ui.press("history.abandon")  # one tap: armed, nothing given up
     ui.note("give_up_armed", ui.text("history.abandon"))
-    ui.tap("history.back")
-    yield
+    yield from ui.press("history.back")
     ui.note("after_one_give_up_tap", ui.screen)
     ui.note("unfinished", len(ui.app.session.unfinished()))
 
@@ -58,13 +48,11 @@ def demo_asks(ui: Any) -> Steps:
     yield
     yield from pick_game(ui, "word-on-the-street", ["Reds", "Blues"])
     yield from enter_word(ui, "STRENGTHS")
-    ui.tap("game.demo")
-    yield
+    yield from ui.press("game.demo")
     ui.note("asked", ui.text("game.news"))
     ui.note("still", ui.app.session.game.name)
     yield from ui.shot("game-demo-asks")
-    ui.tap("game.demo")
-    yield
+    yield from ui.press("game.demo")
     ui.note("then", ui.app.session.game.name)
     ui.note("unfinished", sorted(g.game for g, _ in ui.app.session.unfinished()))
 
@@ -80,29 +68,23 @@ def upwords_board(ui: Any) -> Steps:
     before Done; then DEAR down from the D, chosen the same way."""
     yield
     yield from pick_game(ui, "upwords", ["Ann", "Bob"])
-    ui.tap("game.turn")
-    yield
+    yield from ui.press("game.turn")
     ui.type("MOOD")
-    ui.tap("entry.board")
-    yield
+    yield from ui.press("entry.board")
     ui.tap_at(*_square(ui, 3, 1))  # row 4, column 2
     yield
     ui.note("mood_score", ui.text("place.score"))
     ui.note("mood_hint", ui.text("place.hint"))
     ui.note("mood_drawn", list(ui.widget("place.board").painted_text))
     yield from ui.shot("place-mood")
-    ui.tap("place.done")
-    yield
-    ui.note("after_mood", [ui.text("game.score.0"), ui.text("game.score.1")])
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.board")  # nothing typed yet: the board first, then the word typed on it
-    yield
+    yield from ui.press("place.done")
+    ui.note("after_mood", ui.scores())
+    yield from ui.press("game.turn")
+    yield from ui.press("entry.board")  # nothing typed yet: the board first, then the word typed on it
     ui.tap_at(*_square(ui, 7, 6))  # row 8, column 7, across: DEA would run off the board
     yield
     for ch in "DEA":
-        ui.tap(f"place.kb.{ch}")
-        yield
+        yield from ui.press(f"place.kb.{ch}")
     ui.note("off_board", [t for t in ui.widget("place.board").painted_text if t.isalpha()])
     ui.note("off_board_score", ui.text("place.score"))
     ui.note("off_board_framed", sorted(ui.widget("place.board").data[2]))
@@ -111,26 +93,21 @@ def upwords_board(ui: Any) -> Steps:
         ui.tap("place.kb.del")
     yield
     ui.tap_at(*_square(ui, 3, 4))  # down from MOOD's D
-    ui.tap("place.direction")
-    yield
+    yield from ui.press("place.direction")
     for ch in "DEA":  # each letter shows on the board as it is typed, before the word is whole
-        ui.tap(f"place.kb.{ch}")
-        yield
+        yield from ui.press(f"place.kb.{ch}")
         ui.note(f"typed_{ch}", [t for t in ui.widget("place.board").painted_text if t.isalpha()])
         ui.note(f"typed_{ch}_score", ui.text("place.score"))
         ui.note(f"typed_{ch}_word", ui.text("place.word"))
     yield from ui.shot("place-typing")
-    ui.tap("place.kb.R")
-    yield
+    yield from ui.press("place.kb.R")
     ui.note("dear_score", ui.text("place.score"))
     yield from ui.shot("place-dear")
-    ui.tap("place.type")  # back to the keyboard: the word and its place are kept
-    yield
+    yield from ui.press("place.type")  # back to the keyboard: the word and its place are kept
     ui.note("entry_preview", ui.text("entry.preview"))
     yield from ui.shot("entry-upwords-placed")
-    ui.tap("entry.done")
-    yield
-    ui.note("after_dear", [ui.text("game.score.0"), ui.text("game.score.1")])
+    yield from ui.press("entry.done")
+    ui.note("after_dear", ui.scores())
     yield from ui.shot("game-upwords-board")
 
 
@@ -140,19 +117,13 @@ def correct_turn(ui: Any) -> Steps:
     yield
     yield from pick_game(ui, "upwords", ["Ann", "Bob"])
     yield from place_word(ui, "MOOD", "entry.col.less", "entry.col.less")
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.pass")
-    yield
+    yield from passes(ui, 1)
     yield from place_word(ui, "DEAR", "entry.col.more", "entry.direction")
-    ui.note("before", [ui.text("game.score.0"), ui.text("game.score.1")])
-    ui.tap("game.menu")
-    yield
-    ui.tap("history.correct")
-    yield
+    ui.note("before", ui.scores())
+    yield from ui.press("game.menu")
+    yield from ui.press("history.correct")
     yield from ui.shot("correct-list")
-    ui.tap("correct.entry.1")  # "2. Bob: pass"
-    yield
+    yield from ui.press("correct.entry.1")  # "2. Bob: pass"
     ui.note("title", ui.app.screens["entry"].bar.title.text)
     ui.tap("entry.col.less")
     ui.tap("entry.col.less")
@@ -160,11 +131,9 @@ def correct_turn(ui: Any) -> Steps:
     ui.type("MA")
     yield
     ui.note("preview", ui.text("entry.preview"))
-    ui.tap("entry.done")
-    yield
+    yield from ui.press("entry.done")
     ui.note("screen_after", ui.screen)
     yield from ui.shot("history-corrected")
-    ui.tap("history.back")
-    yield
-    ui.note("after", [ui.text("game.score.0"), ui.text("game.score.1")])
+    yield from ui.press("history.back")
+    ui.note("after", ui.scores())
     ui.note("news", ui.text("game.news"))

@@ -15,28 +15,23 @@ from play_steps import Steps
 
 def _open_settings(ui: Any) -> Steps:
     yield
-    while ui.app.banner.messages:  # the start-up notes (mock pins, ...) tapped away
-        ui.app.banner.hide()
-    ui.tap("start.settings")
-    yield
+    ui.clear_banners()  # the start-up notes (mock pins, ...) tapped away
+    yield from ui.press("start.settings")
     assert ui.screen == "settings", ui.screen
     yield from open_technician(ui)
 
 
 def open_technician(ui: Any) -> Steps:
     """The technician's settings open only to a finger held on their button."""
-    ui.scroll_to("settings.technician")
-    yield 0.2
-    ui.tap("settings.technician")  # a passing tap does nothing
-    yield
+    yield from ui.into_view("settings.technician")
+    yield from ui.press("settings.technician")  # a passing tap does nothing
     assert not ui.has("settings.buzzer_pin")
     yield from ui.hold("settings.technician")
     assert ui.has("settings.buzzer_pin")
 
 
 def _step(ui: Any, tid: str, direction: str, times: int) -> Steps:
-    ui.scroll_to(tid)
-    yield 0.2  # laid out where the scroll put it
+    yield from ui.into_view(tid)  # laid out where the scroll put it
     for _ in range(times):
         ui.tap(f"{tid}.{direction}")
 
@@ -48,10 +43,8 @@ def pins_saved(ui: Any) -> Steps:
     ui.note("buzzer_pin", ui.widget("settings.buzzer_pin").label.text)
     yield from _step(ui, "settings.button_pin", "less", 28)  # 27 -> 0 -> none: no button fitted
     ui.note("button_pin", ui.widget("settings.button_pin").label.text)
-    ui.scroll_to("settings.ring")
-    yield 0.2
-    ui.tap("settings.ring")  # neopixel -> leds
-    yield
+    yield from ui.into_view("settings.ring")
+    yield from ui.press("settings.ring")  # neopixel -> leds
     ui.note("ring", ui.text("settings.ring"))
     ui.note("ring_pin", ui.text("settings.ring_pin"))
     ui.note("ring_pin_usable", ui.has("settings.ring_pin"))  # a NeoPixel data pin: not with LEDs
@@ -61,8 +54,7 @@ def pins_saved(ui: Any) -> Steps:
     ui.note("led_pins_note", ui.text("settings.led_pins"))
     _audit(ui, "settings pins")  # the kiosk's text and touch-target sizes, as drawn
     yield from ui.shot("settings-pins")
-    ui.tap("settings.save")
-    yield
+    yield from ui.press("settings.save")
     ui.note("banner", ui.app.banner.showing)
     ui.note("screen_after_save", ui.screen)
 
@@ -72,23 +64,18 @@ def pins_clash(ui: Any) -> Steps:
     yield from _open_settings(ui)
     yield from _step(ui, "settings.buzzer_pin", "more", 10)  # 17 -> 27, the button's pin
     yield
-    ui.tap("settings.save")
-    yield
+    yield from ui.press("settings.save")
     ui.note("twice_banner", ui.app.banner.showing)
     ui.note("screen_after_twice", ui.screen)
     yield from ui.shot("settings-pins-refused")
-    while ui.app.banner.messages:
-        ui.app.banner.hide()
+    ui.clear_banners()
     yield from _step(ui, "settings.buzzer_pin", "less", 16)  # 27 -> 11: SPI clock, taken by a ring on GPIO10
     yield
-    ui.tap("settings.save")
-    yield
+    yield from ui.press("settings.save")
     ui.note("reserved_banner", ui.app.banner.showing)
     ui.note("screen_after_reserved", ui.screen)
-    while ui.app.banner.messages:
-        ui.app.banner.hide()
-    ui.tap("settings.cancel")
-    yield
+    ui.clear_banners()
+    yield from ui.press("settings.cancel")
     ui.note("screen_after_cancel", ui.screen)
 
 
@@ -112,69 +99,54 @@ def demo_calibrate(ui: Any) -> Steps:
     from vision.synthetic.render import render_upwords, upwords_cells
 
     yield from _open_settings(ui)
-    ui.scroll_to("settings.calibrate")
-    yield 0.2
+    yield from ui.into_view("settings.calibrate")
     ui.note("status_before", ui.text("settings.calibration"))
-    ui.tap("settings.calibrate")
-    yield
+    yield from ui.press("settings.calibrate")
     assert ui.screen == "calibrate", ui.screen
     screen = ui.app.screens["calibrate"]
-    for _ in range(100):  # the demo camera renders the empty board on its worker
-        if screen.frame is not None:
-            break
-        yield 0.2
+    # the demo camera renders the empty board on its worker
+    yield from ui.wait_for(lambda: screen.frame is not None, 100, 0.2)
     assert screen.frame is not None, ui.text("calibrate.prompt")
     yield 0.2
     ui.note("board_button", ui.text("calibrate.board"))
     _audit(ui, "find the board")
-    for _ in range(300):  # the screen finds the board by itself first, on a worker thread
-        if screen._auto == "done":
-            break
-        yield 0.1
+    # the screen finds the board by itself first, on a worker thread
+    yield from ui.wait_for(lambda: screen._auto == "done", 300, 0.1)
     yield 0.2
     ui.note("auto_banner", ui.app.banner.showing)
     ui.note("auto_corners", [list(map(float, p)) for p in screen.picture.corners])
     ui.note("prompt_found", ui.text("calibrate.prompt"))
     yield from ui.shot("calibrate-found-by-itself")
-    while ui.app.banner.messages:
-        ui.app.banner.hide()
-    ui.tap("calibrate.clear")  # the players may always tap the corners themselves
-    yield
+    ui.clear_banners()
+    yield from ui.press("calibrate.clear")  # the players may always tap the corners themselves
     ui.note("prompt_first", ui.text("calibrate.prompt"))
     # What the demo camera filmed: an empty 8x8 board, rendered with seed 0 (its tile count).
     shot = render_upwords(upwords_cells(Board.empty(8)), seed=0)
     ui.note("same_picture", bool(np.array_equal(shot.image, screen.frame)))
     ui.note("image_size", list(shot.image_size))
     ui.note("true_corners", [list(map(float, p)) for p in shot.corners])
-    ui.tap("calibrate.markers")  # the rendered table has no printed markers
-    yield
+    yield from ui.press("calibrate.markers")  # the rendered table has no printed markers
     ui.note("markers_banner", ui.app.banner.showing)
-    while ui.app.banner.messages:
-        ui.app.banner.hide()
+    ui.clear_banners()
     tl, tr, br, bl = shot.corners
     for x, y in (tl, br, tr, bl):  # two corners swapped: no board outline
         ui.tap_at(*_picture_point(ui, x, y))
         yield
-    ui.tap("calibrate.save")
-    yield
+    yield from ui.press("calibrate.save")
     ui.note("swapped_banner", ui.app.banner.showing)
     ui.note("screen_after_swapped", ui.screen)
-    while ui.app.banner.messages:
-        ui.app.banner.hide()
-    ui.tap("calibrate.clear")
-    yield
+    ui.clear_banners()
+    yield from ui.press("calibrate.clear")
     for x, y in (tl, tr, br, bl):
         ui.tap_at(*_picture_point(ui, x, y))
         yield
     ui.note("prompt_done", ui.text("calibrate.prompt"))
     ui.note("tapped", [list(p) for p in screen.picture.corners])
     yield from ui.shot("calibrate-four-corners")
-    ui.tap("calibrate.save")
-    yield
+    yield from ui.press("calibrate.save")
     ui.note("saved_banner", ui.app.banner.showing)
     ui.note("screen_after_save", ui.screen)
-    ui.scroll_to("settings.calibrate")
-    yield 0.2
+    yield from ui.into_view("settings.calibrate")
     ui.note("status_after", ui.text("settings.calibration"))
     yield from ui.shot("settings-calibrated")
 
@@ -182,44 +154,34 @@ def demo_calibrate(ui: Any) -> Steps:
 def no_camera_calibrate(ui: Any) -> Steps:
     """No camera at all (not demo mode, no calibration, [camera] source = none): said plainly."""
     yield from _open_settings(ui)
-    ui.scroll_to("settings.calibrate")
-    yield 0.2
+    yield from ui.into_view("settings.calibrate")
     ui.tap("settings.calibrate")
-    for _ in range(50):
-        yield 0.2
-        if ui.app.banner.showing:
-            break
+    yield 0.2
+    yield from ui.wait_for(lambda: ui.app.banner.showing, 49, 0.2)
     ui.note("banner", ui.app.banner.showing)
     ui.note("prompt", ui.text("calibrate.prompt"))
-    ui.tap("calibrate.save")
-    yield
-    ui.note("save_banner", [m for m, _ in ui.app.banner.messages])
+    yield from ui.press("calibrate.save")
+    ui.note("save_banner", ui.banners)
 
 
 def markers_from_photo(ui: Any) -> Steps:
     """No calibration yet, so no camera reader: one photo from the camera named in Settings
     (a recording here), and the printed corner markers on it find the board."""
     yield from _open_settings(ui)
-    ui.scroll_to("settings.calibrate")
-    yield 0.2
+    yield from ui.into_view("settings.calibrate")
     ui.tap("settings.calibrate")
     screen = ui.app.screens["calibrate"]
-    for _ in range(100):  # the photo is taken on a worker thread
-        yield 0.1
-        if screen.frame is not None:
-            break
+    yield 0.1
+    yield from ui.wait_for(lambda: screen.frame is not None, 99, 0.1)  # the photo is taken on a worker thread
     assert screen.frame is not None, ui.text("calibrate.prompt")
     ui.note("frame_size", [int(screen.frame.shape[1]), int(screen.frame.shape[0])])
-    ui.tap("calibrate.markers")
-    yield
+    yield from ui.press("calibrate.markers")
     ui.note("markers_banner", ui.app.banner.showing)
     ui.note("prompt", ui.text("calibrate.prompt"))
     yield from ui.shot("calibrate-markers")
-    ui.tap("calibrate.save")
-    yield
+    yield from ui.press("calibrate.save")
     ui.note("screen_after_save", ui.screen)
-    ui.scroll_to("settings.calibration")
-    yield 0.3
+    yield from ui.into_view("settings.calibration", 0.3)
     ui.note("status_after", ui.text("settings.calibration"))
 
 
@@ -227,22 +189,17 @@ def pins_bad_file(ui: Any) -> Steps:
     """The file's own pins are wrong (typed by hand): other settings still save; a pin tap fixes it."""
     yield from _open_settings(ui)
     ui.note("buzzer_pin_shown", ui.widget("settings.buzzer_pin").label.text)
-    ui.scroll_to("settings.mute")
-    yield 0.2
+    yield from ui.into_view("settings.mute")
     ui.tap("settings.mute")
-    ui.tap("settings.save")
-    yield
-    ui.note("first_save_banners", [m for m, _ in ui.app.banner.messages])
+    yield from ui.press("settings.save")
+    ui.note("first_save_banners", ui.banners)
     ui.note("screen_after_first_save", ui.screen)
-    while ui.app.banner.messages:
-        ui.app.banner.hide()
-    ui.tap("start.settings")
-    yield
+    ui.clear_banners()
+    yield from ui.press("start.settings")
     yield from open_technician(ui)
     yield from _step(ui, "settings.buzzer_pin", "more", 1)  # shown as the default 17 -> 18
-    ui.tap("settings.save")
-    yield 0.3
-    ui.note("second_save_banners", [m for m, _ in ui.app.banner.messages])
+    yield from ui.press("settings.save", 0.3)
+    ui.note("second_save_banners", ui.banners)
     ui.note("screen_after_second_save", ui.screen)
 
 
@@ -253,12 +210,9 @@ def technician_late_lift(ui: Any) -> Steps:
     from kivy.tests.common import UnitTestTouch
 
     yield
-    while ui.app.banner.messages:
-        ui.app.banner.hide()
-    ui.tap("start.settings")
-    yield
-    ui.scroll_to("settings.technician")
-    yield 0.2
+    ui.clear_banners()
+    yield from ui.press("start.settings")
+    yield from ui.into_view("settings.technician")
     door = ui.widget("settings.technician")
     holding, passing = UnitTestTouch(*door.center), UnitTestTouch(*door.center)
     door.on_touch_down(holding)  # the list has handed the holding finger to the door ...

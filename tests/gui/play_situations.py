@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from clipping import audit_clipping
-from play_steps import Steps, enter_word, pick_game, place_word
+from play_steps import Steps, enter_word, no_word, pick_game, place_word
 
 
 def resume_part1(ui: Any) -> Steps:
@@ -18,7 +18,7 @@ def resume_part1(ui: Any) -> Steps:
     yield from place_word(ui, "MOOD", "entry.col.less", "entry.col.less")
     yield from place_word(ui, "DEAR", "entry.col.more", "entry.direction")
     ui.note("mover", ui.text("game.mover"))
-    ui.note("scores", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.note("scores", ui.scores())
     ui.note("board", ui.app.session.game.board.text())
     ui.note("pull_the_plug", True)
 
@@ -28,85 +28,67 @@ def resume_part2(ui: Any) -> Steps:
     yield
     ui.note("screen_at_start", ui.screen)
     ui.note("mover", ui.text("game.mover"))
-    ui.note("scores", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.note("scores", ui.scores())
     ui.note("board", ui.app.session.game.board.text())
     ui.note("ring", ui.text("ring.digits"))
     yield from ui.shot("game-resumed")
     yield from place_word(ui, "NET", "entry.row.more")
-    ui.note("scores_after", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.note("scores_after", ui.scores())
 
 
 def settings_and_stats(ui: Any) -> Steps:
     """Settings: lengthen the Word on the Street timer, mute, save; then the games played."""
     yield
-    ui.tap("start.settings")
-    yield
+    yield from ui.press("start.settings")
     yield from ui.shot("settings")
     ui.tap("settings.timer.word-on-the-street.more")
     ui.tap("settings.timer.word-on-the-street.more")
-    ui.scroll_to("settings.mute")
-    yield 0.2
-    ui.tap("settings.mute")
-    yield
+    yield from ui.into_view("settings.mute")
+    yield from ui.press("settings.mute")
     from play_settings import open_technician
 
     yield from open_technician(ui)
-    ui.scroll_to("settings.brightness")
-    yield 0.2
+    yield from ui.into_view("settings.brightness")
     ui.tap("settings.brightness.more")  # 40 % -> 45 %
     ui.note("brightness", ui.widget("settings.brightness").label.text)
-    ui.scroll_to("settings.house")
-    yield 0.3
+    yield from ui.into_view("settings.house", 0.3)
     yield from ui.shot("settings-scrolled")
-    ui.tap("settings.house")  # a house word for every game, typed on the big keyboard
-    yield
+    yield from ui.press("settings.house")  # a house word for every game, typed on the big keyboard
     ui.type("ZORBLE", keyboard="names.kb")
-    ui.tap("names.ok")
-    yield
+    yield from ui.press("names.ok")
     ui.note("house_banner", ui.app.banner.showing)
     ui.note("mute_kept", ui.text("settings.mute"))
-    ui.scroll_to("settings.house_strike")
-    yield 0.2
-    ui.tap("settings.house_strike")  # strike a word, see it listed, then remove the rule
-    yield
+    yield from ui.into_view("settings.house_strike")
+    yield from ui.press("settings.house_strike")  # strike a word, see it listed, then remove the rule
     ui.type("QI", keyboard="names.kb")
-    ui.tap("names.ok")
-    yield
-    ui.scroll_to("settings.house.1")
-    yield 0.2
+    yield from ui.press("names.ok")
+    yield from ui.into_view("settings.house.1")
     ui.note("house_listed", [ui.text("settings.house.0"), ui.text("settings.house.1")])
     yield from ui.shot("settings-house-words")
-    ui.tap("settings.house.0.remove")  # QI: the list is in alphabetical order
-    yield
+    yield from ui.press("settings.house.0.remove")  # QI: the list is in alphabetical order
     ui.note("house_after_remove", ui.has("settings.house.1"))
-    ui.tap("settings.save")
-    yield
+    yield from ui.press("settings.save")
     assert ui.screen == "start", ui.screen
-    ui.tap("start.game.word-on-the-street")
-    yield
+    yield from ui.press("start.game.word-on-the-street")
     ui.note("wots_timer", ui.text("start.timer"))
-    ui.tap("start.stats")
-    yield
+    yield from ui.press("start.stats")
     yield from ui.shot("games-played")
     ui.note("stats_lines", [w.text for w in ui.app.screens["history"].lines.children][::-1])
-    ui.tap("history.back")
-    yield
+    yield from ui.press("history.back")
     assert ui.screen == "start", ui.screen
 
 
 def no_word_list(ui: Any) -> Steps:
     """The word list is missing: the kiosk says so and the table rules by hand."""
     yield
-    ui.note("banner_at_start", [m for m, _ in ui.app.banner.messages])
+    ui.note("banner_at_start", ui.banners)
     yield from pick_game(ui, "wordspiel", ["Ann", "Bob"])
     yield from place_word(ui, "F")
     yield from enter_word(ui, "FUN")
-    ui.tap("game.challenge")
-    yield
+    yield from ui.press("game.challenge")
     yield
     yield from ui.shot("challenge-by-hand")
-    ui.tap("challenge.hand.illegal")
-    yield
+    yield from ui.press("challenge.hand.illegal")
     ui.note("verdict", ui.text("challenge.verdict"))
     ui.note("event", ui.app.session.game.events[-1])
 
@@ -114,7 +96,7 @@ def no_word_list(ui: Any) -> Steps:
 def damaged_settings(ui: Any) -> Steps:
     """A half-written settings file: defaults, a banner, and the kiosk works."""
     yield
-    ui.note("banner_at_start", [m for m, _ in ui.app.banner.messages])
+    ui.note("banner_at_start", ui.banners)
     yield from ui.shot("banner-settings-damaged")
     yield from pick_game(ui, "word-on-the-street")
     ui.note("mover", ui.text("game.mover"))
@@ -123,39 +105,29 @@ def damaged_settings(ui: Any) -> Steps:
 def timer(ui: Any) -> Steps:
     """A 15 s Word on the Street timer: start, drain, pause, reset on the next turn, then the warning."""
     yield
-    ui.tap("start.game.word-on-the-street")
-    yield
-    ui.tap("start.timer.less")  # 30 -> 20
-    yield
-    ui.tap("start.timer.less")  # 20 -> 15
-    yield
+    yield from ui.press("start.game.word-on-the-street")
+    yield from ui.press("start.timer.less")  # 30 -> 20
+    yield from ui.press("start.timer.less")  # 20 -> 15
     yield from pick_game(ui, "word-on-the-street")
     ui.note("before", ui.text("ring.digits"))
-    ui.tap("game.timer")
-    yield 1.3
+    yield from ui.press("game.timer", 1.3)
     ui.note("running", ui.text("ring.digits"))
     ui.note("frame_running", ui.widget("ring").frame)
     ui.note("button_running", ui.text("game.timer"))
     yield from ui.shot("game-timer-running")
-    ui.tap("game.timer")
-    yield 0.3
+    yield from ui.press("game.timer", 0.3)
     ui.note("paused", ui.text("ring.digits"))
     ui.note("button_paused", ui.text("game.timer"))
     ui.note("paused_state", ui.text("game.timer_state"))
     yield from ui.shot("game-timer-paused")
     yield 0.6
     ui.note("paused_later", ui.text("ring.digits"))
-    ui.tap("ring")  # tap the ring: a full turn again
-    yield 0.1
+    yield from ui.press("ring", 0.1)  # tap the ring: a full turn again
     ui.note("after_ring_tap", ui.text("ring.digits"))
-    ui.tap("game.turn")
-    yield
-    ui.tap("entry.no_word")
-    yield
+    yield from no_word(ui)
     yield 0.1
     ui.note("next_turn", ui.text("ring.digits"))
-    ui.tap("game.card")  # drawing the card starts the timer, as the sheet says
-    yield 1.0
+    yield from ui.press("game.card", 1.0)  # drawing the card starts the timer, as the sheet says
     # The window is redrawn when a pixel changes: once a second while it runs (the digits),
     # not every frame. Counted over 2 s or so of running, with the ring drawn over the still layer.
     from kivy.core.window import Window
@@ -189,12 +161,9 @@ def timer(ui: Any) -> Steps:
         if apart < SAME_SCREEN_BELOW:
             break
     ui.note("window_vs_tree_history", apart)
-    ui.tap("history.back")
-    yield 0.3
-    for _ in range(100):  # on into the last 10 s (amber)
-        if int(ui.text("ring.digits")) <= 10:
-            break
-        yield 0.1
+    yield from ui.press("history.back", 0.3)
+    # on into the last 10 s (amber)
+    yield from ui.wait_for(lambda: int(ui.text("ring.digits")) <= 10, 100, 0.1)
     yield 0.2
     ui.note("warning", ui.text("ring.digits"))
     ui.note("frame_warning", ui.widget("ring").frame)
@@ -209,8 +178,7 @@ def timer(ui: Any) -> Steps:
         yield 0.15
     ui.note("expired_frames", frames)
     ui.note("sound_before", ui.text("game.mute"))
-    ui.tap("game.mute")  # one tap: silence
-    yield
+    yield from ui.press("game.mute")  # one tap: silence
     ui.note("sound_after", ui.text("game.mute"))
     ui.note("speaker_muted", ui.app.speaker.muted)
 
@@ -241,8 +209,7 @@ def demo(ui: Any) -> Steps:
     yield
     for _ in range(90):  # generous: on a loaded machine the camera's reads take longer
         if ui.screen == "start":
-            ui.tap("start.go")  # any game; the demo step starts its own
-            yield
+            yield from ui.press("start.go")  # any game; the demo step starts its own
         elif ui.screen == "entry":  # the camera asked: check the filled-in play, then Done
             if "confirm_shot" not in ui.found:
                 yield from ui.shot("entry-camera-unsure")
@@ -251,15 +218,13 @@ def demo(ui: Any) -> Steps:
                 ui.note("camera_banner", banner.showing)
                 ui.note("banner_covers", [tid for tid in ("entry.done", "entry.cancel", "entry.title")
                                           if banner.collide_widget(ui.widget(tid))])
-            ui.tap("entry.done")
-            yield
+            yield from ui.press("entry.done")
         elif ui.app.session.game is not None and len(ui.app.session.game.events) >= 7:
             break
         else:
-            ui.tap("game.demo")
-            yield 0.4  # the camera films and reads on its worker thread
+            yield from ui.press("game.demo", 0.4)  # the camera films and reads on its worker thread
     yield 0.5
-    ui.note("scores", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.note("scores", ui.scores())
     ui.note("news", ui.text("game.news"))
     camera = ui.app.camera
     ui.note("frames", camera.frames if camera is not None else None)
@@ -268,8 +233,7 @@ def demo(ui: Any) -> Steps:
     yield from ui.shot("game-demo")
     if camera is not None:
         ui.note("camera_caption", ui.app.screens["game"].table.caption.text)
-        ui.tap("game.table")
-        yield
+        yield from ui.press("game.table")
         yield from ui.shot("game-demo-photo")
         ui.note("photo_kind", ui.app.screens["game"].table.kind)
 
@@ -299,12 +263,10 @@ def disk_full(ui: Any) -> Steps:
     ui.note("events_after_refusal", len(ui.app.session.game.events))
     yield from ui.shot("banner-disk-full")
     filler.unlink()  # the players make room; the same Done now works
-    ui.tap("banner")
-    yield
-    ui.tap("entry.done")
-    yield
+    yield from ui.press("banner")
+    yield from ui.press("entry.done")
     ui.note("screen_after_room", ui.screen)
-    ui.note("scores_after_room", [ui.text("game.score.0"), ui.text("game.score.1")])
+    ui.note("scores_after_room", ui.scores())
 
 
 def _audit(ui: Any, where: str) -> None:
@@ -335,64 +297,45 @@ def _audit(ui: Any, where: str) -> None:
 def audit(ui: Any) -> Steps:
     """Walk through every screen and measure text and touch targets as drawn at 800x480."""
     yield
-    while ui.app.banner.messages:
-        ui.app.banner.hide()
+    ui.clear_banners()
     yield
     _audit(ui, "start")
-    ui.tap("start.name.0")
-    yield
+    yield from ui.press("start.name.0")
     _audit(ui, "names")
-    ui.tap("names.cancel")
-    yield
+    yield from ui.press("names.cancel")
     for game in ("word-on-the-street", "upwords", "tosswords", "wordspiel", "option"):
-        ui.tap(f"start.game.{game}")
-        yield
+        yield from ui.press(f"start.game.{game}")
         _audit(ui, f"start {game}")
-        ui.tap("start.go")
-        yield
+        yield from ui.press("start.go")
         _audit(ui, f"game {game}")
-        ui.tap("game.turn")
-        yield
+        yield from ui.press("game.turn")
         _audit(ui, f"entry {game}")
         if game == "option":
             ui.type("TOOL")
-            ui.tap("entry.done")
-            yield
+            yield from ui.press("entry.done")
             _audit(ui, "letters")
-            ui.tap("letters.back")
-            yield
-            ui.tap("entry.end")
-            yield
+            yield from ui.press("letters.back")
+            yield from ui.press("entry.end")
             _audit(ui, "tally")
-            ui.tap("tally.back")
-            yield
+            yield from ui.press("tally.back")
         else:
-            ui.tap("entry.cancel")
-            yield
-        ui.tap("game.menu")
-        yield
+            yield from ui.press("entry.cancel")
+        yield from ui.press("game.menu")
         _audit(ui, f"history {game}")
         ui.tap("history.abandon")
-        ui.tap("history.abandon")
-        yield
+        yield from ui.press("history.abandon")
     yield from pick_game(ui, "word-on-the-street")
     yield from enter_word(ui, "STRENGTHS")
-    ui.tap("game.challenge")
-    yield
+    yield from ui.press("game.challenge")
     _audit(ui, "challenge kinds")
-    ui.tap("challenge.kind.selection")
-    yield
+    yield from ui.press("challenge.kind.selection")
     _audit(ui, "vote")
     ui.tap("challenge.vote.accept")
-    ui.tap("challenge.vote.done")
-    yield
+    yield from ui.press("challenge.vote.done")
     _audit(ui, "verdict")
-    ui.tap("challenge.ok")
-    yield
-    ui.tap("game.menu")
-    yield
-    ui.tap("history.settings")
-    yield
+    yield from ui.press("challenge.ok")
+    yield from ui.press("game.menu")
+    yield from ui.press("history.settings")
     _audit(ui, "settings")
     from play_settings import open_technician
 
@@ -416,8 +359,7 @@ def demo_street(ui: Any) -> Steps:
     ui.note("caption", ui.app.screens["game"].table.caption.text)
     ui.note("read_positions", None if read is None else read.positions)
     yield from ui.shot("game-demo-street")
-    ui.tap("game.table")
-    yield
+    yield from ui.press("game.table")
     yield from ui.shot("game-demo-street-photo")
     ui.note("photo_kind", ui.app.screens["game"].table.kind)
 
@@ -435,24 +377,16 @@ def live_camera(ui: Any) -> Steps:
     ui.note("before", ui.text("game.news"))
     shutil.copyfile(data / "mood.png", data / "next.png")
     (data / "next.png").replace(frames / "board.png")  # the players put MOOD down
-    for _ in range(60):
-        if "camera sees" in ui.text("game.news"):
-            break
-        yield 0.2
+    yield from ui.wait_for(lambda: "camera sees" in ui.text("game.news"), 60, 0.2)
     ui.note("news", ui.text("game.news"))
     ui.note("caption", ui.app.screens["game"].table.caption.text)
     yield from ui.shot("game-live-camera")
-    ui.tap("game.turn")
-    yield
+    yield from ui.press("game.turn")
     ui.note("entry_title", ui.app.screens["entry"].bar.title.text)
     ui.note("entry_preview", ui.text("entry.preview"))
     yield from ui.shot("entry-live-camera")
-    ui.tap("entry.done")
-    yield
-    ui.note("scores", [ui.text("game.score.0"), ui.text("game.score.1")])
+    yield from ui.press("entry.done")
+    ui.note("scores", ui.scores())
     shutil.rmtree(frames)  # the camera's cable is pulled
-    for _ in range(40):
-        if "camera is lost" in ui.app.banner.showing:
-            break
-        yield 0.2
+    yield from ui.wait_for(lambda: "camera is lost" in ui.app.banner.showing, 40, 0.2)
     ui.note("lost_banner", ui.app.banner.showing)

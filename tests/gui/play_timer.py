@@ -11,8 +11,7 @@ def timer_cut_part1(ui: Any) -> Steps:
     """Word on the Street, a card drawn (the timer starts), 2 s run — then the power is cut."""
     yield
     yield from pick_game(ui, "word-on-the-street", ["Reds", "Blues"])
-    ui.tap("game.card")
-    yield 2.2
+    yield from ui.press("game.card", 2.2)
     ui.note("digits", ui.text("ring.digits"))
     ui.note("button", ui.text("game.timer"))
     ui.note("pull_the_plug", True)
@@ -29,13 +28,11 @@ def timer_cut_part2(ui: Any) -> Steps:
     yield from ui.shot("game-timer-after-power-cut")
     yield 1.2
     ui.note("digits_later", ui.text("ring.digits"))  # paused: it does not run on by itself
-    ui.tap("game.timer")
-    yield 0.1
+    yield from ui.press("game.timer", 0.1)
     ui.note("button_after_tap", ui.text("game.timer"))
     ui.note("phase_after_tap", ui.app.timer.view().phase)
-    for _ in range(40):  # a second or so; longer on a loaded machine
-        yield 0.1
-        if ui.text("ring.digits") != ui.found["digits"]:
-            break
+    yield 0.1
+    # a second or so; longer on a loaded machine
+    yield from ui.wait_for(lambda: ui.text("ring.digits") != ui.found["digits"], 39, 0.1)
     ui.note("running_again", ui.text("ring.digits"))
     ui.note("remaining_again", ui.app.timer.view().remaining)
