@@ -12,20 +12,17 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent / "gui"))
-
-import harness
-from harness import SHOTS, run
+from gui import harness
+from gui.harness import SHOTS, run
 from mosquitto_kit import Broker, free_port
 
 from kiosk.club.server.service import ClubServer, ServerConfig
 
-data = harness.data
-display = harness.display
+data, display = harness.data, harness.display  # a data folder per test, one screen per module
 
 PASSWORD = "s3cret-Pw-42"
 
@@ -106,35 +103,32 @@ print(json.dumps({"club": club is None, "log_is_store": log is store, "problems"
 """
 
 
-@pytest.mark.parametrize("section", ["", "[club]\n", '[club]\nhost = ""\nclub = "riverside"\n'])
-def test_a_kiosk_without_club_settings_opens_no_socket(tmp_path: Path, section: str) -> None:
-    settings = tmp_path / "tablekeeper.toml"
-    settings.write_text("[timer]\nwarning = 10\n" + section)
+def _play_a_game(tmp_path: Path, settings: str, script: str = NO_SOCKET) -> dict[str, Any]:
+    """Run ``script`` (a game through the kiosk's own wiring) with ``settings``: what it saw."""
+    (tmp_path / "tablekeeper.toml").write_text(settings)
     out = subprocess.run(
-        [sys.executable, "-c", NO_SOCKET, str(settings), str(tmp_path / "games.sqlite3")],
+        [sys.executable, "-c", script, str(tmp_path / "tablekeeper.toml"), str(tmp_path / "games.sqlite3")],
         capture_output=True,
         text=True,
         timeout=60,
         check=True,
     ).stdout
-    found = json.loads(out.strip().splitlines()[-1])
+    return json.loads(out.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("section", ["", "[club]\n", '[club]\nhost = ""\nclub = "riverside"\n'])
+def test_a_kiosk_without_club_settings_opens_no_socket(tmp_path: Path, section: str) -> None:
+    found = _play_a_game(tmp_path, "[timer]\nwarning = 10\n" + section)
     assert found == {"club": True, "log_is_store": True, "problems": [], "sockets": [], "paho": False}
 
 
 def test_the_audit_hook_would_see_a_socket(tmp_path: Path) -> None:
     """The check above can fail: with club settings the same script sees the client's socket."""
-    settings = tmp_path / "tablekeeper.toml"
     port = free_port()
-    settings.write_text(f'[club]\nhost = "127.0.0.1"\nport = {port}\nclub = "riverside"\ntable = "t1"\n')
     script = NO_SOCKET.replace("session.abandon()", "session.abandon(); import time; time.sleep(1.5)")
-    out = subprocess.run(
-        [sys.executable, "-c", script, str(settings), str(tmp_path / "games.sqlite3")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout
-    found = json.loads(out.strip().splitlines()[-1])
+    found = _play_a_game(
+        tmp_path, f'[club]\nhost = "127.0.0.1"\nport = {port}\nclub = "riverside"\ntable = "t1"\n', script
+    )
     assert found["paho"] and not found["club"]
     assert any(
         name in ("socket.connect", "socket.getaddrinfo", "socket.__new__") for name in found["sockets"]

@@ -18,31 +18,18 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gui import harness
+from gui.faults import remount_read_only, tmpfs
+from gui.harness import ROOT, SHOTS, clean_env
 
 from kiosk.gamelog.store import GameLog
 
-ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "artifacts" / "screenshots"
 TRANSCRIPT = ROOT / "tests" / "transcripts" / "wordspiel-fun-no.jsonl"
 
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
-
-
-@contextlib.contextmanager
-def _tmpfs(where: Path, size: str) -> Iterator[Path]:
-    where.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.strip()})")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
 
 
 def _game_in_progress(data: Path) -> None:
@@ -61,28 +48,7 @@ def _snapshot(folder: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
 
 
-def _display() -> Iterator[str]:
-    if os.environ.get("DISPLAY"):
-        yield os.environ["DISPLAY"]
-        return
-    if shutil.which("Xvfb") is None:
-        pytest.skip("no display and no Xvfb")
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "800x480x24", "-nolisten", "tcp"],
-        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    number = os.read(read, 16).decode().strip()
-    os.close(read)
-    try:
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-
-
-display = pytest.fixture(scope="module")(_display)
+display = harness.display
 
 
 def _run_kiosk(data: Path, shots: Path, display: str, tmp: Path) -> tuple[int, str]:
@@ -91,16 +57,9 @@ def _run_kiosk(data: Path, shots: Path, display: str, tmp: Path) -> tuple[int, s
     if not script.exists():
         pytest.skip("the console script is not installed (pip install -e .)")
     sock_path = tmp / "notify.sock"
-    skip = ("KIVY", "KCFG", "TABLEKEEPER", "NOTIFY")
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(skip)}
-    env = {
-        **clean,
-        "DISPLAY": display,
-        "NOTIFY_SOCKET": str(sock_path),
-        "TABLEKEEPER_DATA": str(data),
-        "TABLEKEEPER_CONFIG": str(data / "tablekeeper.toml"),
-        "KIVY_HOME": str(data / "kivy"),  # as the unit sets it: inside the unusable folder
-    }
+    env = clean_env(DISPLAY=display, NOTIFY_SOCKET=str(sock_path), TABLEKEEPER_DATA=str(data),
+                    TABLEKEEPER_CONFIG=str(data / "tablekeeper.toml"),
+                    KIVY_HOME=str(data / "kivy"))  # as the unit sets it: inside the unusable folder
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
         server.bind(str(sock_path))
         server.settimeout(60)
@@ -143,10 +102,8 @@ build_app(screenshots=Path(sys.argv[2]), on_started=started).run()
 
 def _screenshot(data: Path, shots: Path, display: str, name: str) -> str:
     """The kiosk's screen a few seconds after start, as a person would see it (and its screen name)."""
-    skip = ("KIVY", "KCFG", "TABLEKEEPER", "NOTIFY")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(skip)}
-    env.update(DISPLAY=display, TABLEKEEPER_DATA=str(data), KIVY_HOME=str(data / "kivy"),
-               TABLEKEEPER_CONFIG=str(data / "tablekeeper.toml"))
+    env = clean_env(DISPLAY=display, TABLEKEEPER_DATA=str(data), KIVY_HOME=str(data / "kivy"),
+                    TABLEKEEPER_CONFIG=str(data / "tablekeeper.toml"))
     done = subprocess.run([sys.executable, "-c", SHOOT, name, str(shots)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
@@ -179,11 +136,10 @@ def _doctor(data: Path) -> dict[str, dict[str, str]]:
 def test_a_read_only_data_folder_starts_the_kiosk_on_the_game_in_progress(
     tmp_path: Path, display: str
 ) -> None:
-    with _tmpfs(tmp_path / "card", "8m") as card:
+    with tmpfs(tmp_path / "card", "8m") as card:
         _game_in_progress(card)
         before = _snapshot(card)
-        if subprocess.run(["mount", "-o", "remount,ro", str(card)], check=False).returncode != 0:
-            pytest.skip("cannot remount read-only here")
+        remount_read_only(card)
         shots = tmp_path / "shots"
         code, journal = _run_kiosk(card, shots, display, tmp_path)
         assert code == 0 and "Traceback" not in journal, journal[-3000:]
@@ -202,7 +158,7 @@ def test_a_read_only_data_folder_starts_the_kiosk_on_the_game_in_progress(
 
 
 def test_a_full_data_folder_starts_the_kiosk_on_the_game_in_progress(tmp_path: Path, display: str) -> None:
-    with _tmpfs(tmp_path / "card", "1m") as card:
+    with tmpfs(tmp_path / "card", "1m") as card:
         _game_in_progress(card)
         with contextlib.suppress(OSError), open(card / "photos.bin", "wb") as fh:
             while True:  # a camera that filled the card with photos

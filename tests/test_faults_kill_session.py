@@ -10,17 +10,13 @@ the next child must resume that game. Slow (about a minute): marked ``slow``.
 
 from __future__ import annotations
 
-import os
 import random
-import select
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 import storekit
+from gui.faults import run_and_kill
 
 from kiosk.gamelog.store import GameLog
 
@@ -31,6 +27,7 @@ CHILD = r"""
 import random, sys
 sys.path.insert(0, sys.argv[2])
 import storekit
+from gui.faults import run_and_kill
 from games import registry
 registry.ENGINES["counting"] = "storekit:Counting"
 from kiosk.play.session import Session
@@ -57,39 +54,6 @@ while True:
 """
 
 
-def _run_and_kill(path: Path, seed: int, rng: random.Random) -> list[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(path), str(ROOT / "tests"), str(seed)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    assert proc.stdout is not None
-    buffer = b""
-    # Wait for "ready" (one time in ten, kill it while it is still resuming).
-    resuming = rng.random() < 0.1
-    deadline = time.monotonic() + (rng.uniform(0.0, 0.3) if resuming else 20.0)
-    stop_after: float | None = None
-    while True:
-        now = time.monotonic()
-        if stop_after is None and (b"ready" in buffer or now >= deadline):
-            stop_after = now + rng.uniform(0.0, 0.08)
-        if stop_after is not None and now >= stop_after:
-            break
-        ready, _, _ = select.select([proc.stdout], [], [], 0.005)
-        if ready:
-            chunk = os.read(proc.stdout.fileno(), 65536)
-            if not chunk:
-                break
-            buffer += chunk
-    proc.send_signal(signal.SIGKILL)
-    rest, err = proc.communicate()
-    buffer += rest
-    assert proc.returncode == -signal.SIGKILL, f"the child failed on its own: {err.decode()[-2000:]}"
-    return buffer.decode().split("\n")[:-1]  # a half-printed last line was never shown
-
-
 @pytest.mark.slow
 def test_100_sigkills_through_the_session_lose_no_acknowledged_event(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -101,7 +65,9 @@ def test_100_sigkills_through_the_session_lose_no_acknowledged_event(
     acknowledged = in_flight_applied = resumed = 0
     game_id = None
     for round_ in range(KILLS):
-        lines = _run_and_kill(path, rng.randrange(1 << 30), rng)
+        child = [sys.executable, "-c", CHILD, str(path), str(ROOT / "tests"), str(rng.randrange(1 << 30))]
+        # killed a moment after "ready", or one time in ten while it is still resuming
+        lines = run_and_kill(child, b"ready", rng, early=0.3, wait=20.0, window=0.08)
         pending = None
         for line in lines:
             word = line.split()

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import random
-import select
 import signal
 import sqlite3
 import subprocess
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import pytest
 import storekit
+from gui.faults import run_and_kill
 
 from kiosk.gamelog.store import GameLog
 
@@ -52,42 +52,6 @@ while True:
 KILLS = 120
 
 
-def _run_and_kill(path: Path, gid: int, k: int, seed: int, rng: random.Random) -> list[str]:
-    """Start a writer, let it run a random while (sometimes not even to its first line), kill it."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(path), str(gid), str(k), str(seed)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    assert proc.stdout is not None
-    lines: list[str] = []
-    buffer = b""
-    # Wait until the child has opened the log (or, one time in ten, kill it while opening).
-    opening = rng.random() < 0.1
-    deadline = time.monotonic() + (rng.uniform(0.0, 0.15) if opening else 10.0)
-    stop_after: float | None = None
-    while True:
-        now = time.monotonic()
-        if stop_after is None and (b"open\n" in buffer or now >= deadline):
-            stop_after = now + rng.uniform(0.0, 0.06)
-        if stop_after is not None and now >= stop_after:
-            break
-        ready, _, _ = select.select([proc.stdout], [], [], 0.005)
-        if ready:
-            chunk = os.read(proc.stdout.fileno(), 65536)
-            if not chunk:
-                break
-            buffer += chunk
-    proc.send_signal(signal.SIGKILL)
-    rest, _ = proc.communicate()
-    buffer += rest
-    assert proc.returncode in (-signal.SIGKILL, 0 - 9), f"the writer failed on its own: {proc.returncode}"
-    complete = buffer.decode().split("\n")[:-1]  # a half-printed last line was never "shown"
-    lines.extend(complete)
-    return lines
-
-
 @pytest.mark.slow
 def test_sigkill_at_random_points_loses_nothing_that_was_shown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -101,7 +65,9 @@ def test_sigkill_at_random_points_loses_nothing_that_was_shown(
     k = 0
     total_shown = 0
     for round_ in range(KILLS):
-        for line in _run_and_kill(path, gid, k, rng.randrange(1 << 30), rng):
+        # a writer runs a random while (sometimes not even to its first line), then is killed
+        writer = [sys.executable, "-c", CHILD, str(path), str(gid), str(k), str(rng.randrange(1 << 30))]
+        for line in run_and_kill(writer, b"open\n", rng, early=0.15, wait=10.0, window=0.06):
             if line.startswith("add"):
                 shown.append(int(line.split()[1]))
                 k = shown[-1] + 1
@@ -135,6 +101,7 @@ import sys
 from kiosk.gamelog.store import GameLog
 sys.path.insert(0, sys.argv[2])
 import storekit
+from gui.faults import run_and_kill
 from games import registry
 registry.ENGINES["counting"] = "storekit:Counting"
 path = sys.argv[1]

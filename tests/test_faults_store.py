@@ -14,11 +14,11 @@ import os
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import storekit
+from gui.faults import remount_read_only, tmpfs
 
 from kiosk.gamelog.store import GameLog, StoreError
 
@@ -86,17 +86,8 @@ def test_a_truncated_file_is_kept_aside(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ a full disk
-@contextlib.contextmanager
-def _tmpfs(where: Path, size: str) -> Iterator[Path]:
-    where.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.strip()}); the RLIMIT_FSIZE test covers it")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
+def _tmpfs(where: Path, size: str) -> contextlib.AbstractContextManager[Path]:
+    return tmpfs(where, size, skip_note="; the RLIMIT_FSIZE test covers it")
 
 
 def test_a_really_full_disk_loses_only_the_entry_being_written(tmp_path: Path) -> None:
@@ -172,8 +163,7 @@ def test_a_read_only_mount_is_a_plain_error_and_the_games_stay(tmp_path: Path) -
     with _tmpfs(tmp_path / "card", "4m") as card:
         path = card / "games.sqlite3"
         before = _filled_log(path, games=1)
-        if subprocess.run(["mount", "-o", "remount,ro", str(card)], check=False).returncode != 0:
-            pytest.skip("cannot remount read-only here")
+        remount_read_only(card)
         with pytest.raises(StoreError) as err:
             GameLog(path)
         assert err.value.kind == "unwritable" and "cannot write the game log" in str(err.value)

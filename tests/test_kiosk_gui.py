@@ -9,30 +9,24 @@ go to ``artifacts/screenshots/``.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent / "gui"))
-
-import harness
-from harness import HAS_WORDS, game_log, run
+from gui import harness
+from gui.faults import tmpfs
+from gui.harness import GUI, game_log, needs_words, newest_events, newest_game, run
 
 from games.transcript import replay_lines
 from kiosk.play.categories import load_categories
 
-#: The harness's fixtures: a data folder per test, one virtual screen per module.
-data = harness.data
-display = harness.display
+data, display = harness.data, harness.display  # a data folder per test, one screen per module
 
-pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("display")]
+pytestmark = GUI
 
 
-@pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+@needs_words
 def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> None:
     found = run("wots", data)
     assert found["category"] in load_categories("green")  # drawn from the kiosk's own deck
@@ -66,7 +60,7 @@ def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> N
     assert replayed.outcome().winners == ("Reds",)
 
 
-@pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+@needs_words
 def test_upwords_by_word_and_start_cell_with_challenges_to_the_end(data: Path) -> None:
     found = run("upwords", data)
     assert found["mood_preview"] == "row 4, col 2, across: places M O O D for 8 points"
@@ -84,19 +78,18 @@ def test_upwords_by_word_and_start_cell_with_challenges_to_the_end(data: Path) -
     assert game.board.text() == "8/8/8/1[MW]OOD3/3NET2/4A3/4R3/8"
 
 
-@pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+@needs_words
 def test_tosswords_every_tile_retired_with_a_challenge_undone(data: Path) -> None:
     found = run("tosswords", data)
     assert found["after_trance"].startswith("TRANCE")
     assert found["trance_verdict"] == "LEGAL"
     assert found["winner"] == "Kim wins!"
-    with game_log(data) as log:
-        events = log.events(log.games(1)[0].id)
+    events = newest_events(data)
     assert not any(e["type"] == "challenge" for e in events)  # the ruling was undone
     assert sum(e["type"] == "timeout" for e in events) == 9
 
 
-@pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+@needs_words
 def test_wordspiel_a_round_with_an_exchange_and_a_house_word(data: Path) -> None:
     found = run("wordspiel", data)
     assert found["after_flip"] == "Pause"  # the flip started the timer
@@ -106,15 +99,14 @@ def test_wordspiel_a_round_with_an_exchange_and_a_house_word(data: Path) -> None
     assert found["winner"] == "Ann wins!"
     house = json.loads((data / "house-words.json").read_text())
     assert house["entries"] == [{"word": "OXQ", "action": "allow", "game": "wordspiel"}]
-    with game_log(data) as log:
-        game = log.rebuild(log.games(1)[0].id)
+    game = newest_game(data)
     assert game.scores() == {"Ann": 0, "Bob": 9, "Cy": 8}
     rulings = [e["ruling"]["legal"] for e in game.events if e["type"] == "challenge"]
     assert rulings == [True, True]  # NO, then OXQ once the house word was in (the ILLEGAL was undone)
     assert any(e["type"] == "exchange" and e["player"] == "Bob" for e in game.events)
 
 
-@pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+@needs_words
 def test_option_letter_points_a_wrong_challenge_and_the_rack_count(data: Path) -> None:
     found = run("option", data)
     assert found["after_tool"] == "10"
@@ -123,8 +115,7 @@ def test_option_letter_points_a_wrong_challenge_and_the_rack_count(data: Path) -
     assert found["loot_verdict"] == "LEGAL"
     assert found["tolqz_verdict"] == "ILLEGAL"
     assert found["winner"] == "Bob wins!"
-    with game_log(data) as log:
-        game = log.rebuild(log.games(1)[0].id)
+    game = newest_game(data)
     # Ann: TOOL 10, wrong challenge -10, rack 5 -> -5. Bob: LOOT 10, TOLQZ taken off, rack 1 -> 9.
     assert game.scores() == {"Ann": -5, "Bob": 9}
 
@@ -214,20 +205,8 @@ def test_the_timer_runs_pauses_resets_and_warns_with_the_ring_lit(data: Path) ->
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Any:
     """A real 3 MB disk (tmpfs) for the data folder, so that it can really fill up."""
-    where = tmp_path / "data"
-    where.mkdir()
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(where)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here ({done.stderr.strip()})")
-    try:
+    with tmpfs(tmp_path / "data", "3m") as where:
         yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
 
 
 def test_a_full_disk_refuses_the_turn_in_plain_words_and_loses_nothing(small_disk: Path) -> None:
@@ -238,8 +217,7 @@ def test_a_full_disk_refuses_the_turn_in_plain_words_and_loses_nothing(small_dis
     assert found["events_after_refusal"] == 1  # MOOD only: the screen shows what is on disk
     assert found["screen_after_room"] == "game"
     assert found["scores_after_room"] == ["8", "8"]
-    with game_log(small_disk) as log:
-        assert [e["word"] for e in log.events(log.games(1)[0].id)] == ["MOOD", "DEAR"]
+    assert [e["word"] for e in newest_events(small_disk)] == ["MOOD", "DEAR"]
 
 
 def test_every_screen_has_large_text_and_finger_sized_buttons(data: Path) -> None:

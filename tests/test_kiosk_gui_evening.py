@@ -5,25 +5,14 @@ rematch. See tests/gui/play_evening.py."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-import pytest
+from gui import harness
+from gui.harness import GUI, game_log, needs_words, run
 
-sys.path.insert(0, str(Path(__file__).parent / "gui"))
+data, display = harness.data, harness.display  # a data folder per test, one screen per module
 
-import harness
-from harness import HAS_WORDS, game_log, run
-
-data = harness.data
-display = harness.display
-
-pytestmark = [
-    pytest.mark.gui,
-    pytest.mark.slow,
-    pytest.mark.usefixtures("display"),
-    pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed"),
-]
+pytestmark = [*GUI, needs_words]
 
 
 def _half(game: str, data: Path) -> dict:

@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-import pytest
+from gui import harness
+from gui.harness import GUI, game_log, needs_words, newest_events, run
 
-sys.path.insert(0, str(Path(__file__).parent / "gui"))
+data, display = harness.data, harness.display  # a data folder per test, one screen per module
 
-import harness
-from harness import game_log, run
-
-data = harness.data
-display = harness.display
-
-pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("display")]
+pytestmark = GUI
 
 
 def test_leaving_keeps_a_game_and_the_start_screen_lists_every_unfinished_one(data: Path) -> None:
@@ -58,7 +52,7 @@ def test_a_running_timer_comes_back_paused_with_its_time_after_a_power_cut(data:
     assert int(after["running_again"]) == int(after["digits"]) - 1
 
 
-@pytest.mark.skipif(not harness.HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+@needs_words
 def test_upwords_is_placed_on_a_large_board_and_scored_before_done(data: Path) -> None:
     found = run("upwords_board", data)
     assert "MOOD" in found["mood_score"] and "(8 points)" in found["mood_score"]
@@ -82,7 +76,7 @@ def test_upwords_is_placed_on_a_large_board_and_scored_before_done(data: Path) -
     assert found["after_dear"] == ["8", "8"]
 
 
-@pytest.mark.skipif(not harness.HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+@needs_words
 def test_history_corrects_an_earlier_turn_and_the_engine_replays_from_there(data: Path) -> None:
     found = run("correct_turn", data)
     assert found["before"] == ["16", "0"]
@@ -90,8 +84,7 @@ def test_history_corrects_an_earlier_turn_and_the_engine_replays_from_there(data
     assert found["screen_after"] == "history"
     assert found["after"][0] == "16" and int(found["after"][1]) > 0  # Bob's MA scored, DEAR still Ann's
     assert "Corrected entry 2" in found["news"]
-    with game_log(data) as log:
-        events = log.events(log.games(1)[0].id)
+    events = newest_events(data)
     assert [e.get("word") for e in events] == ["MOOD", "MA", "DEAR"]
 
 

@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-import pytest
+from gui import harness
+from gui.harness import GUI, needs_words, newest_events, run
 
-sys.path.insert(0, str(Path(__file__).parent / "gui"))
+data, display = harness.data, harness.display  # a data folder per test, one screen per module
 
-import harness
-from harness import HAS_WORDS, game_log, run
-
-data = harness.data
-display = harness.display
-
-pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("display")]
+pytestmark = GUI
 
 
-@pytest.mark.skipif(not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed")
+@needs_words
 def test_the_camera_offers_the_word_its_moves_make_and_flags_a_typo(data: Path) -> None:
     found = run("demo_street_turn", data)
     assert {k: v for k, v in found["read"].items() if v} == {"P": -2, "R": -1, "L": -1}
@@ -38,6 +32,5 @@ def test_the_camera_offers_the_word_its_moves_make_and_flags_a_typo(data: Path) 
     assert found["screen_after_offer"] == "game"
     assert found["last_word"] == "PURPLE"
     assert {k: v for k, v in found["positions_after"].items() if v} == {"P": -2, "R": -1, "L": -1}
-    with game_log(data) as log:
-        events = log.events(log.games(1)[0].id)
+    events = newest_events(data)
     assert [e["word"] for e in events if e["type"] == "word"] == ["PURPLE"]

@@ -6,7 +6,6 @@ Same harness as ``test_kiosk_gui.py``: each scenario is the real app in its own 
 from __future__ import annotations
 
 import importlib.util
-import os
 import signal
 import socket
 import subprocess
@@ -14,17 +13,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from gui import harness
+from gui.harness import GUI, ROOT, clean_env, run
 
-sys.path.insert(0, str(Path(__file__).parent / "gui"))
+data, display = harness.data, harness.display  # a data folder per test, one screen per module
 
-import harness
-from harness import ROOT, run
-
-#: The harness's fixtures: a data folder per test, one virtual screen per module.
-data = harness.data
-display = harness.display
-
-pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("display")]
+pytestmark = GUI
 
 
 def test_demo_mode_plays_the_sheets_upwords_game_through_the_camera(data: Path) -> None:
@@ -77,16 +71,13 @@ def test_sigterm_stops_the_kiosk_cleanly(data: Path, tmp_path: Path, display: st
         "--data",
         str(data),
     ]
-    clean = {
-        k: v for k, v in os.environ.items() if not k.startswith(("KIVY", "KCFG", "TABLEKEEPER", "NOTIFY"))
-    }
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
         server.bind(str(sock_path))
         server.settimeout(30)
         proc = subprocess.Popen(
             command,
             cwd=ROOT,
-            env={**clean, "DISPLAY": display, "NOTIFY_SOCKET": str(sock_path)},
+            env=clean_env(DISPLAY=display, NOTIFY_SOCKET=str(sock_path)),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,

@@ -9,25 +9,19 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent / "gui"))
-sys.path.insert(0, str(Path(__file__).parent))
-
-import harness
-from harness import run
+from gui import harness
+from gui.harness import GUI, run
 
 from calibration.file import load_calibration
 from hardware.config import HardwareConfig
 
-data = harness.data
-display = harness.display
+data, display = harness.data, harness.display  # a data folder per test, one screen per module
 
-pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("display")]
+pytestmark = GUI
 
 
 ALL_FOUR = ("All four corners: tap Save (or Start over). Save with the board as before play, so the "

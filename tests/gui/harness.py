@@ -2,7 +2,8 @@
 
 Each scenario of ``scenarios.py`` runs in its own process (one Kivy app per process) through
 ``driver.py``, on a virtual 800x480 screen (an Xvfb started once per test module when there
-is no display). Screenshots go to ``artifacts/screenshots/`` (CI keeps the folder).
+is no display). Screenshots go to ``artifacts/screenshots/`` (CI keeps the folder). A test
+module takes ``data`` and ``display`` from here and marks itself ``pytestmark = GUI``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,18 @@ SHOTS = ROOT / "artifacts" / "screenshots"
 HAS_WORDS = Path("/usr/share/dict/scowl").is_dir()
 #: The display the scenarios run on (set by the ``display`` fixture).
 SCREEN = ""
+#: Every GUI test is slow and runs on the virtual screen.
+GUI = [pytest.mark.gui, pytest.mark.slow, pytest.mark.usefixtures("display")]
+needs_words = pytest.mark.skipif(
+    not HAS_WORDS, reason="the SCOWL word list (apt package scowl) is not installed"
+)
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """This environment without Kivy's, the kiosk's and systemd's own variables, plus ``extra``:
+    a kiosk under test sees only what its test gives it."""
+    skip = ("KIVY", "KCFG", "TABLEKEEPER", "NOTIFY")
+    return {**{k: v for k, v in os.environ.items() if not k.startswith(skip)}, **extra}
 
 
 def run(
@@ -40,12 +53,9 @@ def run(
         str(SHOTS),
         str(result),
     ]
-    env = {**(env or {}), "DISPLAY": display or SCREEN}
-    clean = {
-        k: v for k, v in os.environ.items() if not k.startswith(("KIVY", "KCFG", "TABLEKEEPER", "NOTIFY"))
-    }
     proc = subprocess.run(
-        command, cwd=ROOT, env={**clean, **(env or {})}, capture_output=True, text=True, timeout=150
+        command, cwd=ROOT, env=clean_env(**(env or {}), DISPLAY=display or SCREEN), capture_output=True,
+        text=True, timeout=150,
     )
     if killed:
         assert proc.returncode in (-signal.SIGKILL, 128 + signal.SIGKILL, 137), proc.stderr[-3000:]
@@ -59,6 +69,18 @@ def run(
 
 def game_log(data: Path) -> GameLog:
     return GameLog(data / "games.sqlite3")
+
+
+def newest_events(data: Path) -> list[dict[str, Any]]:
+    """The entries of the game the scenario started last, as the log holds them."""
+    with game_log(data) as log:
+        return log.events(log.games(1)[0].id)
+
+
+def newest_game(data: Path) -> Any:
+    """The game the scenario started last, rebuilt from the log through its engine."""
+    with game_log(data) as log:
+        return log.rebuild(log.games(1)[0].id)
 
 
 @pytest.fixture(scope="module")
