@@ -21,9 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from games.base import Game, GameSetupError, Outcome, Step, Turn
+from games.base import GameSetupError, Step, Turn
 from games.option_words import RULE_PLAYING, ScoredWord, parse_words
-from games.rack_games import detached, per_player, top_scorers
+from games.rack_games import RackGame, detached, per_player
 from games.rulings import IllegalEvent, ruling_from_event
 
 RULE_FIRST = "Option, 'Playing' rule 1"
@@ -70,7 +70,7 @@ class OptionState:
     ended: str | None = None
 
 
-class Option(Game[OptionState]):
+class Option(RackGame[OptionState]):
     """Option for two to four players.
 
     Events (``docs/transcript.md``): ``play``, ``pass``, ``exchange``, ``challenge``, ``end``.
@@ -103,20 +103,8 @@ class Option(Game[OptionState]):
 
     # ----------------------------------------------------------------- read-only views
     @property
-    def racks(self) -> dict[str, int]:
-        return dict(zip(self.players, self.state.racks, strict=True))
-
-    @property
-    def bag(self) -> int:
-        return self.state.bag
-
-    @property
     def last_play(self) -> OptionPlay | None:
         return self.state.last
-
-    def can_challenge(self) -> bool:
-        """True while the last word may still be challenged (straight after it, before the next turn)."""
-        return self.state.challengeable and self.state.last is not None
 
     @property
     def needs_end(self) -> bool:
@@ -142,19 +130,6 @@ class Option(Game[OptionState]):
         return next((i for i, n in enumerate(state.racks) if n == 0), None)
 
     # ----------------------------------------------------------------- the engine
-    def _to_move(self, state: OptionState) -> str | None:
-        if state.ended:
-            return None
-        return self.players[state.mover]
-
-    def _scores(self, state: OptionState) -> dict[str, int]:
-        return dict(zip(self.players, state.scores, strict=True))
-
-    def _outcome(self, state: OptionState) -> Outcome | None:
-        if not state.ended:
-            return None
-        return Outcome(top_scorers(self.players, state.scores), state.ended)
-
     def _apply(self, state: OptionState, event: Mapping[str, Any]) -> Step:
         kind = event["type"]
         if kind == "challenge":

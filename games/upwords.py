@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from games.base import Game, GameSetupError, Outcome, Step, Turn
-from games.rack_games import detached, per_player, top_scorers
+from games.base import GameSetupError, Step, Turn
+from games.rack_games import RackGame, detached, per_player
 from games.rulings import IllegalEvent, ruling_from_event
 from games.upwords_board import Board, Placement
 from games.upwords_rules import RULE_TURN, JudgedPlay, ScoredWord, judge_play, parse_tiles
@@ -75,7 +75,7 @@ class UpwordsState:
     ended: str | None = None
 
 
-class Upwords(Game[UpwordsState]):
+class Upwords(RackGame[UpwordsState]):
     """Upwords for one to four players; one player plays the sheet's solo rules.
 
     Events (see ``docs/transcript.md``): ``play``, ``pass``, ``exchange``, ``challenge``,
@@ -135,20 +135,6 @@ class Upwords(Game[UpwordsState]):
         return self.state.last
 
     @property
-    def racks(self) -> dict[str, int]:
-        """How many tiles each player holds."""
-        return dict(zip(self.players, self.state.racks, strict=True))
-
-    @property
-    def bag(self) -> int:
-        """How many tiles are left in the draw pile."""
-        return self.state.bag
-
-    def can_challenge(self) -> bool:
-        """True while the last play may still be challenged (straight after it, before the next turn)."""
-        return self.state.challengeable and self.state.last is not None
-
-    @property
     def solo(self) -> bool:
         return len(self.players) == 1
 
@@ -181,17 +167,6 @@ class Upwords(Game[UpwordsState]):
         return f"{s.board.text()} | {scores} | racks {racks} | bag {s.bag} | {tail}"
 
     # ----------------------------------------------------------------- the engine
-    def _to_move(self, state: UpwordsState) -> str | None:
-        return None if state.ended else self.players[state.mover]
-
-    def _scores(self, state: UpwordsState) -> dict[str, int]:
-        return dict(zip(self.players, state.scores, strict=True))
-
-    def _outcome(self, state: UpwordsState) -> Outcome | None:
-        if not state.ended:
-            return None
-        return Outcome(top_scorers(self.players, state.scores), state.ended)
-
     def _apply(self, state: UpwordsState, event: Mapping[str, Any]) -> Step:
         kind = event["type"]
         if kind == "challenge":
