@@ -1,15 +1,16 @@
-"""Writing a file so that a power cut leaves the old version or the new one, never half.
+"""Writing a file so that a power cut leaves the old version or the new one, never half, and
+keeping a damaged file aside, never deleting it.
 
-The calibration file, the board's learnt look (``board.npz``), the taught letters
-(``letters.npz``) and the occupancy model are rewritten whole: a temporary file beside the
-old one, flushed to the card, renamed over it, then the folder synced so the rename itself
-survives. This lives in ``calibration/``, the bottom of the layers that write these files,
-so ``calibration``, ``vision`` and everything above them write the same way with the
-standard library alone.
+Every file tablekeeper keeps is rewritten whole: a temporary file beside the old one, flushed
+to the card, renamed over it, then the folder synced so the rename itself survives. That is
+the calibration file, the board's learnt look and taught letters, the occupancy model, and
+the kiosk's settings, house words, letter points, category tray, kept timer and word-list
+cache. A file found damaged (the settings, the letter points, the game log with its SQLite
+side files) is renamed aside for a person to look at.
 
-The kiosk's own files (``kiosk/files``, ``kiosk/gamelog``, ``kiosk/play``) may not import
-``calibration`` on the map of docs/architecture.md, so :mod:`kiosk.files.durable` holds the
-same write for them.
+One module for all of them, in ``calibration/`` because that is the lowest layer that writes
+files: it imports nothing of ours, and ``vision`` and every part of the kiosk may import it
+(docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -51,3 +53,23 @@ def fsync_folder(folder: Path) -> None:
         log.warning("could not sync the folder %s: %s", folder, exc)
     finally:
         os.close(fd)
+
+
+def keep_aside(path: Path, tag: str, side_files: Iterable[str] = ()) -> Path:
+    """Rename ``path`` to ``NAME.TAG`` (``NAME.TAG-2``, ... if taken) and return the new path.
+
+    Each of ``side_files`` (suffixes such as SQLite's ``-wal``) that exists goes along under
+    the new name, so a person finds the file whole. Raises OSError (the file is gone, the
+    card is read-only); the caller says so in its own words.
+    """
+    target = path.with_name(f"{path.name}.{tag}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.{tag}-{n}")
+    os.replace(path, target)
+    for suffix in side_files:
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            os.replace(side, target.with_name(target.name + suffix))
+    return target

@@ -38,7 +38,8 @@ def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> N
     after = json.loads((data / "category-deck.json").read_text())
     assert (
         after["current"] == "" and after["green"]["position"] == 1
-    )  # the card went back to the tray    assert found["vote_verdict"] == "REJECTED"
+    )  # the card went back to the tray
+    assert found["vote_verdict"] == "REJECTED"
     assert found["spelling_verdict"] == "LEGAL"
     assert found["after_spelling_mover"] == "Reds"  # the Blues lost their turn
     assert found["misspelt_verdict"] == "ILLEGAL"

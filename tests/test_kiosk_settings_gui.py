@@ -12,7 +12,6 @@ import math
 import tomllib
 from pathlib import Path
 
-import pytest
 from gui import harness
 from gui.harness import GUI, run
 
@@ -79,9 +78,6 @@ def test_pins_already_wrong_in_the_file_do_not_block_other_settings_and_can_be_f
     assert HardwareConfig.from_section(saved["hardware"]).buzzer_pin == 18
 
 
-@pytest.mark.skipif(
-    not (Path(__file__).parents[1] / "vision" / "render.py").exists(), reason="no board renderer"
-)
 def test_four_taps_on_the_demo_camera_picture_save_the_board_corners(data: Path) -> None:
     found = run("demo_calibrate", data)
     assert found["status_before"] == "Board calibration: none yet"

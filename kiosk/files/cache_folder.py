@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from calibration.durable import write_atomically
 from kiosk.files import paths
-from kiosk.files.durable import write_atomically
 
 
 class CacheFolder:

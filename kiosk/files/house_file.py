@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from calibration.durable import write_atomically
 from games.house_words import HouseWords, HouseWordsError
 from kiosk.files import paths
-from kiosk.files.durable import write_atomically
 
 
 class HouseWordsFile:

@@ -19,7 +19,7 @@ import json
 import logging
 from pathlib import Path
 
-from kiosk.files.durable import keep_aside, write_atomically
+from calibration.durable import keep_aside, write_atomically
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,9 @@ from typing import Any
 
 import tomli_w
 
+from calibration.durable import keep_aside as move_aside
+from calibration.durable import write_atomically
 from kiosk.files import paths
-from kiosk.files.durable import keep_aside as move_aside
-from kiosk.files.durable import write_atomically
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.files.durable import write_atomically
+from calibration.durable import write_atomically
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeGuard
 
-from kiosk.files import durable
+from calibration import durable
 
 
 class GameWriter(Protocol):

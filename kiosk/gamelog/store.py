@@ -29,8 +29,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from calibration.durable import fsync_folder
 from kiosk.files import paths
-from kiosk.files.durable import fsync_folder
 from kiosk.gamelog import queries as store_queries
 from kiosk.gamelog.errors import (
     BAD_INPUT,

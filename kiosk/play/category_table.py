@@ -14,7 +14,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from kiosk.files.durable import write_atomically
+from calibration.durable import write_atomically
 from kiosk.play.categories import LEVELS, restore_deck
 
 log = logging.getLogger(__name__)
