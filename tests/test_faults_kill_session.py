@@ -5,18 +5,20 @@ turns (``Session.submit``) and undos (``Session.undo``) in a loop — and prints
 each call *before* it is made ("try") and once it returned ok ("ack": what the screen would
 show). The test kills it with SIGKILL at a random moment, 100 times; after every kill the
 log must hold exactly the acknowledged events, give or take the one call in flight, and
-the next child must resume that game. Slow (about a minute): marked ``slow``.
+the next child must resume that game. The children are forked from one warm interpreter
+(:mod:`zygote`), so each starts at resuming the game, not at starting Python.
 """
 
 from __future__ import annotations
 
 import random
-import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import storekit
-from gui.faults import run_and_kill
+from gui.faults import run_and_kill, warm_children
+from zygote import Zygote
 
 from kiosk.gamelog.store import GameLog
 
@@ -27,7 +29,6 @@ CHILD = r"""
 import random, sys
 sys.path.insert(0, sys.argv[2])
 import storekit
-from gui.faults import run_and_kill
 from games import registry
 registry.ENGINES["counting"] = "storekit:Counting"
 from kiosk.play.session import Session
@@ -54,9 +55,16 @@ while True:
 """
 
 
+@pytest.fixture
+def zygote(tmp_path: Path) -> Iterator[Zygote]:
+    with warm_children(["kiosk.play.session", "kiosk.gamelog.store", "games.registry"],
+                       tmp_path / "zygote-stderr.txt") as warm:
+        yield warm
+
+
 @pytest.mark.slow
 def test_100_sigkills_through_the_session_lose_no_acknowledged_event(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, zygote: Zygote
 ) -> None:
     storekit.register(monkeypatch)
     path = tmp_path / "games.sqlite3"
@@ -65,9 +73,8 @@ def test_100_sigkills_through_the_session_lose_no_acknowledged_event(
     acknowledged = in_flight_applied = resumed = 0
     game_id = None
     for round_ in range(KILLS):
-        child = [sys.executable, "-c", CHILD, str(path), str(ROOT / "tests"), str(rng.randrange(1 << 30))]
-        # killed a moment after "ready", or one time in ten while it is still resuming
-        lines = run_and_kill(child, b"ready", rng, early=0.3, wait=20.0, window=0.08)
+        argv = [str(path), str(ROOT / "tests"), str(rng.randrange(1 << 30))]
+        lines = run_and_kill(zygote, CHILD, argv, b"ready", rng, early=0.04, wait=20.0, window=0.08)
         pending = None
         for line in lines:
             word = line.split()

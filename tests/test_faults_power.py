@@ -2,7 +2,9 @@
 
 A child process appends (and now and then undoes) events in a loop on a real SQLite file
 and prints, flushed, what it did *after* the call returned: that is what the kiosk would
-have shown. The test kills it at a random moment, at least 100 times, and after every kill
+have shown. The children are forked from one warm interpreter (:mod:`zygote`), so each
+starts at opening the log, not at starting Python. The test kills each at a random moment,
+at least 100 times, and after every kill
 reopens the log and checks that the file is intact, that every event whose append had
 returned is there, that at most the one call in flight differs, and that the game rebuilt
 through the engine is exactly the one of those events.
@@ -15,18 +17,17 @@ docs/faults.md.
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import storekit
-from gui.faults import run_and_kill
+from gui.faults import run_and_kill, warm_children
+from zygote import Zygote
 
 from kiosk.gamelog.store import GameLog
 
@@ -52,9 +53,16 @@ while True:
 KILLS = 120
 
 
+@pytest.fixture(scope="module")
+def zygote(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Zygote]:
+    errors = tmp_path_factory.mktemp("zygote") / "stderr.txt"
+    with warm_children(["kiosk.gamelog.store", "games.registry"], errors) as warm:
+        yield warm
+
+
 @pytest.mark.slow
 def test_sigkill_at_random_points_loses_nothing_that_was_shown(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, zygote: Zygote
 ) -> None:
     storekit.register(monkeypatch)
     path = tmp_path / "games.sqlite3"
@@ -65,9 +73,8 @@ def test_sigkill_at_random_points_loses_nothing_that_was_shown(
     k = 0
     total_shown = 0
     for round_ in range(KILLS):
-        # a writer runs a random while (sometimes not even to its first line), then is killed
-        writer = [sys.executable, "-c", CHILD, str(path), str(gid), str(k), str(rng.randrange(1 << 30))]
-        for line in run_and_kill(writer, b"open\n", rng, early=0.15, wait=10.0, window=0.06):
+        argv = [str(path), str(gid), str(k), str(rng.randrange(1 << 30))]
+        for line in run_and_kill(zygote, CHILD, argv, b"open\n", rng, early=0.02, wait=10.0, window=0.06):
             if line.startswith("add"):
                 shown.append(int(line.split()[1]))
                 k = shown[-1] + 1
@@ -101,7 +108,6 @@ import sys
 from kiosk.gamelog.store import GameLog
 sys.path.insert(0, sys.argv[2])
 import storekit
-from gui.faults import run_and_kill
 from games import registry
 registry.ENGINES["counting"] = "storekit:Counting"
 path = sys.argv[1]
@@ -119,23 +125,23 @@ while True:
 
 
 @pytest.mark.slow
-def test_sigkill_while_games_start_and_finish_keeps_results_whole(tmp_path: Path) -> None:
+def test_sigkill_while_games_start_and_finish_keeps_results_whole(tmp_path: Path, zygote: Zygote) -> None:
     """Ending a game writes the outcome and every player's result in one transaction."""
     path = tmp_path / "games.sqlite3"
     GameLog(path).close()
     rng = random.Random(7)
     finished: set[int] = set()
     for round_ in range(40):
-        proc = subprocess.Popen([sys.executable, "-c", CHILD_GAMES, str(path), str(ROOT / "tests")], cwd=ROOT,
-                                stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        assert proc.stdout is not None
-        first = proc.stdout.readline()
-        assert first == b"open\n", first
-        time.sleep(rng.uniform(0.0, 0.08))
-        proc.send_signal(signal.SIGKILL)
-        rest, _ = proc.communicate()
-        assert proc.returncode == -signal.SIGKILL, f"the writer failed on its own: {proc.returncode}"
-        for line in rest.decode().split("\n")[:-1]:
+        child = zygote.spawn(CHILD_GAMES, [str(path), str(ROOT / "tests")])
+        output = b""
+        deadline = time.monotonic() + 10
+        while b"\n" not in output and time.monotonic() < deadline:
+            output += child.read(0.1)
+        assert output.startswith(b"open\n"), output
+        time.sleep(rng.uniform(0.0, 0.08))  # the kill's random moment: the thing under test
+        code, rest, errors = child.kill()
+        assert code == -signal.SIGKILL, f"the writer failed on its own: {code} {errors[-2000:]}"
+        for line in (output + rest).decode().split("\n")[:-1]:
             if line.startswith("finish"):
                 finished.add(int(line.split()[1]))
         conn = sqlite3.connect(path)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import select
 import signal
 import subprocess
 import time
@@ -16,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from zygote import Zygote
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,17 +42,21 @@ def remount_read_only(where: Path) -> None:
         pytest.skip("cannot remount read-only here")
 
 
-def run_and_kill(command: list[str], ready: bytes, rng: random.Random, *, early: float, wait: float,
-                 window: float) -> list[str]:
-    """Start ``command``, SIGKILL it at a random moment, return the lines it printed whole.
+def warm_children(preload: list[str], errors: Path) -> Zygote:
+    """A zygote with ``preload`` imported, its children run from the project root."""
+    return Zygote(preload, ROOT, {**os.environ, "PYTHONPATH": str(ROOT)}, errors)
+
+
+def run_and_kill(zygote: Zygote, code: str, argv: list[str], ready: bytes, rng: random.Random, *,
+                 early: float, wait: float, window: float) -> list[str]:
+    """Fork a child running ``code`` with ``argv``, SIGKILL it at a random moment, return the
+    lines it printed whole.
 
     The moment: a random part of ``window`` seconds once it has printed ``ready`` (or after
     ``wait`` s); one time in ten already within a random part of ``early`` seconds, while it
     is still opening. A line cut off by the kill was never "shown", so it is not returned.
     """
-    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert proc.stdout is not None
+    child = zygote.spawn(code, argv)
     buffer = b""
     opening = rng.random() < 0.1
     deadline = time.monotonic() + (rng.uniform(0.0, early) if opening else wait)
@@ -63,16 +67,8 @@ def run_and_kill(command: list[str], ready: bytes, rng: random.Random, *, early:
             stop_after = now + rng.uniform(0.0, window)
         if stop_after is not None and now >= stop_after:
             break
-        readable, _, _ = select.select([proc.stdout], [], [], 0.005)
-        if readable:
-            chunk = os.read(proc.stdout.fileno(), 65536)
-            if not chunk:
-                break
-            buffer += chunk
-    proc.send_signal(signal.SIGKILL)
-    rest, err = proc.communicate()
+        buffer += child.read(0.005)
+    code_, rest, errors = child.kill()
     buffer += rest
-    assert proc.returncode == -signal.SIGKILL, (
-        f"the child failed on its own ({proc.returncode}): {err.decode()[-2000:]}"
-    )
+    assert code_ == -signal.SIGKILL, f"the child failed on its own ({code_}): {errors[-2000:]}"
     return buffer.decode().split("\n")[:-1]
