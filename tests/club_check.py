@@ -7,12 +7,14 @@ byte for byte, with no gap in the sequence numbers.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+from waiting import wait_for
 
 from games.transcript import loads
 from kiosk.gamelog.store import GameLog
@@ -154,16 +156,17 @@ def wait_until_caught_up(base: str, tables: dict[str, Path], timeout: float = 90
     machine failed the crash test with the archive 13-25 messages short even after this wait:
     the test's own fault, fixed in stop 33, see ``_playing`` in test_club_night.py.)"""
     want = {key: max(msgs) for db in tables.values() for key, msgs in outbox(db).items()}
-    deadline = time.monotonic() + timeout
     snapshot: dict[str, Any] = {}
-    while time.monotonic() < deadline:
+
+    def caught_up() -> bool:
+        nonlocal snapshot
         try:
             snapshot = standings(base)
-        except OSError:
-            time.sleep(0.2)
-            continue
+        except OSError:  # the server is starting (again)
+            return False
         shown = shown_games(snapshot)
-        if all(key in shown and shown[key]["seq"] == last for key, last in want.items()):
-            return snapshot
-        time.sleep(0.2)
+        return all(key in shown and shown[key]["seq"] == last for key, last in want.items())
+
+    with contextlib.suppress(AssertionError):  # the caller's comparison of the page says what is missing
+        wait_for(caught_up, "the page to show every game at its last seq", timeout=timeout, every=0.2)
     return snapshot

@@ -27,6 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from waiting import wait_for
+
 from bench.bench_replay import GAMES
 from games.transcript import loads
 from kiosk.play.session import Session
@@ -76,7 +78,7 @@ def play_events(
         else:  # nothing the generator offers is legal any more: the table starts another game
             session.abandon()
         if pace:
-            time.sleep(pace)
+            time.sleep(pace)  # a table's rhythm of play, not a wait: faults fall mid-play
     return logged
 
 
@@ -101,17 +103,20 @@ def settle(publisher: Any, timeout: float = 40.0) -> bool:
     """Wait until the publisher has connected, everything in the log is planned, and the broker
     has acknowledged it all (a kiosk started only to send again must first learn whether the
     broker kept its session)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def settled() -> bool:
         publisher.wake()
-        if (
+        return (
             publisher.connections_handled > 0
             and publisher.outbox.plan() == 0
             and publisher.outbox.counts()["unacknowledged"] == 0
-        ):
-            return True
-        time.sleep(0.05)
-    return False
+        )
+
+    try:
+        wait_for(settled, "the broker to acknowledge the whole log", timeout=timeout, every=0.05)
+    except AssertionError:
+        return False  # the table prints what is still unacknowledged, and the test says so
+    return True
 
 
 def stdin_open() -> bool:

@@ -14,10 +14,10 @@ import shutil
 import signal
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
+from waiting import wait_for
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "club"
 MOSQUITTO = shutil.which("mosquitto") or (
@@ -88,17 +88,19 @@ class Broker:
 
     def start(self, timeout: float = 10.0) -> Broker:
         log = (self.folder / "mosquitto.log").open("ab")
-        self.process = subprocess.Popen([self.binary, "-c", str(self.conf)], stdout=log, stderr=log)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
+        process = self.process = subprocess.Popen([self.binary, "-c", str(self.conf)], stdout=log, stderr=log)
+
+        def listening() -> bool:
+            if process.poll() is not None:
                 raise RuntimeError(f"mosquitto exited: {(self.folder / 'mosquitto.log').read_text()[-800:]}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
+                    return True
             except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("mosquitto did not start listening")
+                return False
+
+        wait_for(listening, f"mosquitto to listen on port {self.port}", timeout=timeout, every=0.05)
+        return self
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -10,7 +10,6 @@ import os
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ import pytest
 from gui import harness
 from gui.harness import SHOTS, run
 from mosquitto_kit import Broker, free_port
+from waiting import wait_for
 
 from kiosk.club.server.service import ClubServer, ServerConfig
 
@@ -51,9 +51,7 @@ def test_the_kiosk_publishes_and_shows_its_tables_qr_code(data: Path, tmp_path: 
     ).start()
     try:
         found = run("club_qr", data, display=display)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not server.board.games:
-            time.sleep(0.1)
+        wait_for(lambda: server.board.games, "the table's game at the club server", timeout=10, every=0.1)
         shown = server.board.snapshot()
     finally:
         server.close()
@@ -79,9 +77,16 @@ def test_the_kiosk_publishes_and_shows_its_tables_qr_code(data: Path, tmp_path: 
 
 
 NO_SOCKET = r"""
-import json, sys
-events = []
-sys.addaudithook(lambda name, args: events.append(name) if name.startswith("socket.") else None)
+import json, sys, threading
+events, opening = [], threading.Event()
+
+def heard(name, args):
+    if name.startswith("socket."):
+        events.append(name)
+    if name in ("socket.connect", "socket.getaddrinfo", "socket.__new__"):
+        opening.set()
+
+sys.addaudithook(heard)
 from pathlib import Path
 from kiosk.files import settings as settings_file
 from kiosk.play.session import Session
@@ -125,7 +130,8 @@ def test_a_kiosk_without_club_settings_opens_no_socket(tmp_path: Path, section: 
 def test_the_audit_hook_would_see_a_socket(tmp_path: Path) -> None:
     """The check above can fail: with club settings the same script sees the client's socket."""
     port = free_port()
-    script = NO_SOCKET.replace("session.abandon()", "session.abandon(); import time; time.sleep(1.5)")
+    # the client connects on its own thread: wait until it has opened a socket (at most 10 s)
+    script = NO_SOCKET.replace("session.abandon()", "session.abandon(); opening.wait(10)")
     found = _play_a_game(
         tmp_path, f'[club]\nhost = "127.0.0.1"\nport = {port}\nclub = "riverside"\ntable = "t1"\n', script
     )

@@ -17,17 +17,18 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from gui import harness
 from gui.faults import remount_read_only, tmpfs
 from gui.harness import ROOT, SHOTS, clean_env
+from waiting import wait_for
 
 from kiosk.gamelog.store import GameLog
 
 TRANSCRIPT = ROOT / "tests" / "transcripts" / "wordspiel-fun-no.jsonl"
+PNG_END = b"IEND\xaeB`\x82"  # a PNG's last chunk: the picture is written whole
 
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
 
@@ -67,10 +68,10 @@ def _run_kiosk(data: Path, shots: Path, display: str, tmp: Path) -> tuple[int, s
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
             assert server.recv(4096).decode() == "READY=1"
-            deadline = time.monotonic() + 20
-            while not (shots / "first-game.png").exists() and time.monotonic() < deadline:
-                time.sleep(0.2)
-            time.sleep(0.5)
+            first = shots / "first-game.png"
+            with contextlib.suppress(AssertionError):  # no picture: the test's assertions say so
+                wait_for(lambda: first.is_file() and first.read_bytes().endswith(PNG_END),
+                         "the first screen's picture, written whole", timeout=20, every=0.1)
             proc.send_signal(signal.SIGTERM)
             _out, err = proc.communicate(timeout=30)
         finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import _thread
+import contextlib
 import io
 import os
 import pty
@@ -17,6 +18,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from waiting import wait_for
 
 from hardware import pins as hardware_pins
 from kiosk.cli import main as cli
@@ -203,17 +205,17 @@ def test_ctrl_c_leaves_the_ring_and_buzzer_off(env: dict[str, str], monkeypatch:
     monkeypatch.setattr(sys, "stdout", io.StringIO())
     lit = threading.Event()
 
+    def ring_and_chirp() -> bool:
+        try:
+            chirped = any(entry.state > 0 for entry in factory.pin(17).states)
+            return factory.pin(LED_PINS[0]).state > 0 and chirped
+        except Exception:  # the pins are not set up yet
+            return False
+
     def interrupt_once_lit() -> None:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                chirped = any(entry.state > 0 for entry in factory.pin(17).states)
-                if factory.pin(LED_PINS[0]).state > 0 and chirped:
-                    lit.set()
-                    break
-            except Exception:
-                pass
-            time.sleep(0.005)
+        with contextlib.suppress(AssertionError):  # never lit: the assertion below says so
+            wait_for(ring_and_chirp, "the ring and the start chirp", timeout=10, every=0.005)
+            lit.set()
         _thread.interrupt_main()
 
     # interrupt_main() does nothing where SIGINT is ignored (a test run started in the background)

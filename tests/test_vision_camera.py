@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
-import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from waiting import wait_for
 
 from vision.camera import (
     BACKOFF,
@@ -288,8 +288,8 @@ def test_closing_from_another_thread_while_reading(pictures: Path) -> None:
 
     worker = threading.Thread(target=reader)
     worker.start()
-    while len(results) < 20:
-        time.sleep(0.001)
+    wait_for(lambda: len(results) >= 20 or errors, lambda: f"20 reads on the worker thread ({len(results)})",
+             every=0.001)
     cam.close()
     worker.join(10)
     assert not errors and not worker.is_alive()
