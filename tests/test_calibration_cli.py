@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import pty
@@ -148,7 +149,9 @@ def test_board_from_the_camera_in_the_settings(tmp_path: Path, marked_photo) -> 
 
 
 # ------------------------------------------------------------------ teach, then read
-def _teaching_setup(tmp_path: Path) -> Path:
+@functools.cache
+def _teaching_shot():
+    """The teaching photo: rendered once for the module (the same picture for every test)."""
     cells = {}
     for r, line in enumerate(["ABCDEFGH", "IJKLMNOP", "Qu RSTUVWX", "YZ"]):
         tokens = line.split(" ") if " " in line else list(line)
@@ -156,8 +159,12 @@ def _teaching_setup(tmp_path: Path) -> Path:
             tokens = ["Qu", *"RSTUVWX"]
         for c, letter in enumerate(tokens):
             cells[(r, c)] = (letter, 1)
-    shot = render_upwords(cells, pose=Pose(tilt_deg=25, yaw_deg=5), seed=5,
+    return render_upwords(cells, pose=Pose(tilt_deg=25, yaw_deg=5), seed=5,
                           effects=Effects(noise_sigma=2.0, jpeg_quality=90))
+
+
+def _teaching_setup(tmp_path: Path) -> Path:
+    shot = _teaching_shot()
     cv2.imwrite(str(tmp_path / "teach.png"), shot.image)
     (tmp_path / "layout.txt").write_text(LAYOUT)
     cal = Calibration(kind="upwords", rows=8, cols=8, corners=tuple(map(tuple, shot.corners)),
