@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from doubt import assert_right_or_asked
 
 from bench.bench_generalise import grid_readers
 from vision.learn_board import learn_grid
@@ -130,8 +131,7 @@ def test_a_letter_the_first_look_never_thought_of_is_still_matched() -> None:
     reading = reader.read(frame.image)
     for row, col in ((9, 8), (10, 0)):
         assert frame.letters[row][col] == "O"
-        cell = reading.cell(row, col)
-        assert cell.letter == "O" or cell.uncertain, cell
+    assert_right_or_asked(reading, lambda cell: cell.letter == "O", at={(9, 8), (10, 0)}, measured=8)
 
 
 def test_what_cannot_be_looked_at_is_no_letter() -> None:
@@ -230,10 +230,7 @@ def test_sure_reads_the_second_look_contradicts_are_in_doubt() -> None:
     reading = reader.read(frame.image)
     for r, c, letter in ((0, 5, "B"), (2, 4, "C"), (11, 12, "C")):
         assert frame.letters[r][c] == letter
-        assert reading.cell(r, c).letter == letter or reading.cell(r, c).uncertain
-    sure_wrong = [(x.row, x.col) for x in reading.cells
-                  if x.letter != frame.letters[x.row][x.col] and not x.uncertain]
-    assert sure_wrong == []
+    assert_right_or_asked(reading, lambda x: x.letter == frame.letters[x.row][x.col], measured=31)
 
 
 @pytest.mark.slow
@@ -249,9 +246,7 @@ def test_a_read_sure_on_the_matchs_word_is_matched_against_every_letter() -> Non
     crop = reader.face_crop(reader.warp_planes(frame.image, gray=False)[1], 12, 6)
     read = reader.letters.read(crop)
     assert read.letter == "Q" or read.confidence < DOUBTED_BELOW, read
-    reading = reader.read(frame.image)
-    cell = reading.cell(12, 6)
-    assert cell.letter == "Q" or cell.uncertain
+    assert_right_or_asked(reader.read(frame.image), lambda cell: cell.letter == "Q", at={(12, 6)}, measured=4)
 
 
 def test_a_close_fit_is_sure_by_the_share_of_the_runner_ups_misfit_it_explains() -> None:

@@ -7,6 +7,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from doubt import assert_right_or_asked
 
 from vision.appearance import BoardAppearance
 from vision.learn_board import learn_street
@@ -87,7 +88,7 @@ def test_a_street_with_hardly_a_tile_in_its_lanes_is_right_or_asked() -> None:
     scene = street_scene(153007, "train", n_frames=6, hand_chance=0.5)
     frame = scene.frames[4]
     assert not frame.hand and [frame.positions[x] for x in "NST"] == [3, 3, -3]
-    _right_or_asked(_street_reader(scene, True).read(frame.image).columns, frame)
+    _right_or_asked(_street_reader(scene, True).read(frame.image).columns, frame, asked=14)
 
 
 def test_a_strip_the_tiles_colour_cannot_overrule_the_model() -> None:
@@ -137,9 +138,21 @@ def test_captured_tiles_on_a_strip_of_the_tiles_colour_the_model_took_for_tiles_
     frame = scene.frames[0]
     assert not frame.hand
     columns = {c.letter: c for c in _reader(scene).read(frame.image).columns}
-    _right_or_asked(columns.values(), frame)
+    _right_or_asked(columns.values(), frame, asked=None)
     for letter in "HLM":
         assert _truth(frame, letter) is None and columns[letter].uncertain, columns[letter]
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="the reader asks about all 17 columns of this picture")
+def test_a_street_of_the_tiles_colour_is_not_asked_about_every_column() -> None:
+    """The street above (in-domain seed 367004, picture 0): the reader is right or asks on every
+    column, but it asks about all 17 (7 "hard to tell from the bare strip", 10 "two spaces of this
+    column look occupied"), so a check of right-or-asked proves nothing there. When it asks about
+    fewer, this passes, and the test above gets its ceiling."""
+    scene = street_scene(367004, "train", n_frames=5)
+    reading = _reader(scene).read(scene.frames[0].image)
+    assert len(reading.uncertain_columns()) < len(reading.columns)
 
 
 def test_a_space_that_moved_as_far_as_a_bare_one_is_in_doubt() -> None:
@@ -175,9 +188,16 @@ def _truth(frame, letter: str) -> int | None:
     return truth if truth is not None and -2 <= truth <= 2 else None
 
 
-def _right_or_asked(columns, frame) -> None:
-    for column in columns:
-        assert column.position == _truth(frame, column.letter) or column.uncertain, column
+def _right_or_asked(columns, frame, asked: int | None) -> None:
+    """Every column where the picture has its tile, or asked; no more asked than ``asked`` allows
+    (None: the reader asks about every column of this picture, and no ceiling can be set: see
+    test_a_street_of_the_tiles_colour_is_not_asked_about_every_column)."""
+    if asked is None:
+        for column in columns:
+            assert column.position == _truth(frame, column.letter) or column.uncertain, column
+        return
+    assert_right_or_asked(columns, lambda column: column.position == _truth(frame, column.letter),
+                          measured=asked)
 
 
 INK = np.array([20.0, 30.0, 20.0])  # the tile's letter: dark red
@@ -311,7 +331,7 @@ def test_tiles_on_a_pale_strip_the_model_called_bare_are_guessed_on_their_letter
     for letter in "CM":
         assert frame.positions[letter] == 0
         assert columns[letter].position == 0, columns[letter]
-    _right_or_asked(columns.values(), frame)
+    _right_or_asked(columns.values(), frame, asked=3)
 
 
 @pytest.mark.slow
@@ -323,7 +343,7 @@ def test_a_captured_tile_on_a_strip_of_the_tiles_colour_is_never_read_surely_on_
     assert not frame.hand
     reader = _reader(scene)
     columns = {c.letter: c for c in reader.read(frame.image).columns}
-    _right_or_asked(columns.values(), frame)
+    _right_or_asked(columns.values(), frame, asked=8)
     assert _truth(frame, "K") is None and columns["K"].position is None, columns["K"]  # the guess, too
 
 
@@ -334,13 +354,13 @@ def test_tiles_on_a_strip_of_their_colour_the_model_called_bare_are_guessed_by_t
     were their tiles' (0.80-0.90). They were asked, but guessed captured."""
     scene = street_scene(203010, "held_out", n_frames=5)
     reader = _reader(scene)
-    for at, letters in ((3, "CH"), (4, "M")):
+    for at, letters, asked in ((3, "CH", 3), (4, "M", 2)):
         frame = scene.frames[at]
         assert not frame.hand
         columns = {c.letter: c for c in reader.read(frame.image).columns}
         for letter in letters:
             assert frame.positions[letter] == 0 and columns[letter].position == 0, columns[letter]
-        _right_or_asked(columns.values(), frame)
+        _right_or_asked(columns.values(), frame, asked=asked)
 
 
 @pytest.mark.slow
@@ -353,7 +373,7 @@ def test_tiles_in_a_shadow_or_a_light_across_the_street_are_never_read_surely_go
     frame = scene.frames[at]
     assert not frame.hand
     reader = _reader(scene)
-    _right_or_asked(reader.read(frame.image).columns, frame)
+    _right_or_asked(reader.read(frame.image).columns, frame, asked=0)
 
 
 @pytest.mark.slow
@@ -381,8 +401,8 @@ def test_a_tile_on_a_strip_of_its_own_colour_is_not_read_as_gone() -> None:
     frame = scene.frames[4]
     assert frame.positions["H"] == 0 and not frame.hand
     reader = _reader(scene)
-    column = next(c for c in reader.read(frame.image).columns if c.letter == "H")
-    assert column.position == 0 or column.uncertain
+    assert_right_or_asked(reader.read(frame.image), lambda column: column.position == 0, at={"H"},
+                          measured=10)
 
 
 @pytest.mark.slow
@@ -440,12 +460,12 @@ def test_tiles_whose_ground_looks_bare_but_ink_is_theirs_are_guessed_on_their_le
     inks their tiles' (0.79). They were asked, and guessed captured."""
     scene = street_scene(205002, "train", n_frames=5)
     reader = _reader(scene)
-    for at, letter in ((0, "G"), (3, "B")):
+    for at, letter, asked in ((0, "G", 2), (3, "B", 1)):
         frame = scene.frames[at]
         assert not frame.hand and frame.positions[letter] == 0
         columns = {c.letter: c for c in reader.read(frame.image).columns}
         assert columns[letter].position == 0, columns[letter]
-        _right_or_asked(columns.values(), frame)
+        _right_or_asked(columns.values(), frame, asked=asked)
 
 
 def test_a_weak_ground_gives_way_to_a_clear_ink_against_it() -> None:
@@ -481,7 +501,7 @@ def test_a_captured_tile_on_a_strip_a_shade_off_the_tiles_colour_is_never_read_s
     frame = scene.frames[4]
     assert not frame.hand and _truth(frame, "B") is None
     columns = {c.letter: c for c in _reader(scene).read(frame.image).columns}
-    _right_or_asked(columns.values(), frame)
+    _right_or_asked(columns.values(), frame, asked=4)
     assert columns["B"].position is None, columns["B"]
 
 
@@ -498,7 +518,7 @@ def test_an_ink_barely_clearer_than_a_weak_ground_does_not_unseat_sure_tiles() -
     for letter in "LNW":
         assert frame.positions[letter] == 0
         assert columns[letter].position == 0 and not columns[letter].uncertain, columns[letter]
-    _right_or_asked(columns.values(), frame)
+    _right_or_asked(columns.values(), frame, asked=2)
 
 
 @pytest.mark.slow
@@ -513,7 +533,7 @@ def test_a_space_asked_with_its_ground_halfway_is_guessed_by_a_clear_ink() -> No
     assert not frame.hand and frame.positions["W"] == 0
     columns = {c.letter: c for c in _reader(scene).read(frame.image).columns}
     assert columns["W"].position == 0 and columns["W"].uncertain, columns["W"]
-    _right_or_asked(columns.values(), frame)
+    _right_or_asked(columns.values(), frame, asked=2)
 
 
 def test_an_ink_that_tells_strip_from_tiles_poorly_does_not_guess() -> None:
@@ -585,7 +605,7 @@ def test_tiles_in_a_shadow_the_light_does_not_undo_are_not_read_surely_captured(
     assert not frame.hand and frame.positions["N"] == 0 and frame.positions["P"] == 0
     columns = {c.letter: c for c in _reader(scene).read(frame.image).columns}
     assert all(columns[letter].position == 0 or columns[letter].uncertain for letter in "NP")
-    _right_or_asked(columns.values(), frame)
+    _right_or_asked(columns.values(), frame, asked=1)
 
 
 @pytest.mark.slow
@@ -600,4 +620,4 @@ def test_a_tile_in_a_shadow_over_one_end_of_the_street_is_read_on_its_letter() -
     assert not frame.hand and frame.positions["S"] == 0
     columns = {c.letter: c for c in _reader(scene).read(frame.image).columns}
     assert columns["S"].position == 0
-    _right_or_asked(columns.values(), frame)
+    _right_or_asked(columns.values(), frame, asked=0)

@@ -4,6 +4,7 @@ read wrong and sure, each now right or asked, and the price of each rule on a ri
 from __future__ import annotations
 
 import pytest
+from doubt import assert_right_or_asked, own_doubt
 
 from bench.bench_generalise import confirmed_board, grid_readers
 from vision.reading import BoardReading, CellReading
@@ -22,8 +23,8 @@ def test_a_letter_cut_short_by_a_nearer_stack_is_asked() -> None:
     scene = _scene(600303, "upwords8", 1.0)
     frame = scene.frames[0]
     assert (frame.letters[3][0], frame.heights[3][0], frame.heights[4][0]) == ("J", 1, 3)
-    cell = grid_readers(scene, True).read(frame.image).cell(3, 0)
-    assert (cell.letter, cell.height) == ("J", 1) or cell.uncertain, cell
+    assert_right_or_asked(grid_readers(scene, True).read(frame.image),
+                          lambda cell: (cell.letter, cell.height) == ("J", 1), at={(3, 0)}, measured=8)
 
 
 @pytest.mark.slow
@@ -52,10 +53,9 @@ def test_seen_nearly_straight_down_a_tall_stack_is_not_sure_from_one_picture() -
     assert reader.planes.focal_source == "assumed"
     alone = reader.read(frame.image)
     in_a_game = reader.read(frame.image, previous=confirmed_board(frame))
+    assert_right_or_asked(alone, lambda cell: cell.height == 5, at={(0, 1), (1, 0)}, measured=49)
     for r, c in [(0, 1), (1, 0)]:
         assert frame.heights[r][c] == 5
-        cell = alone.cell(r, c)
-        assert cell.height == 5 or cell.uncertain, cell
         cell = in_a_game.cell(r, c)
         assert (cell.letter, cell.height) == (frame.letters[r][c], 5) and not cell.uncertain, cell
 
@@ -68,8 +68,8 @@ def test_a_stack_whose_top_a_nearer_stack_half_hides_is_not_surely_a_tile_lower(
     scene = _scene(540078, "upwords10", 0.5)
     frame = scene.frames[0]
     assert (frame.heights[2][1], frame.heights[3][1]) == (3, 5)
-    cell = grid_readers(scene, True).read(frame.image).cell(2, 1)
-    assert cell.height == 3 or cell.uncertain, cell
+    assert_right_or_asked(grid_readers(scene, True).read(frame.image), lambda cell: cell.height == 3,
+                          at={(2, 1)}, measured=30)
 
 
 @pytest.mark.slow
@@ -128,8 +128,8 @@ def test_a_letter_lying_further_off_than_the_match_reaches_is_asked() -> None:
     scene = _scene(652303, "grid15", 1.0)
     frame = scene.frames[0]
     assert frame.letters[5][11] == "V"
-    cell = grid_readers(scene, True).read(frame.image).cell(5, 11)
-    assert cell.letter == "V" or cell.uncertain, cell
+    assert_right_or_asked(grid_readers(scene, True).read(frame.image), lambda cell: cell.letter == "V",
+                          at={(5, 11)}, measured=15)
 
 
 @pytest.mark.slow
@@ -146,8 +146,8 @@ def test_the_same_letter_back_on_top_after_a_hand_is_no_proof_nothing_was_laid()
     assert [(f.letters[4][5], f.heights[4][5], f.hand) for f in scene.frames[1:]] == [
         ("P", 1, True), ("R", 2, True), ("P", 3, False), ("P", 3, False)]
     fed = empty_board(8, 8)
-    for frame in scene.frames:
+    for index, (frame, asked) in enumerate(zip(scene.frames, (0, 0, 0, 4, 4), strict=True)):
         fed = reader.read(frame.image, previous=fed)
-        cell = fed.cell(4, 5)
         truth = (frame.letters[4][5], frame.heights[4][5]) if frame.heights[4][5] else (None, 0)
-        assert (cell.letter, cell.height) == truth or cell.uncertain, (frame.hand, cell)
+        assert_right_or_asked(fed, lambda cell, truth=truth: (cell.letter, cell.height) == truth, at={(4, 5)},
+                              measured=asked, counted=own_doubt, what=f"picture {index}, hand {frame.hand}")
