@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from plays import DEAR, MOOD, TOSS_MOVES
 
 from games.transcript import replay_lines
 from kiosk.gamelog.store import GameLog
@@ -31,16 +32,6 @@ def authority():
     return WordAuthority.load()
 
 
-MOOD = {
-    "type": "play",
-    "word": "MOOD",
-    "tiles": [{"row": 3, "col": c, "letter": ch} for c, ch in zip(range(1, 5), "MOOD", strict=True)],
-}
-DEAR = {
-    "type": "play",
-    "word": "DEAR",
-    "tiles": [{"row": r, "col": 4, "letter": ch} for r, ch in zip(range(4, 7), "EAR", strict=True)],
-}
 
 
 def test_an_event_is_in_the_log_before_the_game_shows_it(session: Session, log_path: Path) -> None:
@@ -108,18 +99,7 @@ def test_resume_rebuilds_the_game_in_progress_from_the_log(session: Session, log
 
 def test_a_finished_game_is_recorded_when_the_table_leaves_it(session: Session) -> None:
     session.new_game("tosswords", ["Kim", "Lee"])
-    for tiles, die, word in [
-        ("CT", 3, "TRANCE"),
-        ("QU", 0, "QUIT"),
-        ("ZA", 1, "ZEAL"),
-        ("JO", 0, "JOB"),
-        ("XE", 0, "EXIT"),
-        ("KING", 0, "KING"),
-        ("WHY", 0, "WHY"),
-        ("FLP", 0, "FLOP"),
-        ("BRD", 0, "BRED"),
-        ("MSV", 3, "MOVES"),
-    ]:
+    for tiles, die, word in TOSS_MOVES:
         assert session.submit(
             {"type": "move", "tiles": list(tiles), "keys": list(tiles[:2]), "die": die, "word": word}
         ).ok

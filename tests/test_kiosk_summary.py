@@ -5,20 +5,11 @@ from __future__ import annotations
 from itertools import count
 from pathlib import Path
 
+from plays import DEAR, MOOD
+
 from kiosk.gamelog.store import GameLog
 from kiosk.play.session import Session
 from kiosk.play.summary import summarise
-
-MOOD = {
-    "type": "play",
-    "word": "MOOD",
-    "tiles": [{"row": 3, "col": c, "letter": ch} for c, ch in zip(range(1, 5), "MOOD", strict=True)],
-}
-DEAR = {
-    "type": "play",
-    "word": "DEAR",
-    "tiles": [{"row": r, "col": 4, "letter": ch} for r, ch in zip(range(4, 7), "EAR", strict=True)],
-}
 
 
 def _session(tmp_path: Path) -> Session:

@@ -24,6 +24,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the plays the tests share (plays.py)
 sys.path.insert(0, str(Path(__file__).parent))
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from play_steps import (
-    TOSS_MOVES,
     Steps,
     enter_word,
     one_round_of_wordspiel,
@@ -25,6 +24,7 @@ from play_steps import (
     timeout,
     toss,
 )
+from plays import TOSS_MOVES
 
 GAMES = ("word-on-the-street", "upwords", "tosswords", "wordspiel", "option")
 

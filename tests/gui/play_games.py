@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from play_steps import (
-    TOSS_MOVES,
     Steps,
     challenge,
     enter_word,
@@ -21,6 +20,7 @@ from play_steps import (
     timeout,
     toss,
 )
+from plays import TOSS_MOVES
 
 
 def wots(ui: Any) -> Steps:

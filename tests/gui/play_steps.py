@@ -88,20 +88,6 @@ def passes(ui: Any, turns: int) -> Steps:
         yield from ui.press("entry.pass")
 
 
-#: Tosswords moves: the tiles drawn (the first two are the keys), the die, the word; one side
-#: playing all ten retires every letter once.
-TOSS_MOVES = [
-    ("CT", 3, "TRANCE"),
-    ("QU", 0, "QUIT"),
-    ("ZA", 1, "ZEAL"),
-    ("JO", 0, "JOB"),
-    ("XE", 0, "EXIT"),
-    ("KING", 0, "KING"),
-    ("WHY", 0, "WHY"),
-    ("FLP", 0, "FLOP"),
-    ("BRD", 0, "BRED"),
-    ("MSV", 3, "MOVES"),
-]
 
 
 def toss(ui: Any, tiles: str, die: int, word: str, shot: str = "") -> Steps:
