@@ -35,6 +35,10 @@ from typing import Any
 from calibration.durable import write_atomically
 
 VERSION = 1
+#: A calibration is a few kB (corners, sizes, a lens): a larger file is refused unread.
+MAX_FILE_BYTES = 1024 * 1024
+#: Its values nest at most three deep (the lens matrix); deeper is not a calibration.
+MAX_DEPTH = 16
 KINDS = ("upwords", "wots", "grid")
 DEFAULT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _FIX = "run `tablekeeper calibrate board` again"
@@ -281,7 +285,8 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
     """Read a calibration file; raise :class:`CalibrationError` in plain words if it is unusable."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise CalibrationError(f"there is no calibration file at {path}; run `tablekeeper calibrate board`"
                                ) from None
@@ -289,6 +294,9 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
         raise CalibrationError(f"{path} is a folder, not a calibration file") from None
     except OSError as exc:
         raise CalibrationError(f"cannot read the calibration file {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise CalibrationError(f"the calibration file {path} is larger than {MAX_FILE_BYTES // 1024} kB: "
+                               f"not a calibration (damaged?); {_FIX}")
     if not raw.strip():
         raise CalibrationError(f"the calibration file {path} is empty; {_FIX}")
     try:
@@ -296,8 +304,10 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
     except UnicodeDecodeError:
         raise CalibrationError(f"the calibration file {path} is not text (damaged?); {_FIX}") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = _strict_json(text)
+    except ValueError as exc:
+        if not isinstance(exc, json.JSONDecodeError):
+            raise CalibrationError(f"the calibration file {path} is damaged ({exc}); {_FIX}") from None
         body = text.strip()
         if exc.pos >= len(body) or (body.startswith("{") and not body.endswith("}")):
             raise CalibrationError(f"the calibration file {path} is cut short (half written?); {_FIX}"
@@ -308,6 +318,38 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
         return Calibration.from_dict(data)
     except CalibrationError as exc:
         raise CalibrationError(f"{path}: {exc}") from None
+
+
+def _strict_json(text: str) -> Any:
+    """``json.loads`` with its numbers and nesting checked: a ValueError in plain words for a
+    number that is not finite or longer than any calibration needs, or nesting past MAX_DEPTH."""
+
+    def whole(digits: str) -> int:
+        if len(digits.lstrip("-")) > 12:
+            raise ValueError(f"a number of {len(digits.lstrip('-'))} digits")
+        return int(digits)
+
+    def real(digits: str) -> float:
+        value = float(digits)
+        if not math.isfinite(value):
+            raise ValueError(f"the number {digits[:20]} is not finite")
+        return value
+
+    def constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a number")
+
+    try:
+        value = json.loads(text, parse_int=whole, parse_float=real, parse_constant=constant)
+    except RecursionError:
+        raise ValueError(f"a value nested too deeply (more than {MAX_DEPTH} levels)") from None
+    todo: list[tuple[Any, int]] = [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        if children and level > MAX_DEPTH:
+            raise ValueError(f"a value nested too deeply (more than {MAX_DEPTH} levels)")
+        todo.extend((child, level + 1) for child in children)
+    return value
 
 
 def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:

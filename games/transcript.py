@@ -13,6 +13,7 @@ fixtures and a bug report. ``docs/transcript.md`` documents it with examples.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,10 @@ from games.rulings import IllegalEvent
 
 #: The newest transcript format this code reads and writes.
 VERSION = 1
+#: No event nests deeper than a few levels (an event, its list of tiles, a tile's pair).
+MAX_DEPTH = 16
+#: No count, score or cell needs more digits; a longer number is not a game's.
+MAX_DIGITS = 18
 
 
 class TranscriptError(ValueError):
@@ -84,9 +89,57 @@ def _objects(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
         if not text or text.startswith("#"):
             continue
         try:
-            yield number, json.loads(text)
+            yield number, strict_json(text)
         except json.JSONDecodeError as exc:
             raise TranscriptError(number, f"not JSON: {exc.msg} (column {exc.colno})") from None
+        except ValueError as exc:
+            raise TranscriptError(number, str(exc)) from None
+
+
+def strict_json(text: str) -> Any:
+    """``json.loads`` for a file a person may have damaged or made up: numbers and nesting checked.
+
+    A number must be finite (no NaN, Infinity or 1e999) and at most :data:`MAX_DIGITS` digits
+    long; a value may nest at most :data:`MAX_DEPTH` deep. Each breach is a ValueError in
+    plain words (``json.JSONDecodeError`` for text that is not JSON at all).
+    """
+
+    def whole(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            raise ValueError(f"a number of {len(digits.lstrip('-'))} digits is not a game's number")
+        return int(digits)
+
+    def real(digits: str) -> float:
+        value = float(digits)
+        if not math.isfinite(value):
+            shown = digits[:20] + ("..." if len(digits) > 20 else "")
+            raise ValueError(f"the number {shown} is not a finite number")
+        return value
+
+    def constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a number a transcript may hold")
+
+    try:
+        value = json.loads(text, parse_int=whole, parse_float=real, parse_constant=constant)
+    except RecursionError:
+        raise ValueError(f"a value nested too deeply (more than {MAX_DEPTH} levels)") from None
+    if _depth(value) > MAX_DEPTH:
+        raise ValueError(f"a value nested too deeply (more than {MAX_DEPTH} levels)")
+    return value
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and objects nest in ``value`` (a number or text: 0), without recursion."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, level)
+        if level <= MAX_DEPTH:
+            todo.extend((child, level + 1) for child in children)
+    return deepest
 
 
 def replay(lines: Iterable[str], on_event: Callable[[Entry], None] | None = None) -> Game[Any]:

@@ -73,7 +73,8 @@ def json_events(types: list[str], keys: list[str]) -> Any:
     from hypothesis import strategies as st
 
     scalars = st.one_of(
-        st.none(), st.booleans(), st.integers(-3, 30), st.floats(allow_nan=False), st.text(max_size=8)
+        st.none(), st.booleans(), st.integers(-3, 30), st.floats(allow_nan=False, allow_infinity=False),
+        st.text(max_size=8),
     )
     values = st.recursive(
         scalars,

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kiosk.cli.picture_checks import refuse_oversized
 from kiosk.cli.usage import UsageError
 from vision.board_setup import board_calibration, learn_board_look, locate_board
 
@@ -249,6 +250,7 @@ def _teach(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read the layout {args.layout}: {getattr(exc, 'strerror', None) or exc}"
                              ) from None
+        refuse_oversized(Path(args.from_photo))
         image = cv2.imread(args.from_photo, cv2.IMREAD_COLOR)
         if image is None:
             raise UsageError(f"{args.from_photo}: no picture OpenCV can read")
@@ -317,6 +319,7 @@ def _lens(args: argparse.Namespace) -> int:
     cal = load_calibration(cal_path)
     images = []
     for name in args.images:
+        refuse_oversized(Path(name))
         image = cv2.imread(name, cv2.IMREAD_COLOR)
         if image is None:
             raise UsageError(f"{name}: no picture OpenCV can read")

@@ -21,6 +21,9 @@ from kiosk.cli.usage import UsageError
 
 #: Pictures are worked on at most this many pixels on their longest side.
 MAX_SIDE = 4000
+#: The most memory a picture may take once decoded (checked from its header, before decoding):
+#: a JPEG decoded at 1/8 scale may be huge on disk; other formats are decoded whole.
+DECODE_BUDGET = 160 * 1024 * 1024
 
 
 def _usage(text: str) -> Exception:
@@ -45,40 +48,78 @@ def load_picture(path: str | Path, max_side: int = MAX_SIDE) -> tuple[Any, float
 
     JPEGs are decoded straight at a reduced size; other formats too large to decode whole
     within a few hundred megabytes are decoded in grey at a reduced size (their colours are
-    lost, which the message says). Raises UsageError for a missing or unreadable file.
+    lost, which the message says). What decoding would cost is worked out from the header
+    first: past :data:`DECODE_BUDGET` the picture is refused unread (:func:`refuse_oversized`).
+    Raises UsageError for a missing, unreadable or oversized file.
     """
     import cv2
 
     path = Path(path)
     if not path.is_file():
         raise _usage(f"no picture at {path}")
-    size = picture_size(path)
-    scale = 1.0
-    flag = cv2.IMREAD_COLOR
-    if size is not None and max(size) > max_side:
-        factor = max(size) / max_side
-        k = 2 if factor <= 2 else 4 if factor <= 4 else 8  # decode at least this much smaller
-        big = size[0] * size[1] > 60_000_000
-        jpeg = path.suffix.lower() in (".jpg", ".jpeg")
-        if jpeg or big:
-            colour = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
-                      8: cv2.IMREAD_REDUCED_COLOR_8}
-            grey = {2: cv2.IMREAD_REDUCED_GRAYSCALE_2, 4: cv2.IMREAD_REDUCED_GRAYSCALE_4,
-                    8: cv2.IMREAD_REDUCED_GRAYSCALE_8}
-            flag = colour[k] if jpeg else grey[k]
+    size = refuse_oversized(path, max_side)
+    jpeg, k = _is_jpeg(path), _reduction(size, max_side)
+    colour = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+              8: cv2.IMREAD_REDUCED_COLOR_8}
+    grey = {1: cv2.IMREAD_GRAYSCALE, 2: cv2.IMREAD_REDUCED_GRAYSCALE_2, 4: cv2.IMREAD_REDUCED_GRAYSCALE_4,
+            8: cv2.IMREAD_REDUCED_GRAYSCALE_8}
+    # Not a JPEG: decoded whole before any reduction, in grey when colour would not fit the budget.
+    flag = colour[k] if jpeg else grey[k] if _in_grey(size) else cv2.IMREAD_COLOR
     image = cv2.imread(str(path), flag)
     if image is None:
         raise _usage(f"{path} is not a picture OpenCV can read")
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    if size is not None:
-        scale = image.shape[1] / size[0]
+    scale = image.shape[1] / size[0]
     h, w = image.shape[:2]
     if max(h, w) > max_side:
         s = max_side / max(h, w)
         image = cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
         scale *= s
     return image, scale
+
+
+def _is_jpeg(path: Path) -> bool:
+    with path.open("rb") as f:
+        return f.read(3) == b"\xff\xd8\xff"
+
+
+def _reduction(size: tuple[int, int], max_side: int) -> int:
+    """1, or the 2, 4 or 8 a picture longer than ``max_side`` is decoded smaller by."""
+    factor = max(size) / max_side
+    return 1 if factor <= 1 else 2 if factor <= 2 else 4 if factor <= 4 else 8
+
+
+def decoded_bytes(size: tuple[int, int], jpeg: bool, max_side: int = MAX_SIDE) -> int:
+    """The memory :func:`load_picture` needs to decode a picture of ``size`` (w, h): a JPEG is
+    decoded in colour at its reduced size; another format whole (in grey past 55 megapixels)."""
+    w, h = size
+    if jpeg:
+        k = _reduction(size, max_side)
+        return -(-w // k) * -(-h // k) * 3
+    return w * h * (1 if _in_grey(size) else 3)
+
+
+def _in_grey(size: tuple[int, int]) -> bool:
+    """A picture (not a JPEG) whose colours would not fit :data:`DECODE_BUDGET` is read in grey."""
+    return size[0] * size[1] * 3 > DECODE_BUDGET
+
+
+def refuse_oversized(path: Path, max_side: int = MAX_SIDE) -> tuple[int, int]:
+    """The picture's (width, height) from its header; refused, unread, when it has none or when
+    decoding it would take more than :data:`DECODE_BUDGET` bytes."""
+    if not path.is_file():
+        raise _usage(f"no picture at {path}")
+    size = picture_size(path)
+    if size is None or min(size) <= 0:
+        raise _usage(f"{path} is not a picture tablekeeper can read (its size is not in its header)")
+    need = decoded_bytes(size, _is_jpeg(path), max_side)
+    if need > DECODE_BUDGET:
+        mb = 1024 * 1024
+        raise _usage(f"{path} is {size[0]}x{size[1]} pixels: decoding it would take {need // mb} MB, more "
+                     f"than the {DECODE_BUDGET // mb} MB a picture may use; scale it down (a camera's "
+                     f"{MAX_SIDE} pixels a side is plenty)")
+    return size
 
 
 def refuse_tiny(image: Any) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,6 +82,8 @@ def parse_corners(text: str) -> list[tuple[float, float]]:
         raise UsageError(f"--corners {text!r}: expected eight numbers X,Y,X,Y,X,Y,X,Y") from None
     if len(values) != 8:
         raise UsageError(f"--corners needs eight numbers (four corners), not {len(values)}")
+    if not all(math.isfinite(v) for v in values):
+        raise UsageError(f"--corners {text!r}: every corner must be a finite number of pixels")
     return [(values[i], values[i + 1]) for i in range(0, 8, 2)]
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from games.base import Game
 from games.transcript import Entry, TranscriptError, TranscriptUnreadable, replay, split_lines
 from kiosk.cli.usage import UsageError
-from kiosk.files.transcript_file import read_transcript_text
+from kiosk.files.transcript_file import read_transcript_stream, read_transcript_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,7 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
 
     try:
-        text = sys.stdin.read() if args.file == "-" else read_transcript_text(args.file)
+        if args.file == "-":
+            text = read_transcript_stream(sys.stdin.buffer)
+        else:
+            text = read_transcript_text(args.file)
     except TranscriptUnreadable as exc:
         raise UsageError(exc.reason) from None
     entries: list[Entry] = []
