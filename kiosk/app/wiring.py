@@ -73,10 +73,10 @@ def open_timer(settings: settings_file.Settings, demo: bool) -> TurnTimer:
     is drawn on screen only; a bad ``[hardware]`` section falls back to the defaults.
     """
     from games.countdown import Countdown
-    from kiosk.play.turn_timer import TurnTimer
+    from kiosk.play.turn_timer import TurnTimer, warning_seconds
 
     section = settings.section("timer")
-    warning = float(section.get("warning", 10))
+    warning = warning_seconds(section)  # checked when read; never a countdown that cannot start
     ticks = bool(section.get("ticks", True))
     countdown = Countdown(30.0, warning=warning, tick_seconds=5 if ticks else 0)
     notes: list[str] = []

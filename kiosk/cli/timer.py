@@ -74,7 +74,12 @@ def run(args: argparse.Namespace) -> int:
         where = "" if args.warning is not None else f" (timer.warning in {settings.path})"
         raise UsageError(f"the warning must be 0 or more seconds, not {warning!r}{where}")
     config = _hardware_config(settings, mock=args.mock, usage_error=UsageError)
-    if args.seconds is not None and remember_seconds(settings, seconds, game):
+    try:
+        remembered = args.seconds is not None and remember_seconds(settings, seconds, game)
+    except ValueError as exc:  # runs, but is not written where the kiosk would refuse it
+        print(f"note: {seconds:g} s is not remembered: {exc}", file=sys.stderr)
+        remembered = False
+    if remembered:
         try:
             settings_file.save(settings)
         except OSError as exc:

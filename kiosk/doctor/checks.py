@@ -219,7 +219,8 @@ def _kept_aside(name: str, now: str, aside: list[Path]) -> Result:
 def check_settings(ctx: Context) -> Result:
     name = "settings"
     path = ctx.config_path()
-    if ctx.settings.problems:
+    damage = [p for p in ctx.settings.problems if p not in ctx.settings.fallbacks]
+    if damage:
         return Result.fail(name, "; ".join(ctx.settings.problems), f"edit {path} (or delete it for defaults)")
     try:
         from hardware.config import HardwareConfig, HardwareConfigError
@@ -229,6 +230,9 @@ def check_settings(ctx: Context) -> Result:
         HardwareConfig.from_section(ctx.settings.section("hardware"))
     except HardwareConfigError as exc:
         return Result.fail(name, "; ".join(exc.problems), f"edit the [hardware] table in {path}")
+    if ctx.settings.fallbacks:  # the kiosk runs on the defaults of these: a warning, not a failure
+        return Result.warn(name, "; ".join(ctx.settings.fallbacks), f"edit {path}: the settings screen sets "
+                           "only values within the limits")
     where = str(path) if path.exists() else f"{path} (not there: defaults)"
     return Result.ok(name, where)
 

@@ -3,8 +3,10 @@
 A missing file means defaults. A corrupt or half-written file never stops the kiosk: it
 falls back to defaults, keeps the bad file aside (``.bad``) for a person to look at, and
 reports the problem in plain words in ``Settings.problems``; so does a value of the wrong
-type (``warning = "ten"``), which falls back to its default alone. Saving is atomic (write a
-temporary file, fsync, rename), so a power cut leaves the old file or the new one.
+type (``warning = "ten"``) or outside its limits (``warning = -5``, ``nan``: the table in
+``kiosk.files.setting_limits``), which falls back to its default alone (``Settings.fallbacks``).
+Saving is atomic (write a temporary file, fsync, rename), so a power cut leaves the old file
+or the new one.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import tomli_w
 from calibration.durable import keep_aside as move_aside
 from calibration.durable import write_atomically
 from kiosk.files import paths
+from kiosk.files.setting_limits import LIMITS, TURN
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +47,8 @@ class Settings:
     values: dict[str, dict[str, Any]] = field(default_factory=dict)
     path: Path | None = None
     problems: list[str] = field(default_factory=list)
+    #: The problems that are one value falling back to its default (the file itself is fine).
+    fallbacks: list[str] = field(default_factory=list)
 
     def section(self, name: str) -> dict[str, Any]:
         merged = dict(DEFAULTS.get(name, {}))
@@ -86,9 +91,10 @@ def load(path: Path | None = None, *, keep_aside: bool = True) -> Settings:
         return settings
     for name, value in data.items():
         if isinstance(value, dict):
-            settings.values[name] = _checked_section(name, value, settings.problems)
+            settings.values[name] = _checked_section(name, value, settings.fallbacks)
         else:
             settings.problems.append(f"Settings: '{name}' should be a table; ignored.")
+    settings.problems.extend(settings.fallbacks)
     return settings
 
 
@@ -105,7 +111,8 @@ def _kind(value: Any) -> str:
 
 
 def _checked_section(name: str, values: dict[str, Any], problems: list[str]) -> dict[str, Any]:
-    """Drop (and report) values whose type differs from the default's: the default then applies."""
+    """Drop (and report) values whose type differs from the default's, or that break their limits
+    (``kiosk.files.setting_limits``): the default then applies."""
     defaults = DEFAULTS.get(name, {})
     kept: dict[str, Any] = {}
     for key, value in values.items():
@@ -115,7 +122,29 @@ def _checked_section(name: str, values: dict[str, Any], problems: list[str]) -> 
                 f"using {defaults[key]!r}."
             )
             continue
+        limit = LIMITS.get((name, key))
+        wrong = limit.problem(value) if limit is not None else None
+        if limit is not None and wrong:
+            problems.append(f"Settings: [{name}] {key} = {value!r} {wrong}; using {limit.default!r}.")
+            continue
+        if (name, key) == ("timer", "durations") and isinstance(value, dict):
+            value = _checked_turns(value, problems)
         kept[key] = value
+    return kept
+
+
+def _checked_turns(durations: dict[str, Any], problems: list[str]) -> dict[str, Any]:
+    """``[timer] durations``: a game's bad length is dropped alone (its rule sheet's then applies)."""
+    kept: dict[str, Any] = {}
+    for game, seconds in durations.items():
+        wrong = TURN.problem(seconds)
+        if wrong:
+            problems.append(
+                f"Settings: [timer] durations {game} = {seconds!r} {wrong} (0: no timer); "
+                "using the rule sheet's."
+            )
+            continue
+        kept[game] = seconds
     return kept
 
 

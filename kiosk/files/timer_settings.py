@@ -12,11 +12,11 @@ import math
 import re
 from typing import Any
 
+from kiosk.files.setting_limits import LONGEST, TURN
 from kiosk.files.settings import DEFAULTS, Settings
 
 #: The stand-alone timer's length when nothing was chosen yet (the WordSpiel timer's).
 STANDALONE_DEFAULT = 60.0
-LONGEST = 99 * 60 + 59.0
 
 _CLOCK = re.compile(r"^(\d+):([0-5]\d(?:\.\d+)?)$")
 _SECONDS = re.compile(r"^(\d+(?:\.\d+)?)\s*s?$")
@@ -64,8 +64,14 @@ def turn_seconds(settings: Settings, game: str | None = None) -> float:
 
 
 def remember_seconds(settings: Settings, seconds: float, game: str | None = None) -> bool:
-    """Record a chosen length in ``settings`` (the caller saves); True if it changed anything."""
+    """Record a chosen length in ``settings`` (the caller saves); True if it changed anything.
+
+    A game's length must also fit the kiosk's limits (``setting_limits.TURN``, the Settings
+    screen's): a longer one is ValueError, so the file never holds what the kiosk would refuse.
+    """
     seconds = check_seconds(seconds)
+    if game is not None and TURN.problem(seconds):
+        raise ValueError(f"a {game} turn on the kiosk lasts at most {TURN.high:g} seconds")
     if turn_seconds(settings, game) == seconds and (game is None or game in _durations(settings)):
         return False
     value: int | float = int(seconds) if seconds.is_integer() else seconds

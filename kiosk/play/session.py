@@ -27,6 +27,7 @@ from games.base import Game, GameSetupError, Turn
 from games.house_words import HouseWords
 from games.registry import canonical_name, new_game
 from games.rulings import IllegalEvent, Ruling
+from kiosk.files.setting_limits import TURN, turn_length
 from kiosk.gamelog.contract import Log
 from kiosk.gamelog.queries import GameSummary
 from kiosk.play import playbook
@@ -96,6 +97,12 @@ class Session:
             game = new_game(canonical_name(name), [p.strip() for p in players], dict(options or {}))
         except (GameSetupError, KeyError) as exc:
             return Result.refused(str(exc).strip("'\""))
+        if "timer" in game.options and turn_length(game.options["timer"], game.default_timer)[1]:
+            # Never logged: a game with a timer that cannot run could not be resumed as it was.
+            return Result.refused(
+                f"{game.title}: the turn timer must be from {TURN.low:g} to {TURN.high:g} seconds "
+                f"(0: no timer), not {game.options['timer']!r}"
+            )
         self.close_game()
         try:
             game_id = self.log.start_game(game.header())
@@ -116,7 +123,20 @@ class Session:
             self.problems.append(f"The game in progress could not be restored: {_plain(exc)}")
             return False
         self.game_id = game_id
+        _seconds, note = self.turn_length()
+        if note:  # logged before the limits were checked: it resumes, on a timer that can run
+            title = self.game.title
+            self.problems.append(f"This {title} game was logged with a timer that cannot run: {note}.")
         return True
+
+    def turn_length(self) -> tuple[float | None, str]:
+        """The game's turn timer in seconds (None: none), made safe to run, and what was changed
+        (``kiosk.files.setting_limits.turn_length``: a logged ``-30`` or ``"sixty"`` never
+        reaches the countdown)."""
+        if self.game is None:
+            return None, ""
+        raw = self.game.options.get("timer", self.game.default_timer)
+        return turn_length(raw, self.game.default_timer)
 
     def in_progress(self) -> int | None:
         try:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from games.countdown import Countdown, CountdownError
+from kiosk.files.setting_limits import limit
 
 if TYPE_CHECKING:
     from hardware.table_timer import TableTimer
@@ -35,6 +36,13 @@ class TimerView:
     frame: tuple[RGB, ...]
     remaining: float
     next_change: float | None = None
+
+
+def warning_seconds(section: dict[str, Any]) -> float:
+    """``[timer] warning`` within its limits (``kiosk.files.setting_limits``), else its default."""
+    rule = limit("timer", "warning")
+    value = section.get("warning", rule.default)
+    return float(value if rule.problem(value) is None else rule.default)
 
 
 class _Keep:
@@ -94,17 +102,22 @@ class TurnTimer:
         if not isinstance(seconds, _Keep) and seconds != self.seconds:
             self.seconds = seconds
             if seconds:
-                countdown = Countdown(
-                    float(seconds),
-                    warning=min(self.warning, float(seconds)),
-                    tick_seconds=5 if self.ticks else 0,
+                # A length or warning the countdown refuses is said in the banner, never raised.
+                self._safely(
+                    "set_countdown",
+                    lambda: self.table.set_countdown(
+                        Countdown(
+                            float(seconds),
+                            warning=min(self.warning, float(seconds)),
+                            tick_seconds=5 if self.ticks else 0,
+                        )
+                    ),
                 )
-                self._safely("set_countdown", lambda: self.table.set_countdown(countdown))
         self._safely("reset", self.table.reset)
 
     def configure(self, section: dict[str, Any]) -> None:
         """Apply the ``[timer]`` settings: warning, ticks and mute (the next turn uses them)."""
-        self.warning = float(section.get("warning", self.warning))
+        self.warning = warning_seconds(section)
         self.ticks = bool(section.get("ticks", self.ticks))
         try:
             from hardware.sounds import SoundSettings

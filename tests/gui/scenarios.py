@@ -19,6 +19,7 @@ from play_evening import (
     evening_wots_a,
     evening_wots_b,
 )
+from play_faults import bad_setting_start, logged_bad_timer
 from play_games import option, tosswords, upwords, wordspiel, wots
 from play_keep import correct_turn, demo_asks, keep_games, upwords_board
 from play_option import option_taught, option_teach
@@ -50,6 +51,7 @@ from play_timer import timer_cut_part1, timer_cut_part2
 
 __all__ = [
     "audit",
+    "bad_setting_start",
     "club_qr",
     "correct_turn",
     "damaged_settings",
@@ -72,6 +74,7 @@ __all__ = [
     "idle",
     "keep_games",
     "live_camera",
+    "logged_bad_timer",
     "markers_from_photo",
     "no_camera_calibrate",
     "no_word_list",

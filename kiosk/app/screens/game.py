@@ -131,9 +131,10 @@ class GameScreen(KioskScreen):
             self.demo_button = BigButton("Demo step", tid="game.demo", on_tap=self.demo_step, face=theme.GOOD)
             self.buttons.add_widget(self.demo_button, index=len(self.buttons.children))
         timer = self.app.timer
-        if timer is not None and (fresh or timer.seconds != game.timer_seconds):
+        seconds, _note = self.session.turn_length()  # the note was said when the game was resumed
+        if timer is not None and (fresh or timer.seconds != seconds):
             # A new game, or one resumed after a restart: the timer takes this game's length.
-            timer.reset(game.timer_seconds)
+            timer.reset(seconds)
         self._restore_timer(game)
         self.refresh()
 
@@ -337,6 +338,6 @@ class GameScreen(KioskScreen):
         game = self.session.game
         timer = self.app.timer
         if timer is not None and game is not None:
-            timer.reset(game.timer_seconds)
+            timer.reset(self.session.turn_length()[0])
             if event is not None and event.get("type") == "start_round" and timer.enabled:
                 timer.toggle()

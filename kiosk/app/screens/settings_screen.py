@@ -26,12 +26,15 @@ from kiosk.app.screens.pin_rows import PinStepper, grown, hardware_values, led_c
 from kiosk.app.widgets import theme
 from kiosk.app.widgets.basics import BigButton, LongPressButton, LongText, Stepper, Text
 from kiosk.files import settings as settings_file
+from kiosk.files.setting_limits import TURN, limit
 from kiosk.play import playbook
 
 WORD_LIST_SIZES = (35, 50, 60, 70, 80, 95)
 CAMERA_SOURCES = ("auto", "none", "replay")
 BUZZERS = HardwareConfig.CHOICES["buzzer"]
 RINGS = HardwareConfig.CHOICES["ring"]
+#: The limits the steppers share with the settings file's reader (kiosk.files.setting_limits).
+WARNING = limit("timer", "warning")
 #: The steppers' top for a ring's LEDs (hardware.config allows more; no table ring has them).
 MAX_LEDS = 60
 
@@ -74,10 +77,10 @@ class SettingsScreen(KioskScreen):
                 Stepper(
                     f"settings.timer.{name}",
                     int(durations.get(name, default)),
-                    0,
-                    300,
+                    int(TURN.low),
+                    int(TURN.high),
                     lambda v: f"{v} s" if v else "No timer",
-                    step=5,
+                    step=TURN.step,
                     on_change=lambda v, n=name: self._duration(n, v),
                 ),
             )
@@ -85,9 +88,9 @@ class SettingsScreen(KioskScreen):
             "Warning before the end",
             Stepper(
                 "settings.warning",
-                int(timer.get("warning", 10)),
-                0,
-                30,
+                int(timer.get("warning", WARNING.default)),
+                int(WARNING.low),
+                int(WARNING.high),
                 "{} s",
                 on_change=lambda v: self.draft.set("timer", "warning", v),
             ),
@@ -109,7 +112,7 @@ class SettingsScreen(KioskScreen):
             "kiosk",
             "category_level",
             str(self.draft.section("kiosk").get("category_level", "green")),
-            ("green", "blue"),
+            limit("kiosk", "category_level").choices,
         )
         house_rows(self)
         door = LongPressButton(
