@@ -199,6 +199,10 @@ def parse_house_words(raw: bytes, where: str) -> list[HouseEntry]:
         raise damaged("it is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise damaged(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise damaged("a value nested too deeply") from None
+    except ValueError as exc:  # a number of thousands of digits, say
+        raise damaged(str(exc)) from None
     if not isinstance(data, dict) or data.get("tablekeeper") != FORMAT:
         raise damaged("it is not a tablekeeper house-words file")
     if data.get("version") != VERSION:

@@ -112,3 +112,24 @@ def test_doctor_warns_about_a_bad_value_instead_of_saying_all_is_well(tmp_path: 
     _done, report = doctor(tmp_path, f"[timer]\nwarning = {value}\n")
     assert report["settings"]["status"] == "warn", report["settings"]
     assert f"[timer] warning = {value}" in report["settings"]["detail"]
+
+
+DEEP = b'{"letters": ' + b"[" * 100000 + b"]" * 100000 + b"}"
+DIGITS = b'{"letters": {"A": ' + b"7" * 5000 + b"}}"
+
+
+@pytest.mark.parametrize("raw", [DEEP, DIGITS])
+def test_a_damaged_letter_points_file_is_a_problem_not_a_crash(tmp_path: Path, raw: bytes) -> None:
+    from kiosk.files.letter_values import LetterValues
+
+    (tmp_path / "letters.json").write_bytes(raw)
+    values = LetterValues(tmp_path / "letters.json")
+    assert values.problem and "damaged" in values.problem
+
+
+@pytest.mark.parametrize("raw", [DEEP, DIGITS])
+def test_a_damaged_house_words_file_is_a_plain_error(raw: bytes) -> None:
+    from games.house_words import HouseWordsError, parse_house_words
+
+    with pytest.raises(HouseWordsError, match="damaged"):
+        parse_house_words(raw, "house.json")

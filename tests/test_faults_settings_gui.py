@@ -60,3 +60,16 @@ def test_a_game_logged_with_a_bad_timer_resumes_clamped_and_says_so(
     assert found["screen"] == "game"
     assert any("logged with a timer that cannot run" in m and said in m for m in found["banners"]), found
     assert found["digits"] == shown and found["running"] == "Pause", found
+
+
+@pytest.mark.parametrize("kept", ['{"game": 1, "remaining": NaN, "running": true}',
+                                  '{"game": 1, "remaining": -5, "running": false}',
+                                  '{"game": 1, "remaining": ' + "[" * 100000 + "]" * 100000 + "}"])
+def test_a_damaged_kept_timer_is_ignored_at_start(data: Path, kept: str) -> None:
+    """``timer.json`` (the running turn kept across a power cut) is a file too: no value in it
+    may stop the kiosk starting on the game in progress."""
+    with harness.game_log(data) as log:
+        log.start_game(new_game("wordspiel", ["Ann", "Bob"], {"timer": 60}).header())
+    (data / "timer.json").write_text(kept)
+    found = run("logged_bad_timer", data)
+    assert found["screen"] == "game" and found["digits"] == "1:00" and found["running"] == "Pause", found

@@ -56,7 +56,7 @@ class LetterValues:
             letters = data["letters"]
             if not isinstance(letters, dict):
                 raise TypeError("'letters' is not a table")
-        except (UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        except (UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError) as exc:
             log.warning("Option's letter points file %s is damaged: %s", self.path, exc)
             kept: Path | None = None
             try:

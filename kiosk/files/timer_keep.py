@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
 from calibration.durable import write_atomically
 
 log = logging.getLogger(__name__)
+#: timer.json holds three values (under 100 bytes): anything larger is damaged.
+_LARGEST = 4096
 
 
 @dataclass(frozen=True)
@@ -50,10 +53,17 @@ class TimerKeep:
             log.warning("could not keep the timer in %s: %s", self.path, exc)
 
     def load(self, game_id: int | None) -> KeptTimer | None:
-        """The kept timer of this game, or None (another game's, missing or damaged)."""
+        """The kept timer of this game, or None (another game's, missing or damaged: too large,
+        nested past what JSON may, a time left that is not a finite number 0 or more)."""
         try:
-            data = json.loads(self.path.read_text())
+            with self.path.open("rb") as stream:
+                raw = stream.read(_LARGEST + 1)
+            if len(raw) > _LARGEST:
+                return None
+            data = json.loads(raw)
             kept = KeptTimer(int(data["game"]), float(data["remaining"]), bool(data["running"]))
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            return None
+        if not math.isfinite(kept.remaining) or kept.remaining < 0:
             return None
         return kept if game_id is not None and kept.game_id == int(game_id) else None
