@@ -86,7 +86,7 @@ def test_json_has_game_word_legal_reason_rule(tk: Table) -> None:
     data = json.loads(r.stdout)
     assert data["game"] == "wordspiel" and data["word"] == "UNITE" and data["legal"] is True
     assert data["rule"] == "WordSpiel, rule G" and "UN" in data["reason"]
-    assert data["dictionary"] == "SCOWL size 60, American and British" and data["verdict"] == "LEGAL"
+    assert data["dictionary"] == "SCOWL size 70, American and British" and data["verdict"] == "LEGAL"
     r = tk("check", "wordspiel", "Tue", "--json")
     assert r.returncode == 1 and json.loads(r.stdout)["legal"] is False
 
@@ -199,24 +199,24 @@ def test_words_bad_usage(tk: Table, args: list[str], message: str) -> None:
 
 
 def test_house_round_trip_changes_rulings(tk: Table) -> None:
-    assert tk("check", "upwords", "qi").returncode == 1
-    r = tk("house", "add", "qi")
-    assert r.returncode == 0 and r.stdout.strip() == "QI is now allowed by house rule in all games"
+    assert tk("check", "upwords", "zyzzyva").returncode == 1
+    r = tk("house", "add", "zyzzyva")
+    assert r.returncode == 0 and r.stdout.strip() == "ZYZZYVA is now allowed by house rule in all games"
     assert tk("house", "strike", "mood", "--game", "upwords").returncode == 0
-    r = tk("check", "upwords", "qi", "--json")
+    r = tk("check", "upwords", "zyzzyva", "--json")
     data = json.loads(r.stdout)
     assert r.returncode == 0 and data["source"] == "house" and "allowed by house rule" in data["reason"]
     r = tk("check", "upwords", "mood")
     assert r.returncode == 1 and "MOOD is struck by house rule (in upwords)" in r.stdout
     r = tk("house", "list")
-    assert r.stdout.splitlines() == ["MOOD  struck   upwords", "QI    allowed  all games"]
+    assert r.stdout.splitlines() == ["MOOD     struck   upwords", "ZYZZYVA  allowed  all games"]
     assert json.loads(tk("house", "list", "--json").stdout)[0] == {
         "word": "MOOD", "action": "strike", "game": "upwords",
     }
-    r = tk("house", "remove", "qi", "--game", "option")
-    assert r.returncode == 1 and "no house rule for QI in option" in r.stdout
-    assert tk("house", "remove", "qi").returncode == 0
-    assert tk("check", "upwords", "qi").returncode == 1
+    r = tk("house", "remove", "zyzzyva", "--game", "option")
+    assert r.returncode == 1 and "no house rule for ZYZZYVA in option" in r.stdout
+    assert tk("house", "remove", "zyzzyva").returncode == 0
+    assert tk("check", "upwords", "zyzzyva").returncode == 1
     assert (tk.data / "house-words.json").exists()
 
 

@@ -47,6 +47,7 @@ def authority_loader(settings: settings_file.Settings) -> Callable[[], WordAutho
     It raises what the loaders raise (no word list, a damaged house-words file); the session
     turns that into a banner and goes on refereeing by the players' word.
     """
+    from games.lexicon import DEFAULT_SIZE
     from games.words import WordAuthority
     from kiosk.files.cache_folder import CacheFolder
     from kiosk.files.house_file import open_house_words
@@ -55,7 +56,7 @@ def authority_loader(settings: settings_file.Settings) -> Callable[[], WordAutho
 
     def load() -> WordAuthority:
         return WordAuthority.load(
-            size=int(section.get("size", 60)),
+            size=int(section.get("size", DEFAULT_SIZE)),
             variant=str(section.get("variant", "both")),
             plurals=str(section.get("plurals", "any")),
             dict_dir=Path(section.get("dict_dir") or "/usr/share/dict/scowl"),

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from games.house_words import HouseWordsError
-from games.lexicon import LexiconError, LexiconMissing
+from games.lexicon import DEFAULT_SIZE, LexiconError, LexiconMissing
 from games.words import WordAuthority
 from kiosk.cli.usage import UsageError
 
@@ -21,7 +21,8 @@ from kiosk.cli.usage import UsageError
 def add_dictionary_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--size", type=int, metavar="N",
-        help="SCOWL size: 10, 20, 35, 40, 50, 55, 60, 70, 80 or 95 (default from settings: 60)",
+        help="SCOWL size: 10, 20, 35, 40, 50, 55, 60, 70, 80 or 95 (default from settings: "
+        f"{DEFAULT_SIZE}, the full dictionary; 60 is the everyday words)",
     )
     parser.add_argument(
         "--variant", metavar="NAME",
@@ -60,7 +61,7 @@ def load_authority(args: argparse.Namespace, *, house: bool = True) -> WordAutho
     section = word_settings(args)
     try:
         return WordAuthority.load(
-            size=section.get("size", 60),
+            size=section.get("size", DEFAULT_SIZE),
             variant=section.get("variant", "both"),
             dict_dir=section.get("dict_dir", "/usr/share/dict/scowl"),
             house=open_house_words() if house else None,

@@ -284,11 +284,12 @@ def check_word_list(ctx: Context) -> Result:
     name = "word list"
     words = ctx.settings.section("words")
     try:
-        from games.lexicon import Lexicon, LexiconError, LexiconMissing
+        from games.lexicon import DEFAULT_SIZE, Lexicon, LexiconError, LexiconMissing
     except ImportError as exc:
         return _missing_module(name, exc)
     try:
-        lex = Lexicon.load(words.get("size", 60), words.get("variant", "both"), words.get("dict_dir"))
+        size = words.get("size", DEFAULT_SIZE)
+        lex = Lexicon.load(size, words.get("variant", "both"), words.get("dict_dir"))
     except LexiconMissing as exc:
         return Result.fail(name, str(exc), "sudo apt install scowl")
     except LexiconError as exc:

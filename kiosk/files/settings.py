@@ -21,6 +21,7 @@ import tomli_w
 
 from calibration.durable import keep_aside as move_aside
 from calibration.durable import write_atomically
+from games.lexicon import DEFAULT_SIZE
 from kiosk.files import paths
 from kiosk.files.setting_limits import LIMITS, TURN
 
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 #: Sections and their defaults. Each part validates its own section (e.g. hardware pins).
 DEFAULTS: dict[str, dict[str, Any]] = {
     # issue 12: both spellings by default; plurals "any" (every S-plural) or "nouns"
-    "words": {"size": 60, "dict_dir": "/usr/share/dict/scowl", "variant": "both", "plurals": "any"},
+    "words": {"size": DEFAULT_SIZE, "dict_dir": "/usr/share/dict/scowl", "variant": "both", "plurals": "any"},
     "timer": {
         "warning": 10,
         "ticks": True,
