@@ -46,11 +46,33 @@ EVERYDAY_SIZE = 60
 DEFAULT_VARIANT = "both"
 #: The spelling settings: one of SCOWL's spelling categories, or "both" (American + British).
 VARIANTS: tuple[str, ...] = ("both", "american", "british", "british_z", "canadian", "australian")
-#: The SCOWL spelling categories each setting combines with ``english``.
-SPELLINGS: dict[str, tuple[str, ...]] = {"both": ("american", "british")} | {
-    v: (v,) for v in VARIANTS if v != "both"
+#: The SCOWL spelling categories each setting combines with ``english``: its own spelling and
+#: the variants a dictionary of that English lists beside it. SCOWL's ``variant_1`` lists
+#: hold the variants "considered almost equal" (JUDGEMENT, CATALOGUE; GAOL, YOGHURT in the
+#: British one); "both" adds the ``variant_2`` lists too, "generally considered acceptable"
+#: (HOOKA, AMEER, AY), which a one-spelling table leaves out because they carry the other
+#: English's spellings (THEATRE in the American one). ``variant_3``, "seldom used and may
+#: not even be considered correct", is never a dictionary list. See docs/words.md.
+SPELLINGS: dict[str, tuple[str, ...]] = {
+    "both": ("american", "british", "variant_1", "british_variant_1", "variant_2", "british_variant_2"),
+    "american": ("american", "variant_1"),
+    "british": ("british", "british_variant_1"),
+    "british_z": ("british_z", "british_variant_1"),
+    "canadian": ("canadian", "canadian_variant_1"),
+    "australian": ("australian", "australian_variant_1"),
 }
-_SPELLING_NAMES = {"british_z": "British (Oxford -ize)"}
+_SPELLING_NAMES = {
+    "british_z": "British (Oxford -ize)",
+    "variant_1": "variant",
+    "variant_2": "variant",
+    "variant_3": "rare variant",
+    "british_variant_1": "British variant",
+    "british_variant_2": "British variant",
+    "canadian_variant_1": "Canadian variant",
+    "canadian_variant_2": "Canadian variant",
+    "australian_variant_1": "Australian variant",
+    "australian_variant_2": "Australian variant",
+}
 #: SCOWL's sub-categories (the middle part of a file name).
 CATEGORIES: tuple[str, ...] = ("words", "upper", "proper-names", "abbreviations", "contractions")
 
@@ -77,6 +99,14 @@ def _case_of(form: str) -> str:
 
 
 _ABBREVIATION_RANK = {"caps": 0, "lower": 1, "capital": 2}
+
+
+def _keys(text: str, entries: list[str]) -> list[str]:
+    """``fold`` of each of ``entries`` (``text.split()``); a file of plain ASCII, nearly every
+    one, is folded in one call, which keeps loading the ~130 lists quick."""
+    if text.isascii():
+        return text.lower().split()
+    return [fold(w) for w in entries]
 
 
 @dataclass
@@ -196,11 +226,9 @@ class Lexicon:
                     if not w.islower():
                         self.names.setdefault(fold(w), w)
         elif category in ("upper", "proper-names"):
-            names = self.names
-            for w in entries:
-                key = fold(w)
-                if key not in names:
-                    names[key] = w
+            keys = _keys(text, entries)
+            # the first spelling read wins: this file's first for each key, then the earlier files'
+            self.names = dict(zip(reversed(keys), reversed(entries), strict=True)) | self.names
         elif category == "abbreviations":
             # When SCOWL writes one abbreviation several ways, keep the strictest for the
             # rule sheets: all capitals (an acronym: ASAP, CO), then lower case (tsp), then
@@ -212,7 +240,7 @@ class Lexicon:
                 if old is None or _ABBREVIATION_RANK[_case_of(w)] < _ABBREVIATION_RANK[_case_of(old)]:
                     abbreviations[key] = w
         else:
-            self.contractions.update(fold(w) for w in entries)
+            self.contractions.update(_keys(text, entries))
 
     # -- questions -------------------------------------------------------------------------
 
@@ -247,9 +275,10 @@ class Lexicon:
         return self._by_letters.get(letters)
 
     def spelling_of(self, key: str) -> str | None:
-        """'British', 'American' … when ``key`` is a word of one spelling only, else None."""
+        """'British', 'American', 'British variant' … when ``key`` is a word of one spelling
+        list only, else None."""
         spelling = self.spelling.get(key)
-        return None if spelling is None else _SPELLING_NAMES.get(spelling, spelling.capitalize())
+        return None if spelling is None else spelling_name(spelling)
 
     def is_chiefly_name(self, key: str) -> bool:
         """True when the name lists write ``key`` with a capital at a commoner level than
@@ -276,9 +305,10 @@ class Lexicon:
         return key in self.words or key in self.names or key in self.abbreviations or key in self.contractions
 
     def describe(self) -> str:
-        """'SCOWL size 60, American and British': the list and the spellings it accepts."""
-        names = [_SPELLING_NAMES.get(v, v.capitalize()) for v in SPELLINGS[self.variant]]
-        return f"SCOWL size {self.size}, {' and '.join(names)}"
+        """'SCOWL size 70, American and British, with variants': the list and the spellings
+        it accepts, for the technician (``tablekeeper doctor``, ``check --json``)."""
+        names = [spelling_name(v) for v in SPELLINGS[self.variant] if "variant" not in v]
+        return f"SCOWL size {self.size}, {' and '.join(names)}, with variants"
 
     def sources(self) -> WordSources:
         """The part-of-speech and unit data (:class:`games.word_sources.WordSources`), read
@@ -293,6 +323,11 @@ class Lexicon:
 
     def __len__(self) -> int:
         return len(self.words) + len(self.names) + len(self.abbreviations) + len(self.contractions)
+
+
+def spelling_name(spelling: str) -> str:
+    """How a reason names a SCOWL spelling list: 'British', 'variant', 'Canadian variant'."""
+    return _SPELLING_NAMES.get(spelling, spelling.capitalize())
 
 
 def _catalogue(directory: Path) -> dict[tuple[str, str, int], Path]:

@@ -86,7 +86,8 @@ def test_json_has_game_word_legal_reason_rule(tk: Table) -> None:
     data = json.loads(r.stdout)
     assert data["game"] == "wordspiel" and data["word"] == "UNITE" and data["legal"] is True
     assert data["rule"] == "WordSpiel, rule G" and "UN" in data["reason"]
-    assert data["dictionary"] == "SCOWL size 70, American and British" and data["verdict"] == "LEGAL"
+    assert data["dictionary"] == "SCOWL size 70, American and British, with variants"
+    assert data["verdict"] == "LEGAL"
     r = tk("check", "wordspiel", "Tue", "--json")
     assert r.returncode == 1 and json.loads(r.stdout)["legal"] is False
 
@@ -120,7 +121,7 @@ def test_settings_choose_the_dictionary_size(tk: Table) -> None:
     tk.settings('[words]\nsize = 35\n')
     r = tk("check", "option", "pigskin")  # a size-50 word
     assert r.returncode == 1
-    assert "PIGSKIN is not in the dictionary (SCOWL size 35, American and British)" in r.stdout
+    assert "PIGSKIN is not in the dictionary (SCOWL size 35, American and British, with variants)" in r.stdout
     assert tk("check", "option", "pigskin", "--size", "60").returncode == 0
 
 

@@ -31,7 +31,7 @@ def test_size_60_american_knows_each_kind_of_entry(lex60: Lexicon) -> None:
     assert lex60.is_contraction("don't")
     assert lex60.apostrophe_form("dont") == "don't"
     assert not lex60.knows("zqxv")
-    assert lex60.describe() == "SCOWL size 60, American and British"
+    assert lex60.describe() == "SCOWL size 60, American and British, with variants"
     assert len(lex60.words) > 90_000  # SCOWL's own table: ~123k entries with names at 60
 
 
@@ -46,7 +46,7 @@ def test_larger_sizes_contain_smaller_ones() -> None:
     small = Lexicon.load(size=35)
     assert small.words < Lexicon.load(size=50).words
     assert "pigskin" not in small.words  # a size-50 word
-    assert small.describe() == "SCOWL size 35, American and British"
+    assert small.describe() == "SCOWL size 35, American and British, with variants"
 
 
 @needs_scowl
@@ -55,11 +55,12 @@ def test_spelling_variants() -> None:
     british = Lexicon.load(size=50, variant="British")
     assert american.is_word("color") and not american.is_word("colour")
     assert british.is_word("colour") and not british.is_word("color")
-    assert british.describe() == "SCOWL size 50, British"
+    assert british.describe() == "SCOWL size 50, British, with variants"
     both = Lexicon.load(size=50)  # the default: a family table accepts either spelling
     assert both.is_word("color") and both.is_word("colour") and both.is_word("gray") and both.is_word("grey")
     assert both.spelling_of("colour") == "British" and both.spelling_of("color") == "American"
-    assert both.spelling_of("trance") is None and american.describe() == "SCOWL size 50, American"
+    assert both.spelling_of("trance") is None
+    assert american.describe() == "SCOWL size 50, American, with variants"
 
 
 @needs_scowl
@@ -195,3 +196,21 @@ def test_unwritable_cache_directory_is_not_an_error(small_scowl: Path, tmp_path:
     blocker.write_text("a file where the cache directory should be")
     lex = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(blocker))
     assert lex.is_word("trick")
+
+
+def test_each_size_has_its_own_cache_and_a_list_joining_the_dictionary_rebuilds_it(
+    small_scowl: Path, tmp_path: Path
+) -> None:
+    """A kiosk upgraded to a new default size or new spelling lists never reads a cache of
+    the old dictionary: each size has its own file, and the key names every source list."""
+    cache = tmp_path / "cache"
+    ten = Lexicon.load(size=10, dict_dir=small_scowl, cache=CacheFolder(cache))
+    twenty = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache))
+    assert sorted(p.name for p in cache.iterdir()) == ["scowl-both-10.marshal", "scowl-both-20.marshal"]
+    assert _same(Lexicon.load(size=10, dict_dir=small_scowl, cache=CacheFolder(cache)), ten)
+    assert _same(Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache)), twenty)
+    assert not twenty.is_word("gaol")
+    (small_scowl / "british_variant_1-words.20").write_text("gaol\n", encoding="utf-8")
+    again = Lexicon.load(size=20, dict_dir=small_scowl, cache=CacheFolder(cache))
+    assert again.is_word("gaol") and again.spelling_of("gaol") == "British variant"
+    assert _same(again, Lexicon.load(size=20, dict_dir=small_scowl))

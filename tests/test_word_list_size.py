@@ -4,7 +4,8 @@ docs/words.md, "Sizes, and why 70", quotes these figures; the tests recompute th
 installed lists so that the page cannot drift from the data. Two measurements:
 
 * a sample of dictionary headwords (below), each a headword of Merriam-Webster's Collegiate,
-  Collins English Dictionary and the Oxford Dictionary of English: which size first has it;
+  Collins English Dictionary and the Oxford Dictionary of English: which size first has it,
+  in SCOWL's American and British lists, then with the variant lists the dictionary adds;
 * what each larger size adds: the share of its words that WordNet (Princeton's lexical
   database of English, a dictionary made by lexicographers) knows, by lemma or a regular
   inflection — a check that anyone can rerun, with no judgement of ours in it.
@@ -16,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from games.lexicon import DEFAULT_DICT_DIR, DEFAULT_SIZE, EVERYDAY_SIZE
+from games.lexicon import DEFAULT_DICT_DIR, DEFAULT_SIZE, DEFAULT_VARIANT, EVERYDAY_SIZE
+from games.lexicon import SPELLINGS as DICTIONARY_SPELLINGS
 from games.word_sources import DEFAULT_WORDNET_DIR
 
 pytestmark = pytest.mark.skipif(
@@ -108,6 +110,15 @@ def test_a_larger_size_than_70_adds_no_sample_word_but_one(first_size: dict[str,
     assert len(sample) == 157
     covered = {size: _covered(first_size, sample, size) for size in (50, 60, 70, 80, 95)}
     assert covered == {50: 117, 60: 138, 70: 145, 80: 146, 95: 146}
+
+
+def test_the_variant_lists_hold_the_spellings_the_dictionaries_list_beside_another() -> None:
+    both = _words(("english", *DICTIONARY_SPELLINGS[DEFAULT_VARIANT]))
+    assert _covered(both, VARIANT_SPELLINGS, 60) == 36  # gaol, mediaeval, yoghurt, hooka, ameer …
+    assert both["ay"] == 35 and both["nite"] <= 60
+    sample = RARE_NOUNS + TWO_LETTERS + NONSTANDARD + VARIANT_SPELLINGS
+    assert {size: _covered(both, sample, size) for size in (60, 70, 80)} == {60: 147, 70: 154, 80: 155}
+    assert [w for w in sample if both.get(w, 999) > 70] == ["aa", "os", "ba"]
 
 
 # -- what each size adds: WordNet's share ------------------------------------------------------

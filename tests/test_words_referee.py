@@ -54,7 +54,8 @@ def test_british_spellings_are_legal_by_default(authority: WordAuthority, game: 
     assert r.legal, r
     if game in ("upwords", "option", "wordspiel"):
         assert (
-            r.reason == f"{word} is in the dictionary (British spelling, SCOWL size 60, American and British)"
+            r.reason == f"{word} is in the dictionary (British spelling, "
+            "SCOWL size 60, American and British, with variants)"
         )
 
 
@@ -70,7 +71,7 @@ def test_a_table_can_restrict_to_one_spelling() -> None:
     r = american.rule("upwords", "colour")
     assert not r.legal
     assert r.reason == (
-        "COLOUR is not in the dictionary (SCOWL size 60, American); "
+        "COLOUR is not in the dictionary (SCOWL size 60, American, with variants); "
         "it is in SCOWL's british spelling list (size 10)"
     )
     # GREY is also the name Grey: not "always capitalized", since British lists have "grey"
@@ -87,8 +88,9 @@ def test_jo_is_not_called_always_capitalized(authority: WordAuthority) -> None:
     r = authority.rule("upwords", "JO")
     assert not r.legal and "always capitalized" not in r.reason
     assert r.reason == (
-        "JO is not in the dictionary (SCOWL size 60, American and British) as an ordinary word, only as the "
-        "name Jo; it is in the larger size 70 list"
+        "JO is not in the dictionary (SCOWL size 60, American and British, with variants) as an ordinary "
+        "word, "
+        "only as the name Jo; it is in the larger size 70 list"
     )
     assert r.rule.startswith("Upwords, rule 4")
     assert WordAuthority.load(size=70).rule("upwords", "JO").legal
@@ -204,7 +206,7 @@ def _size(name: str) -> int:
     return int(name.rsplit(".", 1)[1])
 
 
-SPELL = "(english|american|british)"
+SPELL = "(english|american|british|variant_1|british_variant_1|variant_2|british_variant_2)"
 
 
 def test_every_refusal_reason_is_true_of_its_data(authority: WordAuthority, monkeypatch: pytest.MonkeyPatch

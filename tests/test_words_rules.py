@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games.lexicon import DEFAULT_DICT_DIR
 from games.words import WordAuthority
 
-DICT60 = "SCOWL size 60, American and British"
+DICT60 = "SCOWL size 60, American and British, with variants"
 
 pytestmark = pytest.mark.skipif(
     not DEFAULT_DICT_DIR.is_dir(), reason="SCOWL is not installed (sudo apt install scowl)"
@@ -303,7 +303,7 @@ def test_unknown_word_names_the_larger_list_that_has_it(authority: WordAuthority
 def test_largest_size_has_no_larger_list() -> None:
     big = WordAuthority.load(size=95)
     reason = big.rule("upwords", "zqxv").reason
-    assert reason == "ZQXV is not in the dictionary (SCOWL size 95, American and British)"
+    assert reason == "ZQXV is not in the dictionary (SCOWL size 95, American and British, with variants)"
     assert big.rule("upwords", "qi").legal
 
 
