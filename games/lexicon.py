@@ -41,6 +41,9 @@ DEFAULT_SIZE = 70
 #: The smaller list a family may choose, named "everyday words" on its screens: SCOWL's
 #: recommendation for spell checking, without the rarer words a desk dictionary also has.
 EVERYDAY_SIZE = 60
+#: The largest size whose words a reason offers as a house word: SCOWL's 95 "contains just
+#: about every English word in existence and then some", misspellings among them.
+RARE_WORDS_SIZE = 80
 #: A family table accepts any spelling a standard dictionary of its English has: by
 #: default both American and British spellings (COLOR and COLOUR). See docs/rulings.md.
 DEFAULT_VARIANT = "both"
@@ -188,7 +191,7 @@ class Lexicon:
             if (spelling, category, level) in catalogue
         ]
         lex = cls(size=size, variant=variant, dict_dir=directory)
-        lex._others = OtherLists(other_word_lists(catalogue, used, size, VARIANTS))
+        lex._others = OtherLists(other_word_lists(catalogue, used, size, VARIANTS, RARE_WORDS_SIZE))
         parsed = _Cache(cache, sources, size, variant) if cache is not None else None
         if parsed is not None and parsed.restore(lex):
             return lex
@@ -304,11 +307,18 @@ class Lexicon:
         """In any list: a word, a name, an abbreviation or a contraction."""
         return key in self.words or key in self.names or key in self.abbreviations or key in self.contractions
 
+    def list_name(self) -> str:
+        """'full dictionary', 'everyday list' …: this list as a family's screen names it."""
+        return list_name(self.size)
+
+    def spellings_played(self) -> str:
+        """'American and British': the spellings this table plays, for reasons."""
+        return " and ".join(spelling_name(v) for v in SPELLINGS[self.variant] if "variant" not in v)
+
     def describe(self) -> str:
         """'SCOWL size 70, American and British, with variants': the list and the spellings
         it accepts, for the technician (``tablekeeper doctor``, ``check --json``)."""
-        names = [spelling_name(v) for v in SPELLINGS[self.variant] if "variant" not in v]
-        return f"SCOWL size {self.size}, {' and '.join(names)}, with variants"
+        return f"SCOWL size {self.size}, {self.spellings_played()}, with variants"
 
     def sources(self) -> WordSources:
         """The part-of-speech and unit data (:class:`games.word_sources.WordSources`), read
@@ -323,6 +333,21 @@ class Lexicon:
 
     def __len__(self) -> int:
         return len(self.words) + len(self.names) + len(self.abbreviations) + len(self.contractions)
+
+
+def list_name(size: int) -> str:
+    """What a family calls the list of this size: 'everyday list', 'full dictionary' or
+    'list of rare words' — never a library's name or a number (docs/words.md). A technician's
+    size below the everyday list's is a 'small list'."""
+    if size < EVERYDAY_SIZE:
+        return "small list"
+    if size == EVERYDAY_SIZE:
+        return "everyday list"
+    if size <= DEFAULT_SIZE:
+        return "full dictionary"
+    if size <= RARE_WORDS_SIZE:
+        return "list of rare words"
+    return "list of nearly every word"
 
 
 def spelling_name(spelling: str) -> str:

@@ -22,14 +22,27 @@ _NAME_FILE = re.compile(r"^[a-z_0-9]+-(upper|proper-names)\.(\d+)$")
 
 
 def other_word_lists(
-    catalogue: dict[tuple[str, str, int], Path], used: tuple[str, ...], size: int, variants: tuple[str, ...]
+    catalogue: dict[tuple[str, str, int], Path],
+    used: tuple[str, ...],
+    size: int,
+    variants: tuple[str, ...],
+    largest_named: int = 80,
 ) -> list[tuple[int, str, Path]]:
     """(size, spelling, file) of every ordinary-word list not in the dictionary, in the
-    order a reason should name them: larger sizes of ``used`` spellings, then the others
-    (SCOWL's named spellings in ``variants`` order, then the variant-spelling lists)."""
+    order a reason should name them: the lists up to ``largest_named`` (the largest a reason
+    offers as a house word) before any larger one; among them, larger sizes of ``used``
+    spellings, then the others (SCOWL's named spellings in ``variants`` order, then the
+    variant-spelling lists, the more accepted first: every ``_1`` list, plain then each
+    English's, then every ``_2``…)."""
     levels = sorted({lv for (_, _, lv) in catalogue})
     spellings = {sp for (sp, cat, _) in catalogue if cat == "words"} - set(used)
-    others = [v for v in variants if v in spellings] + sorted(spellings - set(variants))
+
+    def variant_order(spelling: str) -> tuple[str, int, str]:
+        english, _, grade = spelling.rpartition("variant_")
+        english = english.rstrip("_")
+        return (grade, variants.index(english) if english in variants else 0, spelling)
+
+    others = [v for v in variants if v in spellings] + sorted(spellings - set(variants), key=variant_order)
     found = [
         (level, spelling, catalogue[(spelling, "words", level)])
         for spelling in used
@@ -41,7 +54,8 @@ def other_word_lists(
         for level in levels
         if (spelling, "words", level) in catalogue
     ]
-    found.sort(key=lambda entry: (entry[1] in others, entry[0]))  # stable: keeps spelling order
+    # stable: keeps the spelling order
+    found.sort(key=lambda entry: (entry[0] > largest_named, entry[1] in others, entry[0]))
     return found
 
 

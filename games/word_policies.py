@@ -253,7 +253,7 @@ def _unit(facts: Facts, ctx: Context) -> str | None:
             return "written in lower case (no unit data installed)"
         return None
     unit = src.unit(facts.key)
-    return f"a unit of measure ({unit})" if unit else None
+    return f"a unit of measure ({unit.split(': ', 1)[-1]})" if unit else None
 
 
 def _wordspiel_legal(facts: Facts, ctx: Context, reason: str, source: str = "dictionary") -> Ruling:

@@ -79,7 +79,7 @@ def _wots_hyphen(facts: Facts, ctx: Context) -> Ruling:
         return ctx.ruling(
             facts,
             False,
-            f"{facts.display} is not in the dictionary: {shown} is not a word or name ({lex.describe()})",
+            f"{facts.display}: {shown} is not a word or name in the {lex.list_name()}",
             WOTS_RULE,
         )
     names = [lex.name_form(p) for p in facts.parts if lex.is_chiefly_name(p)]
@@ -87,14 +87,13 @@ def _wots_hyphen(facts: Facts, ctx: Context) -> Ruling:
         return ctx.ruling(
             facts,
             True,
-            f"{facts.display} is a name ({names[0]} is a name first, in {lex.describe()}), so its "
-            f"hyphen is allowed",
+            f"{facts.display} is a name ({names[0]} is a name first), so its hyphen is allowed",
             WOTS_RULE,
         )
     return ctx.ruling(
         facts,
         False,
-        f"{facts.display} is hyphenated but is not a name (no part of it is chiefly a name in "
-        f"{lex.describe()}); a hyphen is allowed only as part of a name, like Zeta-Jones",
+        f"{facts.display} is hyphenated but is not a name (no part of it is chiefly a name); a hyphen "
+        f"is allowed only as part of a name, like Zeta-Jones",
         WOTS_RULE,
     )

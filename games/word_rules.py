@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.lexicon import SPELLINGS, Lexicon
+from games.lexicon import RARE_WORDS_SIZE, SPELLINGS, Lexicon, list_name, spelling_name
 from games.rulings import Ruling
 from games.word_forms import Facts
 
@@ -32,6 +32,9 @@ OPTION_RULE = "Option, 'Object': no proper nouns, abbreviations, foreign words, 
 OPTION_RULE_DICTIONARY = "Option, 'Challenging an opponent's word': consult a dictionary"
 
 TOSSWORDS_MIN, TOSSWORDS_MAX = 3, 12
+
+#: How a refusal of a word some larger list has ends: the challenge screen's button does it.
+HOUSE_HINT = "the table can allow it as a house word"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,21 +63,25 @@ class Context:
         )
 
     def unknown(self, facts: Facts, rule: str) -> Ruling:
-        """Not in the dictionary as an ordinary word — with what the list does have (a name,
-        an abbreviation) and which other SCOWL list has the word, as a house-word hint."""
-        reason = f"{facts.display} is not in the dictionary ({self.lex.describe()})"
-        if facts.name:
-            reason += f" as an ordinary word, only as the name {facts.name}"
-        elif facts.abbreviation:
-            reason += f" as an ordinary word, only as the abbreviation {facts.abbreviation}"
-        where = self.lex.elsewhere(facts.key) if facts.key.isalpha() else None
-        if where is not None:
-            size, spelling = where
-            if spelling in ("english", *SPELLINGS[self.lex.variant]):
-                reason += f"; it is in the larger size {size} list"
-            else:
-                reason += f"; it is in SCOWL's {spelling.replace('_', ' ')} spelling list (size {size})"
-        return self.ruling(facts, False, reason, rule)
+        """Not a word of this table's list. Where a larger list or another spelling has it,
+        the reason says which, in the family's words, and that a house word can allow it:
+        "QI is not in the everyday list (it is in the full dictionary)". "Not in the
+        dictionary" is said only of what no list up to the rare words has (misspellings)."""
+        lex = self.lex
+        where = lex.elsewhere(facts.key) if facts.key.replace("'", "").isalpha() else None
+        if where is None or where[0] > RARE_WORDS_SIZE:
+            return self.ruling(facts, False, f"{facts.display} is not in the dictionary", rule)
+        size, spelling = where
+        if spelling in ("english", *SPELLINGS[lex.variant]):
+            larger = list_name(size)
+            larger = "a larger list" if larger == lex.list_name() else f"the {larger}"
+            reason = f"{facts.display} is not in the {lex.list_name()} (it is in {larger})"
+        else:
+            name = spelling_name(spelling)
+            article = "an" if name[0] in "AEIOU" else "a"
+            played = lex.spellings_played()
+            reason = f"{facts.display} is {article} {name} spelling; this table plays {played} spellings"
+        return self.ruling(facts, False, f"{reason}; {HOUSE_HINT}", rule)
 
     def _lower_case_in_a_dictionary(self, key: str) -> bool:
         """Some SCOWL word list up to size 70 ("words found in most dictionaries"), or the
@@ -100,10 +107,10 @@ class Context:
         return not (src.has_wordnet and src.written_lower(facts.key))
 
     def in_dictionary(self, facts: Facts) -> str:
-        """'COLOUR is in the dictionary (British spelling, SCOWL size 60, American and British)'."""
+        """'COLOUR is in the dictionary (British spelling)'."""
         if facts.spelling is None:
             return f"{facts.display} is in the dictionary"
-        return f"{facts.display} is in the dictionary ({facts.spelling} spelling, {self.lex.describe()})"
+        return f"{facts.display} is in the dictionary ({facts.spelling} spelling)"
 
 
 # -- shared wording ------------------------------------------------------------------------

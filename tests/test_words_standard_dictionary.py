@@ -1,0 +1,125 @@
+"""Rulings a careful referee holding a standard dictionary would give, with reasons a
+family can read: each word below cites the dictionary entry or the rule sheet's sentence
+that decides it (Merriam-Webster's Collegiate: M-W; Collins English Dictionary; the
+Oxford Dictionary of English: Oxford; the sheets in ../shared/rules/).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from games.lexicon import DEFAULT_DICT_DIR
+from games.word_sources import DEFAULT_UNITS_FILE, DEFAULT_WORDNET_DIR
+from games.words import WordAuthority
+
+pytestmark = pytest.mark.skipif(
+    not (DEFAULT_DICT_DIR.is_dir() and DEFAULT_WORDNET_DIR.is_dir() and DEFAULT_UNITS_FILE.is_file()),
+    reason="needs scowl, wordnet-base and units (./dev installs them)",
+)
+GAMES = ["word-on-the-street", "upwords", "tosswords", "wordspiel", "option"]
+HINT = "the table can allow it as a house word"
+
+
+@pytest.fixture(scope="module")
+def full() -> WordAuthority:
+    """The default: the full dictionary."""
+    return WordAuthority.load()
+
+
+@pytest.fixture(scope="module")
+def everyday() -> WordAuthority:
+    """The family setting's smaller list."""
+    return WordAuthority.load(size=60)
+
+
+# -- standard dictionary words are words -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "entry"),
+    [
+        ("ESKER", "M-W: esker, noun, a long narrow ridge of sand and gravel deposited by a glacier"),
+        ("TABARD", "Collins: tabard, noun, a short sleeveless tunic"),
+        ("CIRQUE", "M-W: cirque, noun, a deep steep-walled basin on a mountain"),
+        ("CLAN", "Oxford: clan, noun, a group of close-knit and interrelated families"),
+        ("QI", "M-W: qi, noun, variant of chi (vital force); a borrowing from Chinese"),
+        ("KA", "M-W: ka, noun, the eternal spiritual self (Egyptian religion)"),
+        ("JO", "M-W: jo, noun, chiefly Scottish: sweetheart"),
+        ("IRREGARDLESS", "M-W: irregardless, adverb, nonstandard: regardless"),
+        ("GAOL", "Oxford: gaol, noun, British variant spelling of jail"),
+        ("YOGHURT", "Oxford: yoghurt, variant spelling of yogurt"),
+        ("HOOKA", "M-W: hookah, also hooka, noun"),
+        ("AY", "M-W: ay, variant of aye"),
+    ],
+)
+@pytest.mark.parametrize("game", ["upwords", "option", "wordspiel"])
+def test_standard_dictionary_words_are_words(full: WordAuthority, game: str, word: str, entry: str) -> None:
+    r = full.rule(game, word)
+    assert r.legal, (entry, r)
+    assert r.reason.startswith(f"{word} is in the dictionary")
+
+
+# -- reasons name the family's lists, never a library ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "entry"),
+    [
+        ("QI", "M-W: qi, noun"),
+        ("ESKER", "M-W: esker, noun"),
+        ("IRREGARDLESS", "M-W: irregardless, adverb, nonstandard"),
+    ],
+)
+def test_a_word_of_the_full_dictionary_is_not_in_the_everyday_list(
+    everyday: WordAuthority, word: str, entry: str
+) -> None:
+    for game in ("upwords", "option", "wordspiel", "word-on-the-street"):
+        r = everyday.rule(game, word)
+        assert not r.legal and r.source == "dictionary"
+        assert r.reason == f"{word} is not in the everyday list (it is in the full dictionary); {HINT}", entry
+
+
+def test_a_rare_word_is_not_called_not_in_the_dictionary(full: WordAuthority) -> None:
+    # ZYZZYVA (a weevil) is in Collins and the Scrabble lists, not in a desk dictionary.
+    r = full.rule("upwords", "zyzzyva")
+    assert r.reason == f"ZYZZYVA is not in the full dictionary (it is in the list of rare words); {HINT}"
+
+
+def test_another_spelling_says_which_spelling_it_is() -> None:
+    # Oxford: colour, the British spelling of color; the table chose American spellings.
+    american = WordAuthority.load(variant="american")
+    r = american.rule("option", "colour")
+    assert r.reason == f"COLOUR is a British spelling; this table plays American spellings; {HINT}"
+
+
+def test_no_reason_names_a_library_a_list_size_or_a_false_not_in_the_dictionary(
+    full: WordAuthority, everyday: WordAuthority
+) -> None:
+    """What a family screen shows: a sample of list words of every size, in every game."""
+    words = set()
+    for path in DEFAULT_DICT_DIR.glob("english-*.*"):
+        words.update(path.read_text(encoding="utf-8", errors="replace").split())
+    up_to_80 = set()
+    for path in DEFAULT_DICT_DIR.glob("*-words.*"):
+        if int(path.suffix[1:]) <= 80:
+            up_to_80.update(path.read_text(encoding="utf-8", errors="replace").split())
+    sample = random.Random(48).sample(sorted(words), 800)
+    for authority in (full, everyday):
+        for word in sample:
+            for game in GAMES:
+                r = authority.rule(game, word)
+                assert not re.search(r"SCOWL|WordNet|GNU|\bsize\b|\blevel\b", r.reason), r
+                if "not in the dictionary" in r.reason:
+                    assert word.lower() not in up_to_80, r
+
+
+def test_a_hyphen_reason_names_no_list(full: WordAuthority) -> None:
+    # Word on the Street: "Hyphenated words are only allowed when the hyphen is part of a name"
+    r = full.rule("wots", "Zeta-Jones")
+    assert r.reason == "ZETA-JONES is a name (Jones is a name first), so its hyphen is allowed"
+    assert "(no part of it is chiefly a name)" in full.rule("wots", "X-ray").reason
+    r = full.rule("wots", "zeta-qzx")
+    assert r.reason == "ZETA-QZX: QZX is not a word or name in the full dictionary"
