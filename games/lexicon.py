@@ -144,6 +144,10 @@ class Lexicon:
     _by_letters: dict[str, str] | None = field(default=None, repr=False)
     #: every other ordinary-word list (larger sizes, other spellings), asked for reasons
     _others: OtherLists = field(default_factory=lambda: OtherLists([]), repr=False)
+    #: this dictionary's abbreviation lists and every other one, for the few abbreviations
+    #: that are nouns too (they are searched for the entry in lower case)
+    _own_abbreviations: OtherLists = field(default_factory=lambda: OtherLists([]), repr=False)
+    _other_abbreviations: OtherLists = field(default_factory=lambda: OtherLists([]), repr=False)
     _levels: NameLevels | None = field(default=None, repr=False)
     #: part-of-speech and unit data (WordNet, GNU units), read on first use
     _sources: WordSources | None = field(default=None, repr=False)
@@ -192,6 +196,13 @@ class Lexicon:
         ]
         lex = cls(size=size, variant=variant, dict_dir=directory)
         lex._others = OtherLists(other_word_lists(catalogue, used, size, VARIANTS, RARE_WORDS_SIZE))
+        abbreviation_files = [p for p, kind in sources if kind == "abbreviations"]
+        lex._own_abbreviations = OtherLists(
+            [(int(p.suffix[1:]), p.name.split("-")[0], p) for p in abbreviation_files]
+        )
+        lex._other_abbreviations = OtherLists(
+            other_word_lists(catalogue, used, size, VARIANTS, RARE_WORDS_SIZE, "abbreviations")
+        )
         parsed = _Cache(cache, sources, size, variant) if cache is not None else None
         if parsed is not None and parsed.restore(lex):
             return lex
@@ -262,6 +273,20 @@ class Lexicon:
         """
         return self.abbreviations.get(key)
 
+    def is_noun_abbreviation(self, key: str) -> bool:
+        """True when the lists have ``key`` only as an abbreviation, written in lower case,
+        and WordNet's first word for a noun sense is ``key``: AA (a lava), OS (a bone), PSI
+        (a Greek letter), RAD (a unit) are nouns every standard dictionary lists, and so
+        words here; LB ("pound, lb") and MM ("millimeter, mm") stay abbreviations, and so
+        does AA where the lists have only "AA". Reads WordNet on first use."""
+        return (
+            key in self.abbreviations
+            and key not in self.words
+            and key.isalpha()
+            and self.sources().heads_noun(key)
+            and self._own_abbreviations.find(key) is not None
+        )
+
     def is_contraction(self, key: str) -> bool:
         return key in self.contractions
 
@@ -292,7 +317,9 @@ class Lexicon:
 
     def elsewhere(self, key: str) -> tuple[int, str] | None:
         """(size, spelling) of the first other SCOWL list with ``key`` as an ordinary word:
-        a larger size of this dictionary first, then another spelling ("grey" is British).
+        a larger size of this dictionary first, then another spelling ("grey" is British);
+        for a noun the lists keep as an abbreviation (see :meth:`is_noun_abbreviation`),
+        the first other abbreviation list that has it in lower case.
 
         None means no SCOWL word list at any size or spelling has it in lower case, which
         is what lets a ruling say a name is "always capitalized". For names and
@@ -300,8 +327,12 @@ class Lexicon:
         once); for other words a byte search of those lists (a few milliseconds).
         """
         if key in self.names or key in self.abbreviations:
-            return self._others.indexed(key, lambda: self.names.keys() | self.abbreviations.keys())
-        return self._others.find(key)
+            found = self._others.indexed(key, lambda: self.names.keys() | self.abbreviations.keys())
+        else:
+            found = self._others.find(key)
+        if found is None and key.isalpha() and self.sources().heads_noun(key):
+            found = self._other_abbreviations.find(key)  # a noun the lists keep as an abbreviation
+        return found
 
     def knows(self, key: str) -> bool:
         """In any list: a word, a name, an abbreviation or a contraction."""

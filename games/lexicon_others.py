@@ -27,15 +27,17 @@ def other_word_lists(
     size: int,
     variants: tuple[str, ...],
     largest_named: int = 80,
+    category: str = "words",
 ) -> list[tuple[int, str, Path]]:
-    """(size, spelling, file) of every ordinary-word list not in the dictionary, in the
+    """(size, spelling, file) of every ordinary-word list (or every list of ``category``:
+    "abbreviations") not in the dictionary, in the
     order a reason should name them: the lists up to ``largest_named`` (the largest a reason
     offers as a house word) before any larger one; among them, larger sizes of ``used``
     spellings, then the others (SCOWL's named spellings in ``variants`` order, then the
     variant-spelling lists, the more accepted first: every ``_1`` list, plain then each
     English's, then every ``_2``…)."""
     levels = sorted({lv for (_, _, lv) in catalogue})
-    spellings = {sp for (sp, cat, _) in catalogue if cat == "words"} - set(used)
+    spellings = {sp for (sp, cat, _) in catalogue if cat == category} - set(used)
 
     def variant_order(spelling: str) -> tuple[str, int, str]:
         english, _, grade = spelling.rpartition("variant_")
@@ -44,15 +46,15 @@ def other_word_lists(
 
     others = [v for v in variants if v in spellings] + sorted(spellings - set(variants), key=variant_order)
     found = [
-        (level, spelling, catalogue[(spelling, "words", level)])
+        (level, spelling, catalogue[(spelling, category, level)])
         for spelling in used
         for level in levels
-        if level > size and (spelling, "words", level) in catalogue
+        if level > size and (spelling, category, level) in catalogue
     ] + [
-        (level, spelling, catalogue[(spelling, "words", level)])
+        (level, spelling, catalogue[(spelling, category, level)])
         for spelling in others
         for level in levels
-        if (spelling, "words", level) in catalogue
+        if (spelling, category, level) in catalogue
     ]
     # stable: keeps the spelling order
     found.sort(key=lambda entry: (entry[0] > largest_named, entry[1] in others, entry[0]))

@@ -126,6 +126,8 @@ def analyse(word: str, lex: Lexicon) -> Facts:
         is_word = lex.is_word(undotted)
         name = lex.name_form(undotted)
         abbreviation = lex.abbreviation_form(undotted)
+        if not is_word and abbreviation is not None and "." not in one:
+            is_word = lex.is_noun_abbreviation(undotted)  # AA, OS: nouns of every dictionary
         if not is_word and undotted.isalpha():
             without = lex.apostrophe_form(undotted)
     if "." in one and _INITIALS.match(one):

@@ -95,16 +95,12 @@ class Context:
         return facts.name is not None and not self._lower_case_in_a_dictionary(facts.key)
 
     def only_abbreviation(self, facts: Facts) -> bool:
-        """True when the word is an abbreviation and no dictionary has it as a word: no
-        dictionary-sized SCOWL list, nor WordNet in lower case (AA is "aa", lava)."""
+        """True when the word is an abbreviation and no dictionary-sized SCOWL list has it as
+        a word: then the game's rule on abbreviations decides (Upwords 7D for LB, TSP).
+        A noun WordNet heads (AA, a lava) is a word already (:func:`games.word_forms.analyse`)."""
         if facts.abbreviation is None:
             return False
-        if facts.dotted:
-            return True
-        if self._lower_case_in_a_dictionary(facts.key):
-            return False
-        src = self.lex.sources()
-        return not (src.has_wordnet and src.written_lower(facts.key))
+        return facts.dotted or not self._lower_case_in_a_dictionary(facts.key)
 
     def in_dictionary(self, facts: Facts) -> str:
         """'COLOUR is in the dictionary (British spelling)'."""

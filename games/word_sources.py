@@ -83,10 +83,12 @@ class WordSources:
     units: dict[str, str] | None = None
     wordnet_dir: Path | None = None
     _noun_index: str | None = field(default=None, repr=False)
+    #: noun lemma -> its index.noun line, built on the first synset question
+    _noun_lines: dict[str, str] | None = field(default=None, repr=False)
     _unit_synset: int | None = field(default=None, repr=False)
     #: answers already read from data.noun (a handful of seeks each): key -> answer
     _units_seen: dict[str, str | None] = field(default_factory=dict, repr=False)
-    _lower_seen: dict[str, bool] = field(default_factory=dict, repr=False)
+    _heads_seen: dict[str, bool] = field(default_factory=dict, repr=False)
 
     @classmethod
     def load(
@@ -143,24 +145,23 @@ class WordSources:
             self._units_seen[key] = f"WordNet: {lemma}" if lemma else None
         return self._units_seen[key]
 
-    def written_lower(self, key: str) -> bool:
-        """True when a WordNet noun sense writes ``key`` in lower case ("aa", lava; "lb",
-        pound) — not only as a name or initials ("Ca" calcium, "CA" California)."""
+    def heads_noun(self, key: str) -> bool:
+        """True when ``key``, in lower case, is the first word of a WordNet noun sense: a
+        noun in its own right ("aa", lava; "os", a bone), not another way of writing one
+        ("lb" comes after "pound", "mm" after "millimeter") nor a name ("Ca", "CA")."""
         if self.wordnet_dir is None or not self.is_noun(key):
             return False
-        if key not in self._lower_seen:
-            self._lower_seen[key] = self._written_lower(self.wordnet_dir, key)
-        return self._lower_seen[key]
+        if key not in self._heads_seen:
+            self._heads_seen[key] = self._heads_noun(self.wordnet_dir, key)
+        return self._heads_seen[key]
 
-    def _written_lower(self, wordnet_dir: Path, key: str) -> bool:
+    def _heads_noun(self, wordnet_dir: Path, key: str) -> bool:
         try:
             with open(wordnet_dir / "data.noun", "rb") as data:
                 for offset in self._offsets(key):
                     data.seek(offset)
                     fields = data.readline().decode("utf-8", "replace").split()
-                    n_words = int(fields[3], 16)
-                    forms = fields[4 : 4 + 2 * n_words : 2]
-                    if key in forms:
+                    if fields[4] == key:
                         return True
         except (OSError, ValueError, IndexError):
             return False
@@ -172,10 +173,13 @@ class WordSources:
         """The synset offsets of a noun lemma, from its line in index.noun."""
         if self._noun_index is None:
             return []
-        at = self._noun_index.find(f"\n{lemma} n ")
-        if at < 0:
+        if self._noun_lines is None:  # one pass (~0.1 s), then a lookup per question
+            lines = self._noun_index.splitlines()
+            self._noun_lines = {line.split(" ", 1)[0]: line for line in lines if line and line[0] != " "}
+        line = self._noun_lines.get(lemma)
+        if line is None:
             return []
-        fields = self._noun_index[at + 1 : self._noun_index.find("\n", at + 1)].split()
+        fields = line.split()
         count = int(fields[2])
         return [int(x) for x in fields[-count:]]
 

@@ -142,6 +142,7 @@ class WordAuthority:
         lex.sources()
         lex.elsewhere("alaska")
         lex.is_chiefly_name("jones")
+        lex.is_noun_abbreviation("aa")  # WordNet's index of nouns
         return self
 
     def plural_of(self, word: str) -> str | None:
@@ -222,7 +223,8 @@ class WordAuthority:
     # -- indexes, built on first use -------------------------------------------------------
 
     def _tosswords_text(self) -> str:
-        """Every dictionary word Tosswords allows, one a line, commonest first.
+        """Every dictionary word Tosswords allows, one a line, commonest first (the nouns the
+        lists keep as abbreviations at the end).
 
         One string so that a draw is one compiled regular expression over it (C speed),
         rather than a Python loop over a hundred thousand words.
@@ -242,6 +244,11 @@ class WordAuthority:
                     ):
                         seen.add(w)
                         lines.append(w)
+            lines += sorted(  # the nouns the lists keep as abbreviations (INTRO, THERM), last
+                k
+                for k in lex.abbreviations
+                if TOSSWORDS_MIN <= len(k) <= TOSSWORDS_MAX and k not in seen and lex.is_noun_abbreviation(k)
+            )
             self._toss_text = "\n".join(lines)
         return self._toss_text
 

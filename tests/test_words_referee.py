@@ -93,10 +93,13 @@ def test_jo_is_not_called_always_capitalized(authority: WordAuthority) -> None:
 
 
 def test_aa_is_not_called_an_abbreviation(authority: WordAuthority) -> None:
-    # WordNet writes "aa" (lava) in lower case: a dictionary word, not only an abbreviation.
+    # WordNet's noun "aa" (lava) is a dictionary word, not only an abbreviation: a word of
+    # the full dictionary (its lists have "aa" at 70), so the everyday list says so.
     for game in ("upwords", "option", "word-on-the-street"):
         r = authority.rule(game, "AA")
         assert not r.legal and "is an abbreviation" not in r.reason, r
+        assert "(it is in the full dictionary)" in r.reason
+        assert WordAuthority.load().rule(game, "AA").legal
 
 
 def test_grey_is_a_word_not_a_proper_noun(authority: WordAuthority) -> None:

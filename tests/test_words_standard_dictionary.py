@@ -123,3 +123,48 @@ def test_a_hyphen_reason_names_no_list(full: WordAuthority) -> None:
     assert "(no part of it is chiefly a name)" in full.rule("wots", "X-ray").reason
     r = full.rule("wots", "zeta-qzx")
     assert r.reason == "ZETA-QZX: QZX is not a word or name in the full dictionary"
+
+
+# -- abbreviations: the rule on abbreviations decides, and nouns are words ------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "form", "entry"),
+    [
+        ("LB", "lb", "M-W: lb, abbreviation, pound"),
+        ("KG", "kg", "M-W: kg, abbreviation, kilogram"),
+        ("TSP", "tsp", "M-W: tsp, abbreviation, teaspoon"),
+        ("ETC", "etc", "M-W: etc., abbreviation, et cetera"),
+        ("MM", "MM", "M-W: mm, abbreviation, millimeter"),
+    ],
+)
+def test_an_abbreviation_in_upwords_is_refused_by_rule_7d(
+    full: WordAuthority, everyday: WordAuthority, word: str, form: str, entry: str
+) -> None:
+    # Upwords 7D: "Abbreviations and symbols are illegal." — not rule 4's dictionary test.
+    for authority in (full, everyday):
+        r = authority.rule("upwords", word)
+        assert not r.legal and r.rule.startswith("Upwords, rule 7D"), (entry, r)
+        assert r.reason == f"{word} is an abbreviation ({form})"
+
+
+@pytest.mark.parametrize(
+    ("word", "entry"),
+    [
+        ("AA", "M-W: aa, noun, stony rough lava"),
+        ("OS", "M-W: os, noun, plural ossa, bone"),
+        ("PSI", "M-W: psi, noun, the 23rd letter of the Greek alphabet"),
+        ("RAD", "M-W: rad, noun, a unit of absorbed dose of ionizing radiation"),
+        ("THERM", "M-W: therm, noun, a quantity of heat equal to 100,000 British thermal units"),
+    ],
+)
+def test_a_noun_the_lists_keep_as_an_abbreviation_is_a_word(
+    full: WordAuthority, word: str, entry: str
+) -> None:
+    for game in ("upwords", "option", "wordspiel", "word-on-the-street"):
+        r = full.rule(game, word)
+        assert r.legal and "abbreviation" not in r.reason, (entry, r)
+    assert full.is_word(word)
+    if len(word) >= 3:  # and the Tosswords search offers it, like any word
+        assert full.rule("tosswords", word).legal
+        assert word in full.fitting_tosswords((word[0], word[-1]), len(word) - 2)
