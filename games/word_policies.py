@@ -20,11 +20,20 @@ from games.rulings import Ruling
 from games.word_forms import Facts, affix_kind, plural_stem
 from games.word_policy_wots import wots_word
 from games.word_rules import (
-    OPTION_RULE,
+    OPTION_RULE_ABBREVIATIONS,
     OPTION_RULE_DICTIONARY,
+    OPTION_RULE_PROPER,
+    OPTION_RULE_SPELLED,
+    OPTION_RULE_WORD,
     TOSSWORDS_MAX,
     TOSSWORDS_MIN,
-    TOSSWORDS_RULE,
+    TOSSWORDS_RULE_EXTRAS,
+    TOSSWORDS_RULE_LENGTH,
+    TOSSWORDS_RULE_PLURAL,
+    TOSSWORDS_RULE_PROPER,
+    TOSSWORDS_RULE_SPACING,
+    TOSSWORDS_RULE_STRIP,
+    TOSSWORDS_RULE_WORD,
     UPWORDS_7A,
     UPWORDS_7B,
     UPWORDS_7C,
@@ -33,7 +42,10 @@ from games.word_rules import (
     UPWORDS_RULE,
     UPWORDS_RULE_LENGTH,
     WORDSPIEL_RULE,
+    WORDSPIEL_RULE_ABBREVIATIONS,
     WORDSPIEL_RULE_ONE,
+    WORDSPIEL_RULE_SPIRAL,
+    WORDSPIEL_SECTION,
     Context,
     Draw,
     apostrophe_kind,
@@ -42,9 +54,6 @@ from games.word_rules import (
     shape_problem,
 )
 from games.wordfit import (
-    TOSSWORDS_RULE_EXTRAS,
-    TOSSWORDS_RULE_SPACING,
-    WORDSPIEL_RULE_SPIRAL,
     key_spacing_fits,
     spiral_overlaps,
     tosswords_misfit,
@@ -103,7 +112,7 @@ def tosswords_shape(facts: Facts, ctx: Context) -> Ruling | None:
             facts,
             False,
             f"{facts.display} has {plural(n, 'letter')}, {side}; words must have 3 to 12",
-            TOSSWORDS_RULE,
+            TOSSWORDS_RULE_LENGTH,
             "rules",
         )
     draw = ctx.draw
@@ -125,10 +134,12 @@ def tosswords_word(facts: Facts, ctx: Context) -> Ruling:
         problem = f"{facts.display} is written with an apostrophe"
     if problem is None and facts.without_apostrophe:
         problem = f"{facts.display} is {facts.without_apostrophe.upper()}, written with an apostrophe"
-    if problem is None and facts.dotted:
-        problem = f"{facts.display} is an abbreviation"
     if problem:
-        return ctx.ruling(facts, False, f"{problem}; Tosswords words are plain single words", TOSSWORDS_RULE)
+        reason = f"{problem}; Tosswords words are plain single words"
+        return ctx.ruling(facts, False, reason, TOSSWORDS_RULE_STRIP)
+    if facts.dotted:
+        reason = f"{facts.display} is an abbreviation, not a word"
+        return ctx.ruling(facts, False, reason, TOSSWORDS_RULE_WORD)
     if facts.is_word:
         stem = plural_stem(facts.key, ctx.lex, ctx.plurals)
         if stem is not None:
@@ -136,7 +147,7 @@ def tosswords_word(facts: Facts, ctx: Context) -> Ruling:
                 facts,
                 False,
                 f"{facts.display} is a plural of {stem.upper()} made with an S; plurals are not allowed",
-                TOSSWORDS_RULE,
+                TOSSWORDS_RULE_PLURAL,
             )
         return _tosswords_legal(facts, ctx)
     if ctx.only_abbreviation(facts):
@@ -144,16 +155,16 @@ def tosswords_word(facts: Facts, ctx: Context) -> Ruling:
             facts,
             False,
             f"{facts.display} is an abbreviation ({facts.abbreviation}), not a word",
-            TOSSWORDS_RULE,
+            TOSSWORDS_RULE_WORD,
         )
     if ctx.only_capitalized(facts):
         return ctx.ruling(
             facts,
             False,
             f"{facts.display} is {capitalized(facts)}; proper nouns aren't permitted",
-            TOSSWORDS_RULE,
+            TOSSWORDS_RULE_PROPER,
         )
-    return ctx.unknown(facts, TOSSWORDS_RULE)
+    return ctx.unknown(facts, TOSSWORDS_RULE_WORD)
 
 
 def _draw_text(draw: Draw) -> str:
@@ -172,9 +183,8 @@ def _tosswords_legal(facts: Facts, ctx: Context) -> Ruling:
     draw = ctx.draw
     if draw is None:
         spelling = f" ({facts.spelling} spelling)" if facts.spelling else ""
-        return ctx.ruling(
-            facts, True, f"{facts.display} is a word{spelling}, not a plural or a proper noun", TOSSWORDS_RULE
-        )
+        reason = f"{facts.display} is a word{spelling}, not a plural or a proper noun"
+        return ctx.ruling(facts, True, reason, TOSSWORDS_RULE_WORD)
     return ctx.ruling(facts, True, f"{facts.display} is a word and {_draw_text(draw)}", _draw_rule(draw))
 
 
@@ -199,7 +209,7 @@ def wordspiel_shape(facts: Facts, ctx: Context) -> Ruling | None:
 
 def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
     def no(reason: str, what: str) -> Ruling:
-        return ctx.ruling(facts, False, reason, f"{WORDSPIEL_RULE}: not allowed — {what}")
+        return ctx.ruling(facts, False, reason, f"{WORDSPIEL_SECTION}: not allowed — {what}")
 
     if facts.spaced:
         return ctx.ruling(facts, False, shape_problem(facts) or "", WORDSPIEL_RULE_ONE, "rules")
@@ -215,14 +225,17 @@ def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
         return _wordspiel_legal(facts, ctx, ctx.in_dictionary(facts))
     unit = _unit(facts, ctx) if facts.abbreviation and not facts.dotted else None
     if unit:
-        return _wordspiel_legal(facts, ctx, f"{facts.display} is a common abbreviation ({facts.key}), {unit}")
+        return _wordspiel_legal(
+            facts, ctx, f"{facts.display} is a common abbreviation ({facts.key}), {unit}",
+            rule=WORDSPIEL_RULE_ABBREVIATIONS,
+        )
     case = facts.abbreviation_case if ctx.only_abbreviation(facts) else None
     if case == "lower":
         reason = (
             f"{facts.display} is an abbreviation ({facts.abbreviation}) but not of a unit of measure "
             f"like tsp or lb"
         )
-        return ctx.ruling(facts, False, reason, WORDSPIEL_RULE)
+        return ctx.ruling(facts, False, reason, WORDSPIEL_RULE_ABBREVIATIONS)
     if case == "caps":
         return no(
             f"{facts.display} is an acronym or a proper-noun abbreviation ({facts.abbreviation})",
@@ -256,9 +269,11 @@ def _unit(facts: Facts, ctx: Context) -> str | None:
     return f"a unit of measure ({unit.split(': ', 1)[-1]})" if unit else None
 
 
-def _wordspiel_legal(facts: Facts, ctx: Context, reason: str, source: str = "dictionary") -> Ruling:
+def _wordspiel_legal(
+    facts: Facts, ctx: Context, reason: str, source: str = "dictionary", *, rule: str = WORDSPIEL_RULE
+) -> Ruling:
     if ctx.spiral is None:
-        return ctx.ruling(facts, True, reason, WORDSPIEL_RULE, source)
+        return ctx.ruling(facts, True, reason, rule, source)
     k = spiral_overlaps(ctx.spiral, facts.letters)[-1]
     spiral = "".join(ch for ch in ctx.spiral.upper() if ch.isalpha())
     return ctx.ruling(
@@ -276,13 +291,13 @@ def _wordspiel_legal(facts: Facts, ctx: Context, reason: str, source: str = "dic
 def option_word(facts: Facts, ctx: Context) -> Ruling:
     problem = shape_problem(facts)
     if problem:
-        return ctx.ruling(facts, False, problem, OPTION_RULE, "rules")
+        return ctx.ruling(facts, False, problem, OPTION_RULE_WORD, "rules")
     if facts.hyphenated:
-        return ctx.ruling(facts, False, f"{facts.display} is spelled with a hyphen", OPTION_RULE)
+        return ctx.ruling(facts, False, f"{facts.display} is spelled with a hyphen", OPTION_RULE_SPELLED)
     if facts.apostrophe:
-        return ctx.ruling(facts, False, f"{facts.display} is spelled with an apostrophe", OPTION_RULE)
+        return ctx.ruling(facts, False, f"{facts.display} is spelled with an apostrophe", OPTION_RULE_SPELLED)
     if facts.dotted:
-        return ctx.ruling(facts, False, f"{facts.display} is an abbreviation", OPTION_RULE)
+        return ctx.ruling(facts, False, f"{facts.display} is an abbreviation", OPTION_RULE_ABBREVIATIONS)
     if facts.is_word:
         return ctx.ruling(facts, True, ctx.in_dictionary(facts), OPTION_RULE_DICTIONARY)
     if facts.without_apostrophe:
@@ -290,14 +305,13 @@ def option_word(facts: Facts, ctx: Context) -> Ruling:
             facts,
             False,
             f"{facts.display} is {facts.without_apostrophe.upper()}, spelled with an apostrophe",
-            OPTION_RULE,
+            OPTION_RULE_SPELLED,
         )
     if ctx.only_abbreviation(facts):
-        return ctx.ruling(
-            facts, False, f"{facts.display} is an abbreviation ({facts.abbreviation})", OPTION_RULE
-        )
+        reason = f"{facts.display} is an abbreviation ({facts.abbreviation})"
+        return ctx.ruling(facts, False, reason, OPTION_RULE_ABBREVIATIONS)
     if ctx.only_capitalized(facts):
-        return ctx.ruling(facts, False, f"{facts.display} is {capitalized(facts)}", OPTION_RULE)
+        return ctx.ruling(facts, False, f"{facts.display} is {capitalized(facts)}", OPTION_RULE_PROPER)
     return ctx.unknown(facts, OPTION_RULE_DICTIONARY)
 
 

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from games.rulings import Ruling
 from games.word_forms import Facts
-from games.word_rules import WOTS_RULE, Context, apostrophe_kind, capitalized, plural, shape_problem
+from games.word_rules import (
+    WOTS_RULE,
+    WOTS_RULE_HYPHEN,
+    WOTS_RULE_ONE_WORD,
+    Context,
+    apostrophe_kind,
+    capitalized,
+    plural,
+    shape_problem,
+)
 
 # -- Word on the Street --------------------------------------------------------------------
 
@@ -20,11 +29,11 @@ def wots_word(facts: Facts, ctx: Context) -> Ruling:
             False,
             f"{facts.display} is {plural(len(facts.words), 'word')}; a compound counts only when it "
             f"is written as one word (like SANDBOX)",
-            WOTS_RULE,
+            WOTS_RULE_ONE_WORD,
             "rules",
         )
     if facts.symbols:
-        return ctx.ruling(facts, False, shape_problem(facts) or "", WOTS_RULE, "rules")
+        return ctx.ruling(facts, False, shape_problem(facts) or "", WOTS_RULE_ONE_WORD, "rules")
     if facts.hyphenated:
         return _wots_hyphen(facts, ctx)
     if facts.is_word:
@@ -88,12 +97,12 @@ def _wots_hyphen(facts: Facts, ctx: Context) -> Ruling:
             facts,
             True,
             f"{facts.display} is a name ({names[0]} is a name first), so its hyphen is allowed",
-            WOTS_RULE,
+            WOTS_RULE_HYPHEN,
         )
     return ctx.ruling(
         facts,
         False,
         f"{facts.display} is hyphenated but is not a name (no part of it is chiefly a name); a hyphen "
         f"is allowed only as part of a name, like Zeta-Jones",
-        WOTS_RULE,
+        WOTS_RULE_HYPHEN,
     )

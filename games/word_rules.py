@@ -17,19 +17,38 @@ from games.word_forms import Facts
 #: lower case is never called only a name or only an abbreviation
 DICTIONARY_LEVEL = 70
 
-WOTS_RULE = "Word on the Street, 'Allowable Words'"
-UPWORDS_RULE = "Upwords, rule 4 NOTE: a word is legal if it is in the dictionary"
-UPWORDS_RULE_LENGTH = "Upwords, 'How to play' rule 3: a word of two letters or more"
-UPWORDS_7A = "Upwords, rule 7A 'Words that are always capitalized'"
-UPWORDS_7B = "Upwords, rule 7B 'Words requiring a hyphen'"
-UPWORDS_7C = "Upwords, rule 7C 'Words requiring an apostrophe'"
-UPWORDS_7D = "Upwords, rule 7D 'Abbreviations and symbols'"
-UPWORDS_7E = "Upwords, rule 7E 'Prefixes and suffixes, that cannot stand alone'"
-TOSSWORDS_RULE = "Tosswords, 'A few fine points'"
-WORDSPIEL_RULE = "WordSpiel, 'Allowable words'"
-WORDSPIEL_RULE_ONE = "WordSpiel, rule B: only one word per turn"
-OPTION_RULE = "Option, 'Object': no proper nouns, abbreviations, foreign words, apostrophes or hyphens"
-OPTION_RULE_DICTIONARY = "Option, 'Challenging an opponent's word': consult a dictionary"
+# Each rule a ruling cites names the sheet's line and quotes its own words (the decisive
+# clause, short enough for one line of the challenge screen).
+WOTS_RULE = "Word on the Street, 'Allowable Words': \"Any word in the English language is allowed\""
+WOTS_RULE_ONE_WORD = "Word on the Street, 'Allowable Words': \"in the form of a single word\""
+WOTS_RULE_HYPHEN = "Word on the Street, 'Allowable Words': \"the hyphen is part of a name\""
+UPWORDS_RULE = "Upwords, rule 4 NOTE: \"A word is legal … if it is in the dictionary\""
+UPWORDS_RULE_LENGTH = "Upwords, 'How to play' rule 3: \"a word of two letters or more\""
+UPWORDS_7A = "Upwords, rule 7A 'Words that are always capitalized are illegal'"
+UPWORDS_7B = "Upwords, rule 7B 'Words requiring a hyphen are illegal'"
+UPWORDS_7C = "Upwords, rule 7C 'Words requiring an apostrophe are illegal'"
+UPWORDS_7D = "Upwords, rule 7D 'Abbreviations and symbols are illegal'"
+UPWORDS_7E = "Upwords, rule 7E 'Prefixes and suffixes, that cannot stand alone, are illegal'"
+TOSSWORDS_RULE_WORD = "Tosswords, 'Retiring two tiles': \"come up with a word\""
+TOSSWORDS_RULE_STRIP = (
+    "Tosswords, 'Retiring two tiles': \"the 12×1 strip … writing in the remaining letters\""
+)
+TOSSWORDS_RULE_SPACING = "Tosswords, 'Retiring two tiles': \"the number of spaces … shown on the die\""
+TOSSWORDS_RULE_EXTRAS = "Tosswords, 'Retiring three or more tiles': \"must contain any and all extra tiles\""
+TOSSWORDS_RULE_LENGTH = "Tosswords, 'A few fine points': \"between three and twelve letters\""
+TOSSWORDS_RULE_PROPER = "Tosswords, 'A few fine points': \"Proper nouns aren't permitted\""
+TOSSWORDS_RULE_PLURAL = "Tosswords, 'A few fine points': \"creating a plural -- that's unacceptable\""
+#: the section; its list of what is "NOT allowed" is cited item by item
+WORDSPIEL_SECTION = "WordSpiel, 'Allowable words'"
+WORDSPIEL_RULE = f"{WORDSPIEL_SECTION}: \"All words in the dictionary … are allowed\""
+WORDSPIEL_RULE_ABBREVIATIONS = f"{WORDSPIEL_SECTION}: \"plus common abbreviations such as tsp … or lb\""
+WORDSPIEL_RULE_SPIRAL = "WordSpiel, rule G: \"builds a word starting with the last letter(s) played\""
+WORDSPIEL_RULE_ONE = "WordSpiel, rule B: \"Only one word can be made per turn\""
+OPTION_RULE_WORD = "Option, 'Object': \"try to make a word\""
+OPTION_RULE_PROPER = "Option, 'Object': \"Players may not use proper nouns\""
+OPTION_RULE_ABBREVIATIONS = "Option, 'Object': \"Players may not use … abbreviations\""
+OPTION_RULE_SPELLED = "Option, 'Object': \"words spelled with apostrophes or hyphens\""
+OPTION_RULE_DICTIONARY = "Option, 'Challenging an opponent's word': \"Consult a dictionary\""
 
 TOSSWORDS_MIN, TOSSWORDS_MAX = 3, 12
 

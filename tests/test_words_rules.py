@@ -44,7 +44,7 @@ def test_wots_compound_word_is_one_word_two_words_are_not(authority: WordAuthori
     r = authority.rule("wots", "Sand Dollar")
     assert not r.legal
     assert r.reason.startswith("SAND DOLLAR is 2 words")
-    assert r.rule == "Word on the Street, 'Allowable Words'"
+    assert r.rule == "Word on the Street, 'Allowable Words': \"in the form of a single word\""
 
 
 @pytest.mark.parametrize("word", ["Zeta-Jones", "Winston-Salem", "zeta-jones", "WINSTON-SALEM"])
@@ -114,7 +114,7 @@ def test_upwords_rule_7(authority: WordAuthority, word: str, rule: str, reason: 
 
 def test_upwords_rule_7b_wording_matches_the_brief(authority: WordAuthority) -> None:
     r = authority.rule("Upwords", "PART-TIME")
-    assert r.rule == "Upwords, rule 7B 'Words requiring a hyphen'"
+    assert r.rule == "Upwords, rule 7B 'Words requiring a hyphen are illegal'"
     assert r.reason == "PART-TIME needs a hyphen"
 
 
@@ -139,7 +139,7 @@ def test_tosswords_trance_with_c_t_and_a_three(authority: WordAuthority) -> None
     r = authority.rule("tosswords", "TRANCE", keys=("C", "T"), die=3)
     assert r.legal
     assert r.reason == "TRANCE is a word and has 3 letters between C and T"
-    assert r.rule == "Tosswords, 'Retiring two tiles'"
+    assert r.rule.startswith("Tosswords, 'Retiring two tiles'")
     # Either order of the keys; a different die does not fit.
     assert legal(authority, "tosswords", "trance", keys=("T", "C"), die=3)
     r = authority.rule("tosswords", "TRANCE", keys=("C", "T"), die=2)
@@ -151,9 +151,9 @@ def test_tosswords_the_missing_i_k_p_die_2_example(authority: WordAuthority) -> 
     for word in ("PIGSKIN", "PICKETING", "INNKEEPER"):
         r = authority.rule("tosswords", word, keys=("I", "K"), die=2, extras=["P"])
         assert r.legal, r
-        assert r.rule == "Tosswords, 'Retiring three or more tiles'"
+        assert r.rule.startswith("Tosswords, 'Retiring three or more tiles'")
     r = authority.rule("tosswords", "TRANCE", keys=("C", "T"), die=3, extras=["P"])
-    assert not r.legal and r.rule == "Tosswords, 'Retiring three or more tiles'"
+    assert not r.legal and r.rule.startswith("Tosswords, 'Retiring three or more tiles'")
     assert r.reason == "TRANCE does not contain the drawn tile P"
 
 
@@ -170,7 +170,7 @@ def test_tosswords_no_plural_made_with_s(authority: WordAuthority, word: str, si
     r = authority.rule("tosswords", word)
     assert not r.legal
     assert r.reason == f"{word} is a plural of {singular} made with an S; plurals are not allowed"
-    assert r.rule == "Tosswords, 'A few fine points'"
+    assert r.rule == "Tosswords, 'A few fine points': \"creating a plural -- that's unacceptable\""
 
 
 @pytest.mark.parametrize("word", ["NEWS", "SEEMS", "BUS", "GLASS", "ITS", "PHYSICS", "ALWAYS", "LENS"])
@@ -208,7 +208,7 @@ def test_tosswords_length_and_proper_nouns(authority: WordAuthority) -> None:
 def test_wordspiel_fun_continues(authority: WordAuthority, word: str) -> None:
     r = authority.rule("wordspiel", word, spiral="FUN")
     assert r.legal, r
-    assert r.rule == "WordSpiel, rule G"
+    assert r.rule.startswith("WordSpiel, rule G")
 
 
 @pytest.mark.parametrize("word", ["FUN", "TEA", "FUR"])
@@ -219,7 +219,7 @@ def test_wordspiel_must_build_on_the_spiral_and_add_a_card(authority: WordAuthor
 
 def test_wordspiel_empty_spiral_means_no_spiral(authority: WordAuthority) -> None:
     assert authority.rule("wordspiel", "tea", spiral="").legal
-    assert authority.rule("wordspiel", "tea", spiral="   ").rule == "WordSpiel, 'Allowable words'"
+    assert authority.rule("wordspiel", "tea", spiral="   ").rule.startswith("WordSpiel, 'Allowable words'")
 
 
 def test_wordspiel_common_abbreviations_allowed(authority: WordAuthority) -> None:
@@ -283,7 +283,7 @@ def test_option_not_allowed(authority: WordAuthority, word: str, reason: str) ->
 def test_option_unknown_word_names_the_dictionary(authority: WordAuthority) -> None:
     r = authority.rule("option", "zqxv")
     assert r.reason == "ZQXV is not in the dictionary"
-    assert r.rule == "Option, 'Challenging an opponent's word': consult a dictionary"
+    assert r.rule == "Option, 'Challenging an opponent's word': \"Consult a dictionary\""
 
 
 # -- unknown words ----------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -168,3 +169,67 @@ def test_a_noun_the_lists_keep_as_an_abbreviation_is_a_word(
     if len(word) >= 3:  # and the Tosswords search offers it, like any word
         assert full.rule("tosswords", word).legal
         assert word in full.fitting_tosswords((word[0], word[-1]), len(word) - 2)
+
+
+# -- every reason names the rule that decides it, in the sheet's words ---------------------------
+
+SHEETS = Path(__file__).resolve().parents[2] / "shared" / "rules"
+SHEET_OF = {
+    "Word on the Street": "word-on-the-street.txt",
+    "Upwords": "upwords.txt",
+    "Tosswords": "tosswords.txt",
+    "WordSpiel": "wordspiel.txt",
+    "Option": "option.txt",
+}
+
+
+def _plain(text: str) -> str:
+    """A sheet's text for comparing: curly and mis-encoded apostrophes straight, one space."""
+    text = text.replace("\u2019", "'").replace("¡¯", "'").replace("*", "")
+    return " ".join(text.split()).lower()
+
+
+def _quoted(rule: str) -> list[str]:
+    """What a rule quotes: its section ('Allowable Words') and the sheet's words ("…")."""
+    quotes = re.findall(r'"([^"]+)"', rule) + re.findall(r"(?<![a-z])'(.+?)'(?=:|$| )", rule)
+    if "not allowed — " in rule:  # WordSpiel's list of what is NOT allowed, item by item
+        quotes += rule.split("not allowed — ", 1)[1].split(" and ")
+    return [part.strip() for q in quotes for part in q.split("…")]
+
+
+@pytest.mark.skipif(not SHEETS.is_dir(), reason="the rule sheets are not beside the project")
+def test_every_rule_cited_quotes_its_sheet(full: WordAuthority) -> None:
+    words = [
+        "trance", "zebras", "Alaska", "part-time", "don't", "DONT", "tsp", "V.I.P.", "x&y", "un", "zqxv",
+        "sand dollar", "Zeta-Jones", "X-ray", "qi", "Tue", "CA", "ASAP", "etc", "it", "extraordinarily",
+        "a", "unite", "Robert", "O'Brien", "colour", "intersticial", "mr", "aka", "eg",
+    ]
+    situations: dict[str, list[dict[str, object]]] = {
+        "tosswords": [{}, {"keys": ("C", "T"), "die": 3}, {"keys": ("C", "T"), "die": 3, "extras": ("P",)}],
+        "wordspiel": [{}, {"spiral": "FUN"}],
+    }
+    cited = set()
+    for word in words:
+        for game in GAMES:
+            for kw in situations.get(game, [{}]):
+                cited.add(full.rule(game, word, **kw).rule)  # type: ignore[arg-type]
+    assert len(cited) > 25
+    for rule in cited:
+        game = next(g for g in SHEET_OF if rule.startswith(g + ","))
+        sheet = _plain((SHEETS / SHEET_OF[game]).read_text(encoding="utf-8", errors="replace"))
+        quotes = _quoted(rule)
+        assert quotes, f"{rule} quotes nothing of its sheet"
+        for quote in quotes:
+            assert _plain(quote) in sheet, f"{rule}: {quote!r} is not in {SHEET_OF[game]}"
+
+
+def test_a_misspelling_in_tosswords_cites_the_rule_that_asks_for_a_word(full: WordAuthority) -> None:
+    # INTERSTICIAL is a misspelling of interstitial (M-W); only SCOWL's 95 list has it, and
+    # Tosswords' 'Retiring two tiles': "come up with a word" is the rule it fails.
+    r = full.rule("tosswords", "intersticial")
+    assert not r.legal
+    assert r.reason == "INTERSTICIAL is not in the dictionary"
+    assert r.rule == "Tosswords, 'Retiring two tiles': \"come up with a word\""
+    # the fine points are cited for what they say: proper nouns and plurals
+    assert full.rule("tosswords", "Alaska").rule.endswith("\"Proper nouns aren't permitted\"")
+    assert "creating a plural" in full.rule("tosswords", "zebras").rule
