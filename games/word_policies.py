@@ -225,22 +225,23 @@ def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
         return _wordspiel_legal(facts, ctx, ctx.in_dictionary(facts))
     unit = _unit(facts, ctx) if facts.abbreviation and not facts.dotted else None
     if unit:
-        return _wordspiel_legal(
-            facts, ctx, f"{facts.display} is a common abbreviation ({facts.key}), {unit}",
-            rule=WORDSPIEL_RULE_ABBREVIATIONS,
-        )
+        return _common_abbreviation(facts, ctx, f"{facts.key}), {unit}")
     case = facts.abbreviation_case if ctx.only_abbreviation(facts) else None
+    src = ctx.lex.sources() if case is not None else None
+    initials = src.initials(facts.key) if src is not None else None
+    if initials:
+        return no(f"{facts.display} is an acronym ({initials})", "acronyms")
     if case == "lower":
-        reason = (
-            f"{facts.display} is an abbreviation ({facts.abbreviation}) but not of a unit of measure "
-            f"like tsp or lb"
-        )
-        return ctx.ruling(facts, False, reason, WORDSPIEL_RULE_ABBREVIATIONS)
+        return _common_abbreviation(facts, ctx, f"{facts.abbreviation})")
     if case == "caps":
         return no(
             f"{facts.display} is an acronym or a proper-noun abbreviation ({facts.abbreviation})",
             "acronyms and proper noun abbreviations",
         )
+    title = src.title(facts.abbreviation or "") if src is not None and case == "capital" else None
+    if title:
+        spelt = f": {title}" if title.lower() != facts.key else ""
+        return _common_abbreviation(facts, ctx, f"{facts.abbreviation}{spelt}), a title, not a name")
     if case == "capital":
         return no(
             f"{facts.display} is a proper-noun abbreviation ({facts.abbreviation})",
@@ -257,16 +258,19 @@ def wordspiel_word(facts: Facts, ctx: Context) -> Ruling:
 
 
 def _unit(facts: Facts, ctx: Context) -> str | None:
-    """'a unit of measure (GNU units: teaspoon)' when the data says the abbreviation names
-    one: the sheet's "common abbreviations such as tsp or lb". Without GNU units and
-    WordNet, every abbreviation SCOWL writes only in lower case counts (the old rule)."""
-    src = ctx.lex.sources()
-    if src.units is None and not src.has_wordnet:
-        if facts.abbreviation_case == "lower":
-            return "written in lower case (no unit data installed)"
-        return None
-    unit = src.unit(facts.key)
+    """'a unit of measure (teaspoon)' when GNU units or WordNet says the abbreviation names
+    one, whatever case the lists write it in (the sheet's own examples, tsp and lb)."""
+    unit = ctx.lex.sources().unit(facts.key)
     return f"a unit of measure ({unit.split(': ', 1)[-1]})" if unit else None
+
+
+def _common_abbreviation(facts: Facts, ctx: Context, detail: str) -> Ruling:
+    """WordSpiel's "common abbreviations such as tsp … or lb": an abbreviation the list has,
+    written as a dictionary writes a common noun's — in lower case (etc, vs, mph), or a unit
+    of measure, or a title (Mr) — rather than a proper noun's (Tue, CA) or an acronym's
+    (ASAP, a.k.a.). ``detail`` closes the reason's parenthesis: "etc)"."""
+    reason = f"{facts.display} is a common abbreviation ({detail}"
+    return _wordspiel_legal(facts, ctx, reason, rule=WORDSPIEL_RULE_ABBREVIATIONS)
 
 
 def _wordspiel_legal(

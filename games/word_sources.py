@@ -29,6 +29,8 @@ DEFAULT_WORDNET_DIR = Path("/usr/share/wordnet")
 DEFAULT_UNITS_FILE = Path("/usr/share/units/definitions.units")
 #: WordNet's lemma for the top of the units-of-measure hierarchy
 UNIT_LEMMA = "unit_of_measurement"
+#: WordNet's lemma for titles of courtesy (Mister, Mrs): words, not names
+TITLE_LEMMA = "form_of_address"
 
 
 def _lemmas(text: str) -> set[str]:
@@ -86,6 +88,7 @@ class WordSources:
     #: noun lemma -> its index.noun line, built on the first synset question
     _noun_lines: dict[str, str] | None = field(default=None, repr=False)
     _unit_synset: int | None = field(default=None, repr=False)
+    _title_synset: int | None = field(default=None, repr=False)
     #: answers already read from data.noun (a handful of seeks each): key -> answer
     _units_seen: dict[str, str | None] = field(default_factory=dict, repr=False)
     _heads_seen: dict[str, bool] = field(default_factory=dict, repr=False)
@@ -145,6 +148,35 @@ class WordSources:
             self._units_seen[key] = f"WordNet: {lemma}" if lemma else None
         return self._units_seen[key]
 
+    def initials(self, key: str) -> str | None:
+        """WordNet's spelling of ``key`` as dotted initials ("a.k.a." for aka, "e.g." for eg),
+        else None: written so, an abbreviation is an acronym of a phrase."""
+        dotted = ".".join(key) + "."
+        lemmas = (self.nouns, self.verbs, self.adverbs)
+        return dotted if key.isalpha() and any(s is not None and dotted in s for s in lemmas) else None
+
+    def title(self, form: str) -> str | None:
+        """The title ``form`` abbreviates ("Mister" for Mr), when a WordNet noun sense
+        written ``form`` or ``form.`` is a kind of form of address; else None."""
+        key = form.lower().rstrip(".")
+        if self.wordnet_dir is None or not self.is_noun(key):
+            return None
+        if self._title_synset is None:
+            found = self._offsets(TITLE_LEMMA)
+            self._title_synset = found[0] if found else -1
+        try:
+            with open(self.wordnet_dir / "data.noun", "rb") as data:
+                for offset in self._offsets(key):
+                    data.seek(offset)
+                    fields = data.readline().decode("utf-8", "replace").split()
+                    forms = fields[4 : 4 + 2 * int(fields[3], 16) : 2]
+                    written = form in forms or f"{form}." in forms
+                    if written and self._descends(data, offset, self._title_synset):
+                        return forms[0].replace("_", " ")
+        except (OSError, ValueError, IndexError):
+            return None
+        return None
+
     def heads_noun(self, key: str) -> bool:
         """True when ``key``, in lower case, is the first word of a WordNet noun sense: a
         noun in its own right ("aa", lava; "os", a bone), not another way of writing one
@@ -192,21 +224,22 @@ class WordSources:
         try:
             with open(self.wordnet_dir / "data.noun", "rb") as data:
                 for offset in self._offsets(key):
-                    if self._descends(data, offset):
+                    if self._descends(data, offset, self._unit_synset):
                         data.seek(offset)
                         return data.readline().split()[4].decode().replace("_", " ")
         except (OSError, ValueError, IndexError):
             return None
         return None
 
-    def _descends(self, data: BinaryIO, offset: int) -> bool:
-        """True when the synset at ``offset`` is a kind of unit of measurement (hypernyms
-        only: an *instance* such as Internet Explorer is a name, not a kind)."""
+    def _descends(self, data: BinaryIO, offset: int, kind: int) -> bool:
+        """True when the synset at ``offset`` is a kind of the synset at ``kind`` (a unit of
+        measurement, a form of address) — hypernyms only: an *instance* such as Internet
+        Explorer is a name, not a kind."""
         seen: set[int] = set()
         todo = [offset]
         while todo:
             here = todo.pop()
-            if here == self._unit_synset:
+            if here == kind:
                 return True
             if here in seen or len(seen) > 200:
                 continue

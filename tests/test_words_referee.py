@@ -183,8 +183,10 @@ def test_wordspiel_units_of_measure_are_common_abbreviations(authority: WordAuth
     assert r.legal and "a unit of measure (" in r.reason, r
 
 
-@pytest.mark.parametrize("word", ["EG", "IE", "ETC", "ASAP", "CA", "Tue", "Feb", "VIP", "A.S.A.P."])
-def test_wordspiel_other_abbreviations_are_refused(authority: WordAuthority, word: str) -> None:
+@pytest.mark.parametrize("word", ["EG", "IE", "ASAP", "CA", "Tue", "Feb", "VIP", "A.S.A.P."])
+def test_wordspiel_acronyms_and_proper_noun_abbreviations_are_refused(
+    authority: WordAuthority, word: str
+) -> None:
     assert not authority.rule("wordspiel", word).legal
 
 
@@ -278,8 +280,8 @@ def test_every_refusal_reason_is_true_of_its_data(authority: WordAuthority, monk
             elif m := re.search(r"^(\S+) is (?:(\S+), )?a contraction", reason):
                 form = (m[2] or m[1]).lower()
                 assert form in known or (form.endswith("'s") and form[:-2] in known), reason
-            elif "but not of a unit of measure" in reason:
-                assert key in abbreviations, reason
+            elif m := re.search(r"is an acronym \((.+)\)$", reason):
+                assert m[1] == ".".join(key) + "." and key in {a.lower() for a in abbreviations}, reason
             elif "plurals are not allowed" in reason or "is a prefix" in reason or "is a suffix" in reason:
                 continue
             else:
@@ -308,7 +310,8 @@ def test_without_wordnet_and_units_the_old_heuristics_rule(tmp_path: Path) -> No
     assert not lex.sources().has_wordnet and lex.sources().units is None
     # plurals from SCOWL's possessives: ZEBRAS still a plural, SEEMS still not
     assert not bare.rule("tosswords", "ZEBRAS").legal and bare.rule("tosswords", "SEEMS").legal
-    # WordSpiel: lower-case abbreviations, and the reason says there is no unit data
+    # WordSpiel: an abbreviation the list writes in lower case is common, unit or not
     r = bare.rule("wordspiel", "tsp")
-    assert r.legal and "no unit data installed" in r.reason
-    assert not bare.rule("wordspiel", "ASAP").legal
+    assert r.legal and r.reason == "TSP is a common abbreviation (tsp)"
+    assert bare.rule("wordspiel", "etc").legal
+    assert not bare.rule("wordspiel", "ASAP").legal and not bare.rule("wordspiel", "Tue").legal

@@ -28,9 +28,12 @@ def authority() -> WordAuthority:
 
 @pytest.fixture(scope="module")
 def tosswords_list(authority: WordAuthority) -> list[str]:
-    """Every word the search may offer, found by asking rule() one word at a time."""
+    """Every word the search may offer, found by asking rule() one word at a time: the
+    list's words and the nouns it keeps as abbreviations (PARA, THERM)."""
+    lex = authority.lexicon
+    nouns = [k for k in lex.abbreviations if lex.is_noun_abbreviation(k)]
     words = [
-        w for w in authority.lexicon.words
+        w for w in [*lex.words, *nouns]
         if w.isascii() and w.isalpha() and 3 <= len(w) <= 12
     ]
     return [w for w in words if authority.rule("tosswords", w).legal]

@@ -233,3 +233,53 @@ def test_a_misspelling_in_tosswords_cites_the_rule_that_asks_for_a_word(full: Wo
     # the fine points are cited for what they say: proper nouns and plurals
     assert full.rule("tosswords", "Alaska").rule.endswith("\"Proper nouns aren't permitted\"")
     assert "creating a plural" in full.rule("tosswords", "zebras").rule
+
+
+# -- WordSpiel: "common abbreviations such as tsp … or lb", not only units -----------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "entry"),
+    [
+        ("ETC", "M-W: etc., abbreviation, et cetera"),
+        ("VS", "M-W: vs, abbreviation, versus"),
+        ("APPROX", "M-W: approx., abbreviation, approximate; approximately"),
+        ("MISC", "M-W: misc., abbreviation, miscellaneous"),
+        ("MR", "M-W: Mr., a conventional title of courtesy (mister), not a name"),
+        ("TSP", "the sheet: tsp (for teaspoon)"),
+        ("LB", "the sheet: lb (for pound)"),
+    ],
+)
+def test_wordspiel_allows_every_common_abbreviation(
+    full: WordAuthority, everyday: WordAuthority, word: str, entry: str
+) -> None:
+    for authority in (full, everyday):
+        r = authority.rule("wordspiel", word)
+        assert r.legal and r.reason.startswith(f"{word} is a common abbreviation ("), (entry, r)
+        assert r.rule == "WordSpiel, 'Allowable words': \"plus common abbreviations such as tsp … or lb\""
+
+
+@pytest.mark.parametrize(
+    ("word", "what", "decides"),
+    [
+        ("AKA", "acronyms", "M-W: aka, a.k.a., also known as: initials of a phrase, like A.S.A.P."),
+        ("EG", "acronyms", "M-W: e.g., exempli gratia: initials of a phrase"),
+        ("ASAP", "acronyms", "the sheet: Acronyms (A.S.A.P. = As Soon As Possible)"),
+        ("TUE", "proper noun abbreviations", "the sheet: Proper noun abbreviations (CA, Tue, Feb)"),
+        ("CA", "proper noun abbreviations", "the sheet: Proper noun abbreviations (CA, Tue, Feb)"),
+    ],
+)
+def test_wordspiel_still_refuses_acronyms_and_proper_noun_abbreviations(
+    full: WordAuthority, word: str, what: str, decides: str
+) -> None:
+    r = full.rule("wordspiel", word)
+    assert not r.legal and r.rule.startswith("WordSpiel, 'Allowable words': not allowed — "), decides
+    assert what in r.rule, decides
+
+
+def test_a_common_abbreviation_continues_a_spiral(full: WordAuthority) -> None:
+    # Rule G: "each player builds a word starting with the last letter(s) played" — VET … ETC
+    r = full.rule("wordspiel", "etc", spiral="VET")
+    assert r.legal
+    assert r.reason == "ETC is a common abbreviation (etc), and builds on ET, the end of the spiral"
+    assert "ETC" in full.spiral_continuations("VET")
