@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import tomllib
 from pathlib import Path
 
 from gui import harness
-from gui.harness import GUI, run
+from gui.harness import GUI, needs_words, run
 
 from calibration.file import load_calibration
 from hardware.config import HardwareConfig
@@ -48,6 +49,27 @@ def test_a_new_buzzer_pin_and_an_led_ring_of_ten_pins_are_saved(data: Path) -> N
     config = HardwareConfig.from_section(saved["hardware"])  # the kiosk will start with it
     assert saved["hardware"]["button_pin"] == "none"  # TOML has no null; the checker reads "none"
     assert config.buzzer_pin == 19 and config.button_pin is None and config.ring_leds == 10
+
+
+@needs_words
+def test_the_family_chooses_everyday_words_by_that_name_and_the_next_ruling_uses_them(
+    data: Path,
+) -> None:
+    found = run("dictionary_choice", data)
+    # No library, list or size names on the family's settings (the technician's are held shut);
+    # the only numbers are the timers' seconds.
+    texts = " ".join(found["family_texts"])
+    assert "Dictionary" in texts
+    assert not re.search(r"SCOWL|WordNet|GNU|\bsize\b|\b(60|70)\b(?! s\b)", texts)
+    assert (found["dictionary_before"], found["dictionary_after"]) == ("Full dictionary", "Everyday words")
+    assert found["audited"] == ["settings dictionary"]
+    assert (found["small_text"], found["small_buttons"]) == ([], [])
+    assert tomllib.loads((data / "tablekeeper.toml").read_text())["words"]["size"] == 60
+    assert found["list_in_use"] == "everyday list"
+    assert found["qi"] == (
+        "QI is not in the everyday list (it is in the full dictionary); "
+        "the table can allow it as a house word"
+    )
 
 
 def test_two_parts_on_one_pin_or_a_reserved_pin_are_refused_and_nothing_is_saved(data: Path) -> None:

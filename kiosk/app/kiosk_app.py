@@ -83,6 +83,10 @@ class TableKeeperApp(App):
         self._deck: CategoryTable | None = None
         self._shot: set[str] = set()
         self._camera_status = "ok"
+        #: Makes a word-list loader from settings (``kiosk.app.wiring.authority_loader``), so
+        #: that a new choice of dictionary in the Settings takes effect at once.
+        self.words_loader: Callable[[Settings], Any] | None = None
+        self._words = settings.section("words")
         #: A play the camera saw, waiting for the players to check it in turn entry.
         self.camera_prefill: dict[str, Any] | None = None
         #: Club night's publisher (``kiosk.club.publish.publisher``), or None when it is off.
@@ -280,7 +284,13 @@ class TableKeeperApp(App):
         return problems
 
     def apply_settings(self) -> None:
-        """New settings from the settings screen: the timer's warning, ticks and sound."""
+        """New settings from the settings screen: the timer's warning, ticks and sound, and a
+        new choice of dictionary (loaded off the UI thread, as at start)."""
+        words = self.settings.section("words")
+        if self.words_loader is not None and words != self._words:
+            self._words = words
+            self.session.use_words(self.words_loader(self.settings))
+            threading.Thread(target=self._warm_authority, name="word-list", daemon=True).start()
         if self.timer is not None and hasattr(self.timer, "configure"):
             self.timer.configure(self.settings.section("timer"))
         if self.speaker is not None:

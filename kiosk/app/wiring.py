@@ -192,6 +192,7 @@ def build_app(
         on_started=on_started,
     )
     app.club = club
+    app.words_loader = authority_loader
     return app
 
 

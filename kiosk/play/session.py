@@ -385,6 +385,13 @@ class Session:
         """Load the word authority now (the app calls this on a worker thread at start)."""
         return self._authority() is not None
 
+    def use_words(self, loader: Callable[[], Authority]) -> None:
+        """Rule from now on with the word list ``loader`` loads (the family chose everyday
+        words or the full dictionary); it loads on the next question or on ``warm_up``."""
+        with self._lock:
+            self.authority = loader
+            self._authority_error = ""
+
     def word_authority(self) -> Authority | None:
         """The word authority (loaded on first use), or None when there is no word list."""
         return self._authority()

@@ -1,4 +1,4 @@
-"""GUI scenarios for the Settings screen's GPIO pins and the Find the board screen.
+"""GUI scenarios for the Settings screen's GPIO pins, its dictionary, and the Find the board screen.
 
 Real touches on the real app: steppers and cycle buttons for the [hardware] pins, Save
 (accepted, or refused with the checker's words), and four taps on the demo camera's picture
@@ -222,3 +222,30 @@ def technician_late_lift(ui: Any) -> Steps:
     door.on_touch_up(holding)
     yield
     ui.note("screen", ui.screen)
+
+
+def dictionary_choice(ui: Any) -> Steps:
+    """The family's dictionary: named by what it holds, one tap to everyday words, and the
+    next ruling comes from that list (the settings saved and the word list reloaded)."""
+    from kivy.uix.label import Label
+
+    yield
+    while ui.app.banner.messages:
+        ui.app.banner.hide()
+    ui.tap("start.settings")
+    yield
+    screen = ui.app.manager.get_screen("settings")
+    ui.note("family_texts", [w.text for w in screen.walk(restrict=True) if isinstance(w, Label)])
+    ui.scroll_to("settings.dictionary")
+    yield 0.2
+    ui.note("dictionary_before", ui.text("settings.dictionary"))
+    ui.tap("settings.dictionary")
+    yield
+    ui.note("dictionary_after", ui.text("settings.dictionary"))
+    _audit(ui, "settings dictionary")
+    yield from ui.shot("settings-dictionary")
+    ui.tap("settings.save")
+    yield
+    authority = ui.app.session.word_authority()  # read, as a challenge would: the list now in use
+    ui.note("list_in_use", authority.lexicon.list_name() if authority is not None else None)
+    ui.note("qi", authority.rule("upwords", "qi").reason if authority is not None else None)

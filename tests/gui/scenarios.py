@@ -25,6 +25,7 @@ from play_keep import correct_turn, demo_asks, keep_games, upwords_board
 from play_option import option_taught, option_teach
 from play_settings import (
     demo_calibrate,
+    dictionary_choice,
     markers_from_photo,
     no_camera_calibrate,
     pins_bad_file,
@@ -60,6 +61,7 @@ __all__ = [
     "demo_calibrate",
     "demo_street",
     "demo_street_turn",
+    "dictionary_choice",
     "disk_full",
     "evening_option_a",
     "evening_option_b",

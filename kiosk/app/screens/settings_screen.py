@@ -1,5 +1,6 @@
-"""Settings: the family's (timers, sound, category cards, house words) and, behind a long press,
-the technician's (LED brightness, word list, camera, GPIO pins, calibration).
+"""Settings: the family's (timers, sound, category cards, the dictionary, house words) and,
+behind a long press, the technician's (LED brightness, word list size, camera, GPIO pins,
+calibration).
 
 Edits a copy of the settings and writes them through ``kiosk.files.settings.save`` (atomic) on
 Save; a failed save (disk full, read-only card) says so and keeps the old file. The GPIO
@@ -17,6 +18,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
+from games.lexicon import DEFAULT_SIZE, EVERYDAY_SIZE, list_name
 from games.registry import game_class
 from hardware.config import NEOPIXEL_PINS, HardwareConfig, HardwareConfigError
 from kiosk.app.screens.base import KioskScreen
@@ -30,6 +32,8 @@ from kiosk.files.setting_limits import TURN, limit
 from kiosk.play import playbook
 
 WORD_LIST_SIZES = (35, 50, 60, 70, 80, 95)
+#: The family's choice of dictionary, named by what it holds: never a library or a size.
+DICTIONARIES = {DEFAULT_SIZE: "Full dictionary", EVERYDAY_SIZE: "Everyday words"}
 CAMERA_SOURCES = ("auto", "none", "replay")
 BUZZERS = HardwareConfig.CHOICES["buzzer"]
 RINGS = HardwareConfig.CHOICES["ring"]
@@ -114,6 +118,15 @@ class SettingsScreen(KioskScreen):
             str(self.draft.section("kiosk").get("category_level", "green")),
             limit("kiosk", "category_level").choices,
         )
+        self._cycle(
+            "Dictionary",
+            "settings.dictionary",
+            "words",
+            "size",
+            int(self.draft.section("words").get("size", DEFAULT_SIZE)),
+            tuple(DICTIONARIES),
+            shown=dictionary_label,
+        )
         house_rows(self)
         door = LongPressButton(
             "Technician settings: press and hold" if not self.technician else "Technician settings",
@@ -149,9 +162,8 @@ class SettingsScreen(KioskScreen):
             ),
         )
         words = self.draft.section("words")
-        self._cycle(
-            "Word list size", "settings.words", "words", "size", int(words.get("size", 60)), WORD_LIST_SIZES
-        )
+        size = int(words.get("size", DEFAULT_SIZE))
+        self._cycle("Word list size", "settings.words", "words", "size", size, WORD_LIST_SIZES)
         camera = self.draft.section("camera")
         self._cycle(
             "Camera", "settings.camera", "camera", "source", str(camera.get("source", "auto")), CAMERA_SOURCES
@@ -341,6 +353,11 @@ class SettingsScreen(KioskScreen):
         restart = " Pin changes apply the next time the kiosk starts." if changed else ""
         self.app.warn("Settings saved." + restart, "info")
         self.app.go(self.back_to)
+
+
+def dictionary_label(size: int) -> str:
+    """'Full dictionary', 'Everyday words'; a technician's other size by what it holds."""
+    return DICTIONARIES.get(size) or list_name(size).capitalize()
 
 
 def _without_brightness(section: dict[str, Any]) -> dict[str, Any]:
