@@ -148,6 +148,7 @@ class Lexicon:
     #: that are nouns too (they are searched for the entry in lower case)
     _own_abbreviations: OtherLists = field(default_factory=lambda: OtherLists([]), repr=False)
     _other_abbreviations: OtherLists = field(default_factory=lambda: OtherLists([]), repr=False)
+    _noun_abbreviations: dict[str, bool] = field(default_factory=dict, repr=False)
     _levels: NameLevels | None = field(default=None, repr=False)
     #: part-of-speech and unit data (WordNet, GNU units), read on first use
     _sources: WordSources | None = field(default=None, repr=False)
@@ -279,13 +280,13 @@ class Lexicon:
         (a Greek letter), RAD (a unit) are nouns every standard dictionary lists, and so
         words here; LB ("pound, lb") and MM ("millimeter, mm") stay abbreviations, and so
         does AA where the lists have only "AA". Reads WordNet on first use."""
-        return (
-            key in self.abbreviations
-            and key not in self.words
-            and key.isalpha()
-            and self.sources().heads_noun(key)
-            and self._own_abbreviations.find(key) is not None
-        )
+        if key not in self.abbreviations or key in self.words or not key.isalpha():
+            return False
+        if key not in self._noun_abbreviations:
+            self._noun_abbreviations[key] = (
+                self.sources().heads_noun(key) and self._own_abbreviations.find(key) is not None
+            )
+        return self._noun_abbreviations[key]
 
     def is_contraction(self, key: str) -> bool:
         return key in self.contractions

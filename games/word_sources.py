@@ -92,6 +92,7 @@ class WordSources:
     #: answers already read from data.noun (a handful of seeks each): key -> answer
     _units_seen: dict[str, str | None] = field(default_factory=dict, repr=False)
     _heads_seen: dict[str, bool] = field(default_factory=dict, repr=False)
+    _titles_seen: dict[str, str | None] = field(default_factory=dict, repr=False)
 
     @classmethod
     def load(
@@ -160,6 +161,13 @@ class WordSources:
         written ``form`` or ``form.`` is a kind of form of address; else None."""
         key = form.lower().rstrip(".")
         if self.wordnet_dir is None or not self.is_noun(key):
+            return None
+        if form not in self._titles_seen:
+            self._titles_seen[form] = self._title(form, key)
+        return self._titles_seen[form]
+
+    def _title(self, form: str, key: str) -> str | None:
+        if self.wordnet_dir is None:
             return None
         if self._title_synset is None:
             found = self._offsets(TITLE_LEMMA)
