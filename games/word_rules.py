@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.lexicon import RARE_WORDS_SIZE, SPELLINGS, Lexicon, list_name, spelling_name
+from games.lexicon import Lexicon
 from games.rulings import Ruling
 from games.word_forms import Facts
+from games.word_lists import RARE_WORDS_SIZE, SPELLINGS, list_name, spelling_name
 
 #: SCOWL's "large" size, "words found in most dictionaries": a word listed there in
 #: lower case is never called only a name or only an abbreviation

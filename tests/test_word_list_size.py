@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from games.lexicon import DEFAULT_DICT_DIR, DEFAULT_SIZE, DEFAULT_VARIANT, EVERYDAY_SIZE
-from games.lexicon import SPELLINGS as DICTIONARY_SPELLINGS
+from games.lexicon import DEFAULT_DICT_DIR
+from games.word_lists import DEFAULT_SIZE, DEFAULT_VARIANT, EVERYDAY_SIZE
+from games.word_lists import SPELLINGS as DICTIONARY_SPELLINGS
 from games.word_sources import DEFAULT_WORDNET_DIR
 
 pytestmark = pytest.mark.skipif(

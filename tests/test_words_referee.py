@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from games.lexicon import DEFAULT_DICT_DIR, Lexicon, spelling_name
+from games.lexicon import DEFAULT_DICT_DIR, Lexicon
+from games.word_lists import spelling_name
 from games.word_sources import DEFAULT_UNITS_FILE, DEFAULT_WORDNET_DIR
 from games.words import WordAuthority
 

@@ -47,7 +47,7 @@ def authority_loader(settings: settings_file.Settings) -> Callable[[], WordAutho
     It raises what the loaders raise (no word list, a damaged house-words file); the session
     turns that into a banner and goes on refereeing by the players' word.
     """
-    from games.lexicon import DEFAULT_SIZE
+    from games.word_lists import DEFAULT_SIZE
     from games.words import WordAuthority
     from kiosk.files.cache_folder import CacheFolder
     from kiosk.files.house_file import open_house_words

@@ -13,7 +13,8 @@ import sys
 from typing import Any
 
 from games.house_words import HouseWordsError
-from games.lexicon import DEFAULT_SIZE, LexiconError, LexiconMissing
+from games.lexicon import LexiconError, LexiconMissing
+from games.word_lists import DEFAULT_SIZE
 from games.words import WordAuthority
 from kiosk.cli.usage import UsageError
 

@@ -284,7 +284,8 @@ def check_word_list(ctx: Context) -> Result:
     name = "word list"
     words = ctx.settings.section("words")
     try:
-        from games.lexicon import DEFAULT_SIZE, Lexicon, LexiconError, LexiconMissing
+        from games.lexicon import Lexicon, LexiconError, LexiconMissing
+        from games.word_lists import DEFAULT_SIZE
     except ImportError as exc:
         return _missing_module(name, exc)
     try:

@@ -21,7 +21,7 @@ import tomli_w
 
 from calibration.durable import keep_aside as move_aside
 from calibration.durable import write_atomically
-from games.lexicon import DEFAULT_SIZE
+from games.word_lists import DEFAULT_SIZE
 from kiosk.files import paths
 from kiosk.files.setting_limits import LIMITS, TURN
 

@@ -18,8 +18,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
-from games.lexicon import DEFAULT_SIZE, EVERYDAY_SIZE, list_name
 from games.registry import game_class
+from games.word_lists import DEFAULT_SIZE, EVERYDAY_SIZE, list_name
 from hardware.config import NEOPIXEL_PINS, HardwareConfig, HardwareConfigError
 from kiosk.app.screens.base import KioskScreen
 from kiosk.app.screens.calibrate_screen import calibration_status
