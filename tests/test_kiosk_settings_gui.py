@@ -70,6 +70,15 @@ def test_the_family_chooses_everyday_words_by_that_name_and_the_next_ruling_uses
         "QI is not in the everyday list (it is in the full dictionary); "
         "the table can allow it as a house word"
     )
+    # M-W: irregardless, nonstandard; a full-dictionary word, refused on the everyday list
+    assert found["verdict"] == "ILLEGAL"
+    assert (
+        "IRREGARDLESS is not in the everyday list (it is in the full dictionary); "
+        "the table can allow it as a house word"
+    ) in found["verdict_texts"]
+    assert "Word on the Street, 'Allowable Words': \"Any word in the English language is allowed\"" in (
+        found["verdict_texts"]
+    )
 
 
 def test_two_parts_on_one_pin_or_a_reserved_pin_are_refused_and_nothing_is_saved(data: Path) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from play_situations import _audit
-from play_steps import Steps
+from play_steps import Steps, enter_word, pick_game, rule
 
 
 def _open_settings(ui: Any) -> Steps:
@@ -249,3 +249,21 @@ def dictionary_choice(ui: Any) -> Steps:
     authority = ui.app.session.word_authority()  # read, as a challenge would: the list now in use
     ui.note("list_in_use", authority.lexicon.list_name() if authority is not None else None)
     ui.note("qi", authority.rule("upwords", "qi").reason if authority is not None else None)
+    # A spelling challenge of a full-dictionary word on the everyday list: the longest kind
+    # of reason, shown whole on the challenge screen (every tap runs the clipping audit).
+    yield from pick_game(ui, "word-on-the-street", ["Reds", "Blues"])
+    ui.tap("game.card")
+    yield
+    yield from enter_word(ui, "IRREGARDLESS")
+    ui.tap("game.challenge")
+    yield
+    ui.tap("challenge.kind.spelling")
+    yield
+    yield from rule(ui, legal_by_hand=False)
+    ui.tap("challenge.letter.0")
+    yield
+    ui.note("verdict", ui.text("challenge.verdict"))
+    challenge = ui.app.manager.get_screen("challenge")
+    ui.note("verdict_texts", [w.text for w in challenge.walk() if isinstance(w, Label)])
+    ui.audit()
+    yield from ui.shot("challenge-verdict-everyday")
