@@ -166,3 +166,15 @@ def test_wordnet_knows_most_of_what_70_adds_and_few_of_what_80_adds() -> None:
         }
         share[level] = round(100 * sum(_in_wordnet(w, lemmas) for w in added) / len(added))
     assert share == {60: 74, 70: 61, 80: 24, 95: 12}
+
+
+def test_the_full_dictionary_rules_every_sample_headword_a_word_but_one() -> None:
+    """The measurement through the referee itself (Upwords, rule 4: "in the dictionary"):
+    the variant lists and the nouns the lists keep as abbreviations (aa, os) included."""
+    from games.words import WordAuthority
+
+    sample = RARE_NOUNS + TWO_LETTERS + NONSTANDARD + VARIANT_SPELLINGS
+    full, everyday = WordAuthority.load(), WordAuthority.load(size=EVERYDAY_SIZE)
+    assert [w for w in sample if not full.rule("upwords", w).legal] == ["ba"]
+    refused = [w for w in sample if not everyday.rule("upwords", w).legal]
+    assert refused == ["esker", "tabard", "aa", "ai", "qi", "ka", "jo", "os", "ba", "irregardless"]
