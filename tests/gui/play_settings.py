@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from play_situations import _audit
-from play_steps import Steps, enter_word, pick_game, rule
+from play_steps import Steps, challenge, enter_word, pick_game
 
 
 def _open_settings(ui: Any) -> Steps:
@@ -230,40 +230,29 @@ def dictionary_choice(ui: Any) -> Steps:
     from kivy.uix.label import Label
 
     yield
-    while ui.app.banner.messages:
-        ui.app.banner.hide()
-    ui.tap("start.settings")
-    yield
+    ui.clear_banners()
+    yield from ui.press("start.settings")
     screen = ui.app.manager.get_screen("settings")
     ui.note("family_texts", [w.text for w in screen.walk(restrict=True) if isinstance(w, Label)])
-    ui.scroll_to("settings.dictionary")
-    yield 0.2
+    yield from ui.into_view("settings.dictionary")
     ui.note("dictionary_before", ui.text("settings.dictionary"))
-    ui.tap("settings.dictionary")
-    yield
+    yield from ui.press("settings.dictionary")
     ui.note("dictionary_after", ui.text("settings.dictionary"))
     _audit(ui, "settings dictionary")
     yield from ui.shot("settings-dictionary")
-    ui.tap("settings.save")
-    yield
+    yield from ui.press("settings.save")
     authority = ui.app.session.word_authority()  # read, as a challenge would: the list now in use
     ui.note("list_in_use", authority.lexicon.list_name() if authority is not None else None)
     ui.note("qi", authority.rule("upwords", "qi").reason if authority is not None else None)
     # A spelling challenge of a full-dictionary word on the everyday list: the longest kind
     # of reason, shown whole on the challenge screen (every tap runs the clipping audit).
     yield from pick_game(ui, "word-on-the-street", ["Reds", "Blues"])
-    ui.tap("game.card")
-    yield
+    yield from ui.press("game.card")
     yield from enter_word(ui, "IRREGARDLESS")
-    ui.tap("game.challenge")
-    yield
-    ui.tap("challenge.kind.spelling")
-    yield
-    yield from rule(ui, legal_by_hand=False)
-    ui.tap("challenge.letter.0")
-    yield
+    yield from challenge(ui, legal_by_hand=False, kind="spelling")
+    yield from ui.press("challenge.letter.0")
     ui.note("verdict", ui.text("challenge.verdict"))
-    challenge = ui.app.manager.get_screen("challenge")
-    ui.note("verdict_texts", [w.text for w in challenge.walk() if isinstance(w, Label)])
+    screen = ui.app.manager.get_screen("challenge")
+    ui.note("verdict_texts", [w.text for w in screen.walk() if isinstance(w, Label)])
     ui.audit()
     yield from ui.shot("challenge-verdict-everyday")
