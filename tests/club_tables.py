@@ -29,6 +29,9 @@ from typing import Any
 
 from waiting import wait_for
 
+# Run as a script (``python tests/club_tables.py``), so the project root is not on the path.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from bench.bench_replay import GAMES
 from games.transcript import loads
 from kiosk.play.session import Session
