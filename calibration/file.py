@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration.durable import write_atomically
+from games.checked_json import checked_loads
 
 VERSION = 1
 #: A calibration is a few kB (corners, sizes, a lens): a larger file is refused unread.
@@ -304,7 +305,7 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
     except UnicodeDecodeError:
         raise CalibrationError(f"the calibration file {path} is not text (damaged?); {_FIX}") from None
     try:
-        data = _strict_json(text)
+        data = checked_loads(text, max_digits=12, max_depth=MAX_DEPTH, holder="a calibration")
     except ValueError as exc:
         if not isinstance(exc, json.JSONDecodeError):
             raise CalibrationError(f"the calibration file {path} is damaged ({exc}); {_FIX}") from None
@@ -318,38 +319,6 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
         return Calibration.from_dict(data)
     except CalibrationError as exc:
         raise CalibrationError(f"{path}: {exc}") from None
-
-
-def _strict_json(text: str) -> Any:
-    """``json.loads`` with its numbers and nesting checked: a ValueError in plain words for a
-    number that is not finite or longer than any calibration needs, or nesting past MAX_DEPTH."""
-
-    def whole(digits: str) -> int:
-        if len(digits.lstrip("-")) > 12:
-            raise ValueError(f"a number of {len(digits.lstrip('-'))} digits")
-        return int(digits)
-
-    def real(digits: str) -> float:
-        value = float(digits)
-        if not math.isfinite(value):
-            raise ValueError(f"the number {digits[:20]} is not finite")
-        return value
-
-    def constant(name: str) -> Any:
-        raise ValueError(f"{name} is not a number")
-
-    try:
-        value = json.loads(text, parse_int=whole, parse_float=real, parse_constant=constant)
-    except RecursionError:
-        raise ValueError(f"a value nested too deeply (more than {MAX_DEPTH} levels)") from None
-    todo: list[tuple[Any, int]] = [(value, 1)]
-    while todo:
-        item, level = todo.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        if children and level > MAX_DEPTH:
-            raise ValueError(f"a value nested too deeply (more than {MAX_DEPTH} levels)")
-        todo.extend((child, level + 1) for child in children)
-    return value
 
 
 def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:

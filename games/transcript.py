@@ -13,12 +13,12 @@ fixtures and a bug report. ``docs/transcript.md`` documents it with examples.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from games.base import Game, GameSetupError, Step
+from games.checked_json import checked_loads
 from games.registry import canonical_name, game_class
 from games.rulings import IllegalEvent
 
@@ -97,49 +97,9 @@ def _objects(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
 
 
 def strict_json(text: str) -> Any:
-    """``json.loads`` for a file a person may have damaged or made up: numbers and nesting checked.
-
-    A number must be finite (no NaN, Infinity or 1e999) and at most :data:`MAX_DIGITS` digits
-    long; a value may nest at most :data:`MAX_DEPTH` deep. Each breach is a ValueError in
-    plain words (``json.JSONDecodeError`` for text that is not JSON at all).
-    """
-
-    def whole(digits: str) -> int:
-        if len(digits.lstrip("-")) > MAX_DIGITS:
-            raise ValueError(f"a number of {len(digits.lstrip('-'))} digits is not a game's number")
-        return int(digits)
-
-    def real(digits: str) -> float:
-        value = float(digits)
-        if not math.isfinite(value):
-            shown = digits[:20] + ("..." if len(digits) > 20 else "")
-            raise ValueError(f"the number {shown} is not a finite number")
-        return value
-
-    def constant(name: str) -> Any:
-        raise ValueError(f"{name} is not a number a transcript may hold")
-
-    try:
-        value = json.loads(text, parse_int=whole, parse_float=real, parse_constant=constant)
-    except RecursionError:
-        raise ValueError(f"a value nested too deeply (more than {MAX_DEPTH} levels)") from None
-    if _depth(value) > MAX_DEPTH:
-        raise ValueError(f"a value nested too deeply (more than {MAX_DEPTH} levels)")
-    return value
-
-
-def _depth(value: Any) -> int:
-    """How deep lists and objects nest in ``value`` (a number or text: 0), without recursion."""
-    deepest, todo = 0, [(value, 1)]
-    while todo:
-        item, level = todo.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
-        if children is None:
-            continue
-        deepest = max(deepest, level)
-        if level <= MAX_DEPTH:
-            todo.extend((child, level + 1) for child in children)
-    return deepest
+    """``json.loads`` for a file a person may have damaged or made up: numbers finite and at
+    most :data:`MAX_DIGITS` digits long, nesting at most :data:`MAX_DEPTH` deep."""
+    return checked_loads(text, max_digits=MAX_DIGITS, max_depth=MAX_DEPTH, holder="a transcript")
 
 
 def replay(lines: Iterable[str], on_event: Callable[[Entry], None] | None = None) -> Game[Any]:

@@ -21,7 +21,7 @@ PACKAGES = ("games", "hardware", "calibration", "vision", "kiosk")
 MAY_IMPORT: dict[str, set[str]] = {
     "games": set(),
     "hardware": {"games"},
-    "calibration": set(),
+    "calibration": {"games"},
     "vision": {"games", "calibration"},
     "vision.synthetic": {"games", "calibration", "vision"},
     "kiosk.files": {"games", "calibration"},
