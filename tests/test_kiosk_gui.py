@@ -228,3 +228,19 @@ def test_every_screen_has_large_text_and_finger_sized_buttons(data: Path) -> Non
     assert found["small_text"] == []
     assert found["small_buttons"] == []
     assert found["clipped"] == []
+
+
+def test_muting_mid_turn_keeps_the_timer_running_or_paused_with_its_time_left(data: Path) -> None:
+    found = run("mute_keeps_timer", data)
+    assert found["running_before_phase"] == "running", found
+    assert found["running_after_phase"] == "running" and found["running_after_button"] == "Pause"
+    assert 0 <= found["running_before_remaining"] - found["running_after_remaining"] < 1.0
+    before = int(found["running_before_digits"])
+    assert int(found["running_after_digits"]) in (before, before - 1)  # a second may tick over
+    assert found["running_sound"].startswith("Muted")
+    assert found["paused_before_phase"] == "paused"
+    assert found["paused_after_phase"] == "paused" and found["paused_after_button"] == "Resume"
+    assert found["paused_after_remaining"] == found["paused_before_remaining"]
+    assert found["paused_after_digits"] == found["paused_before_digits"]
+    assert found["paused_sound"] == "Sound on"
+    assert tomllib.loads((data / "tablekeeper.toml").read_text())["timer"]["mute"] is False

@@ -70,3 +70,17 @@ def test_new_settings_apply_to_the_next_turn() -> None:
     assert timer.view().phase == "running"  # 6 s left: no warning until 5
     clock.now += 1.5
     assert timer.view().phase == "warning"
+
+
+def test_muting_changes_the_sound_only_never_the_turns_time() -> None:
+    timer, clock = make(20.0)
+    timer.toggle()
+    clock.now += 3.0
+    timer.set_mute(True)
+    assert (timer.view().phase, timer.view().digits) == ("running", "17")
+    assert timer.table.sounder.settings.mute is True
+    timer.toggle()
+    clock.now += 4.0
+    timer.set_mute(False)
+    assert (timer.view().phase, timer.view().digits) == ("paused", "17")
+    assert timer.table.sounder.settings.mute is False

@@ -297,6 +297,13 @@ class TableKeeperApp(App):
             self.speaker.muted = bool(self.settings.section("timer").get("mute", False))
             self.speaker.voice = bool(self.settings.section("sound").get("voice", False))
 
+    def _apply_mute(self, muted: bool) -> None:
+        """The buzzer and the voice silenced (or not); the turn's timer keeps its time."""
+        if self.timer is not None and hasattr(self.timer, "set_mute"):
+            self.timer.set_mute(muted)
+        if self.speaker is not None:
+            self.speaker.muted = muted
+
     def say(self, text: str) -> None:
         """Speak a ruling when the voice is on (Settings; off by default)."""
         if self.speaker is not None:
@@ -308,7 +315,7 @@ class TableKeeperApp(App):
 
         muted = not bool(self.settings.section("timer").get("mute", False))
         self.settings.set("timer", "mute", muted)
-        self.apply_settings()
+        self._apply_mute(muted)
         try:
             settings_file.save(self.settings)
         except OSError as exc:

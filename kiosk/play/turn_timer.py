@@ -119,14 +119,19 @@ class TurnTimer:
         """Apply the ``[timer]`` settings: warning, ticks and mute (the next turn uses them)."""
         self.warning = warning_seconds(section)
         self.ticks = bool(section.get("ticks", self.ticks))
+        self.set_mute(bool(section.get("mute", False)))
+        seconds, self.seconds = self.seconds, None
+        self.reset(seconds)
+
+    def set_mute(self, muted: bool) -> None:
+        """Sound off or on, and nothing else: a turn running (or paused) keeps its time left,
+        since the mute button is tapped mid-turn, when the buzzer is what bothers the table."""
         try:
             from hardware.sounds import SoundSettings
 
-            self.table.set_sounds(SoundSettings(mute=bool(section.get("mute", False)), ticks=self.ticks))
+            self.table.set_sounds(SoundSettings(mute=muted, ticks=self.ticks))
         except Exception as exc:
             log.warning("could not apply the sound settings: %s", exc)
-        seconds, self.seconds = self.seconds, None
-        self.reset(seconds)
 
     def view(self) -> TimerView:
         if not self.enabled:

@@ -36,3 +36,27 @@ def timer_cut_part2(ui: Any) -> Steps:
     yield from ui.wait_for(lambda: ui.text("ring.digits") != ui.found["digits"], 39, 0.1)
     ui.note("running_again", ui.text("ring.digits"))
     ui.note("remaining_again", ui.app.timer.view().remaining)
+
+
+def mute_keeps_timer(ui: Any) -> Steps:
+    """Sound off and on again mid-turn: the timer runs on (or stays paused) with its time left."""
+    yield
+    yield from pick_game(ui, "word-on-the-street")
+    yield from ui.press("game.timer", 1.6)
+
+    def look(when: str) -> None:
+        view = ui.app.timer.view()
+        ui.note(f"{when}_digits", ui.text("ring.digits"))
+        ui.note(f"{when}_remaining", view.remaining)
+        ui.note(f"{when}_phase", view.phase)
+        ui.note(f"{when}_button", ui.text("game.timer"))
+
+    look("running_before")
+    yield from ui.press("game.mute", 0.1)
+    look("running_after")
+    ui.note("running_sound", ui.text("game.mute"))
+    yield from ui.press("game.timer", 0.1)  # Pause
+    look("paused_before")
+    yield from ui.press("game.mute", 0.3)
+    look("paused_after")
+    ui.note("paused_sound", ui.text("game.mute"))

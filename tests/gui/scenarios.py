@@ -48,7 +48,7 @@ from play_situations import (
     timer,
 )
 from play_street import demo_street_turn
-from play_timer import timer_cut_part1, timer_cut_part2
+from play_timer import mute_keeps_timer, timer_cut_part1, timer_cut_part2
 
 __all__ = [
     "audit",
@@ -78,6 +78,7 @@ __all__ = [
     "live_camera",
     "logged_bad_timer",
     "markers_from_photo",
+    "mute_keeps_timer",
     "no_camera_calibrate",
     "no_word_list",
     "option",
