@@ -244,3 +244,12 @@ def test_muting_mid_turn_keeps_the_timer_running_or_paused_with_its_time_left(da
     assert found["paused_after_digits"] == found["paused_before_digits"]
     assert found["paused_sound"] == "Sound on"
     assert tomllib.loads((data / "tablekeeper.toml").read_text())["timer"]["mute"] is False
+
+
+def test_a_suggested_name_is_a_hint_the_first_letter_typed_replaces(data: Path) -> None:
+    found = run("name_hint", data)
+    assert found["field_hint"] == found["suggested"]  # shown, as a hint
+    assert found["field_typed"] == "Pa"
+    assert found["renamed"] == "Parents"
+    assert found["field_after_del"] == found["other"]
+    assert found["kept"] == found["other"]  # OK on the untouched hint keeps the suggestion

@@ -22,6 +22,7 @@ from play_evening import (
 from play_faults import bad_setting_start, logged_bad_timer
 from play_games import option, tosswords, upwords, wordspiel, wots
 from play_keep import correct_turn, demo_asks, keep_games, upwords_board
+from play_names import name_hint
 from play_option import option_taught, option_teach
 from play_settings import (
     demo_calibrate,
@@ -79,6 +80,7 @@ __all__ = [
     "logged_bad_timer",
     "markers_from_photo",
     "mute_keeps_timer",
+    "name_hint",
     "no_camera_calibrate",
     "no_word_list",
     "option",

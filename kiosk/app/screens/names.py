@@ -19,6 +19,7 @@ class NamesScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self._on_done: Callable[[str], Any] = lambda _name: None
+        self._hint = ""
         self.back = "start"
         self.bar = self.title_bar(
             "Name",
@@ -48,7 +49,10 @@ class NamesScreen(KioskScreen):
     ) -> None:
         self._on_done = on_done or (lambda _name: None)
         self.bar.title.text = title
-        self.keyboard.set(current.upper() if current.isupper() else current)
+        # The current name is a hint, greyed: a tablet form's placeholder, which the first letter
+        # typed replaces (nobody wants "Side AAnn"); OK on the untouched hint keeps it.
+        self._hint = current.title() if current.isupper() else current
+        self.keyboard.set("")
         self.recent.clear_widgets()
         self.back = back
         names = [n for n in self.session.recent_players(12) if n not in (taken or [])][:5] if recent else []
@@ -71,8 +75,10 @@ class NamesScreen(KioskScreen):
         self.app.go(self.back, **({"keep": True} if self.back == "settings" else {}))
 
     def _typed(self, text: str) -> None:
+        """The name so far, or the greyed hint while nothing is typed."""
         # Names read better in Title Case: "ANN" typed on a capitals keyboard becomes "Ann".
-        self.field.text = text.title() if text.isupper() else text
+        self.field.text = (text.title() if text.isupper() else text) or self._hint
+        self.field.color = theme.TEXT if text else theme.MUTED
 
     def ok(self) -> None:
         self._on_done(" ".join(self.field.text.split()))
