@@ -292,7 +292,8 @@ class Option(RackGame[OptionState]):
         for i, value in enumerate(left):
             if value:
                 scores[i] -= value
-                turns.append(Turn(self.players[i], -value, f"prisms left: {value} points"))
+                noun = "point" if value == 1 else "points"
+                turns.append(Turn(self.players[i], -value, f"prisms left: {value} {noun}"))
         lost = sum(left)
         if out is not None and lost:
             scores[out] += lost

@@ -72,6 +72,7 @@ def test_upwords_by_word_and_start_cell_with_challenges_to_the_end(data: Path) -
     assert "draw pile" in found["early_end"]  # refused in plain words, nothing lost
     assert found["winner"] == "Ann wins!"
     assert "turns" in found["summary"] and "Best turn: " in found["summary"]
+    assert "points (" not in found["summary"] and " points" in found["summary"]  # said once
     assert found["rematch_players"] == ["Bob", "Ann"] and found["rematch_mover"] == "Bob to play"
     assert found["names_remembered"] == ["Bob", "Ann"]  # the start screen offers the last players
     with game_log(data) as log:
@@ -85,6 +86,8 @@ def test_tosswords_every_tile_retired_with_a_challenge_undone(data: Path) -> Non
     assert found["after_trance"].startswith("TRANCE")
     assert found["trance_verdict"] == "LEGAL"
     assert found["winner"] == "Kim wins!"
+    best = next(line for line in found["summary"].splitlines() if line.startswith("Best turn: "))
+    assert best.endswith(" tiles)") or best.endswith(" tile)"), best  # Tosswords scores tiles
     events = newest_events(data)
     assert not any(e["type"] == "challenge" for e in events)  # the ruling was undone
     assert sum(e["type"] == "timeout" for e in events) == 9
@@ -111,8 +114,8 @@ def test_wordspiel_a_round_with_an_exchange_and_a_house_word(data: Path) -> None
 def test_option_letter_points_a_wrong_challenge_and_the_rack_count(data: Path) -> None:
     found = run("option", data)
     assert found["after_tool"] == "10"
-    assert found["TOOL_came_with"] == ["1 pts"] * 4
-    assert found["LOOT_came_with"] == ["3 pts", "2 pts", "2 pts", "3 pts"]  # taught once by TOOL
+    assert found["TOOL_came_with"] == ["1 point"] * 4
+    assert found["LOOT_came_with"] == ["3 points", "2 points", "2 points", "3 points"]  # taught once by TOOL
     assert found["loot_verdict"] == "LEGAL"
     assert found["tolqz_verdict"] == "ILLEGAL"
     assert found["winner"] == "Bob wins!"

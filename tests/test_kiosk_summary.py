@@ -32,7 +32,8 @@ def test_the_summary_counts_turns_minutes_best_turn_and_the_record(tmp_path: Pat
     summary = summarise(session.game, session.log.games(20))
     assert summary.turns == 4
     assert summary.minutes == 12  # four events four minutes apart
-    assert summary.best.startswith("Best turn: ") and "(8 points)" in summary.best
+    assert summary.best.startswith("Best turn: ") and summary.best.endswith(" 8 points")
+    assert "(8 points)" not in summary.best  # the pad's "MOOD 8" already says the figure
     assert summary.played == 1
     assert session.rematch().ok  # the first game is recorded, a second one starts
     assert session.game.players == ("Bob", "Ann")  # Ann moves to the next seat
@@ -53,3 +54,28 @@ def test_names_typed_are_remembered_stand_ins_are_not(tmp_path: Path) -> None:
     assert session.recent_players(8) == ["Ann", "Bob", "Parents", "Kids"]
     assert session.last_players("word-on-the-street") == ["Parents", "Kids"]
     assert session.last_players("option") == []
+
+
+class _Tossed:
+    """An ended Tosswords game as ``summarise`` reads it (turns, players, outcome)."""
+
+    name = "tosswords"
+    players = ("Kim", "Lee")
+    def __init__(self) -> None:
+        from games.base import Turn
+
+        self.events: list[dict[str, object]] = []
+        self.turns = [
+            Turn("Kim", 6, "TRANCE (d6: 6): retired T R A N C E"),
+            Turn("Lee", 1, "A (d6: 1): retired A"),
+        ]
+
+    def outcome(self) -> None:
+        return None
+
+
+def test_tosswords_best_turn_counts_tiles_not_points() -> None:
+    from kiosk.play.playbook import guide
+
+    summary = summarise(_Tossed(), [], unit=guide("tosswords").unit)
+    assert summary.best == "Best turn: Kim, TRANCE (d6: 6): retired T R A N C E (6 tiles)"

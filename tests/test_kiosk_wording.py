@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from kiosk.play.wording import plural, scores_line, when, winner_line
+from kiosk.play.wording import plural, scores_line, turn_scored, when, winner_line
 
 
 def test_counts_agree_with_their_noun() -> None:
@@ -33,3 +33,34 @@ def test_when_a_game_was_started_reads_like_speech() -> None:
 
 def test_scores_in_seat_order() -> None:
     assert scores_line({"Ann": 18, "Bob": 8}) == "Ann 18, Bob 8"
+
+
+def test_a_sides_verb_agrees_with_its_name_a_players_is_always_singular() -> None:
+    assert winner_line(["Parents"], "Team") == "Parents win!"
+    assert winner_line(["Dad"], "Team") == "Dad wins!"
+    assert winner_line(["Parents"], "Side") == "Parents win!"  # Tosswords' sides
+    assert winner_line(["Team A"], "Team") == "Team A wins!"
+    assert winner_line(["Mum & Dad"], "Side") == "Mum & Dad win!"
+    assert winner_line(["The Smiths"], "Team") == "The Smiths win!"
+    for single in ("Chris", "Marcus", "Bess", "James"):
+        assert winner_line([single], "Team") == f"{single} wins!"
+    assert winner_line(["Charles"], "Player") == "Charles wins!"
+    assert winner_line(["Parents"], "Player") == "Parents wins!"  # a player is one person
+
+
+def test_one_point_many_points_and_negative_ones() -> None:
+    assert plural(1, "point") == "1 point"
+    assert plural(2, "point") == "2 points"
+    assert plural(-1, "point") == "-1 point"
+    assert plural(0, "point") == "0 points"
+
+
+def test_a_turns_score_is_said_once_in_the_games_own_unit() -> None:
+    assert turn_scored("DEAR 8", 8) == "DEAR 8 points"
+    assert turn_scored("NET 6 + ON 4 = 10", 10) == "NET 6 + ON 4 = 10 points"
+    assert turn_scored("A 1", 1) == "A 1 point"
+    assert turn_scored("DEAR 18", 8) == "DEAR 18 (8 points)"  # a different figure is not the score
+    assert turn_scored("TRANCE (d6: 6): retired T R A N C E", 6, "tile") == (
+        "TRANCE (d6: 6): retired T R A N C E (6 tiles)"
+    )
+    assert turn_scored("", 1) == "1 point"

@@ -44,6 +44,8 @@ class Guide:
     lower_wins: bool = False
     options: tuple[OptionChoice, ...] = ()
     blurb: str = ""
+    #: What one of the game's score counts, for "1 point", "6 tiles" (``wording.turn_scored``).
+    unit: str = "point"
 
 
 _WOTS_KINDS = (
@@ -75,6 +77,7 @@ GUIDES: dict[str, Guide] = {
         ("Team A", "Team B"),
         "captured",
         _WOTS_KINDS,
+        unit="letter",
         blurb="Two teams pull letters off the street. First to capture 8 wins.",
     ),
     "upwords": Guide(
@@ -112,6 +115,7 @@ GUIDES: dict[str, Guide] = {
             OptionChoice("die", "Die", ("d6", "d12"), ("d6 (0-5)", "d12 (0-10, wild)")),
             OptionChoice("steal", "Steal after timeout", (False, True), ("Off", "On")),
         ),
+        unit="tile",
         blurb="Retire all 26 tiles with words that fit the die.",
     ),
     "wordspiel": Guide(
@@ -130,6 +134,7 @@ GUIDES: dict[str, Guide] = {
         ),
         lower_wins=True,
         options=(OptionChoice("rounds", "Rounds", (5, 3, 1), ("5", "3", "1")),),
+        unit="card",
         blurb="Build on the end of the spiral. Lowest score after the last round wins.",
     ),
     "option": Guide(

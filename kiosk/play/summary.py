@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from kiosk.play.wording import plural
+from kiosk.play.wording import plural, turn_scored
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,9 @@ def _moment(event: dict[str, Any]) -> datetime | None:
         return None
 
 
-def summarise(game: Any, past: Iterable[Any], lower_wins: bool = False) -> EndSummary:
-    """``game``: an engine at its end; ``past``: ``GameSummary`` rows of the game log."""
+def summarise(game: Any, past: Iterable[Any], lower_wins: bool = False, unit: str = "point") -> EndSummary:
+    """``game``: an engine at its end; ``past``: ``GameSummary`` rows of the game log; ``unit``:
+    what the game's score counts (``playbook.Guide.unit``: Tosswords' are tiles)."""
     events = list(game.events)
     turns = sum(1 for e in events if e.get("type") != "challenge")
     times = [t for t in (_moment(e) for e in events) if t is not None]
@@ -70,7 +71,7 @@ def summarise(game: Any, past: Iterable[Any], lower_wins: bool = False) -> EndSu
         scored = [t for t in game.turns if t.points > 0]
         if scored:
             top = max(scored, key=lambda t: t.points)
-            best = f"Best turn: {top.player}, {top.summary} ({plural(top.points, 'point')})"
+            best = f"Best turn: {top.player}, {turn_scored(top.summary, top.points, unit)}"
     players = set(game.players)
     outcome = game.outcome()
     record = dict.fromkeys(game.players, 0)

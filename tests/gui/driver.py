@@ -168,6 +168,12 @@ class UI:
     def text(self, tid: str) -> str:
         return str(self.widget(tid).text)
 
+    def read(self, tid: str) -> str:
+        """A label as a person reads it: its markup tags gone, its lines joined by a space."""
+        import re
+
+        return " ".join(re.sub(r"\[/?[a-z]+(?:=[^\]]*)?\]", "", self.text(tid)).split())
+
     def shot(self, name: str) -> Any:
         """``yield from ui.shot(name)``: let the app lay out and draw, then save the screen."""
         yield 0.12

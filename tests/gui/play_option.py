@@ -21,7 +21,7 @@ def option_taught(ui: Any) -> Steps:
     yield 0.3
     ui.note("screen", ui.screen)
     yield from letters_of(ui, "PZAZ")
-    ui.note("came_with", [ui.text(f"letters.points.{i}") for i in range(4)])
+    ui.note("came_with", [ui.read(f"letters.points.{i}") for i in range(4)])
     banners = ui.banners
     ui.note("banners", banners)
     yield from ui.shot("letters-option-damaged" if banners else "letters-option-taught")

@@ -131,7 +131,7 @@ def letters_of(ui: Any, word: str) -> Steps:
 def option_word(ui: Any, word: str, points: list[int], shot: str = "") -> Steps:
     """Option: ``word`` played with each letter's ``points`` tapped in (``shot`` of the pad)."""
     yield from letters_of(ui, word)
-    ui.note(f"{word}_came_with", [ui.text(f"letters.points.{i}") for i in range(len(word))])
+    ui.note(f"{word}_came_with", [ui.read(f"letters.points.{i}") for i in range(len(word))])
     for value in points:  # one tap a letter on the number pad; the next letter is selected
         ui.tap(f"letters.pad.{value}")
     yield

@@ -74,7 +74,7 @@ class EndScreen(KioskScreen):
             past = self.session.log.games(200)
         except Exception:
             past = []
-        self.summary.text = "\n".join(summarise(game, past, lower).lines())
+        self.summary.text = "\n".join(summarise(game, past, lower, guide.unit).lines())
 
     def rematch(self) -> None:
         """Same players and options; the first player moves to the next seat."""

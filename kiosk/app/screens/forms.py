@@ -13,6 +13,7 @@ from kivy.uix.widget import Widget
 
 from kiosk.app.widgets import theme
 from kiosk.app.widgets.basics import BigButton, Stepper, Text
+from kiosk.play.wording import plural, turn_scored
 
 
 def letters(text: str) -> str:
@@ -227,7 +228,7 @@ class UpwordsForm(Form):
         mover = self.game.to_move
         points = after.scores().get(mover, 0) - before.get(mover, 0)
         summary = after.turns[-1].summary if after.turns else ""
-        return f"{summary} ({points} points)" if summary else f"{points} points"
+        return turn_scored(summary, points)
 
     def _cells(self, word: str) -> list[tuple[int, int]]:
         return [(self.row + i, self.col) if self.down else (self.row, self.col + i) for i in range(len(word))]
@@ -261,7 +262,7 @@ class UpwordsForm(Form):
         if after is None:  # the engine refuses it: say why before Done is tapped
             return f"{where}: places {placed}; {why}"
         points = after.scores().get(self.game.to_move, 0) - self.game.scores().get(self.game.to_move, 0)
-        return f"{where}: places {placed} for {points} points"
+        return f"{where}: places {placed} for {plural(points, 'point')}"
 
     def event(self, text: str) -> dict[str, Any] | None:
         if not letters(text):

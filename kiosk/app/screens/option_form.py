@@ -19,6 +19,7 @@ from kiosk.app.screens.forms import Form, letters
 from kiosk.app.widgets import theme
 from kiosk.app.widgets.basics import BigButton, Stepper, Text
 from kiosk.files.letter_values import FILE_NAME, LetterValues
+from kiosk.play.wording import agreeing
 
 
 class OptionForm(Form):
@@ -142,7 +143,8 @@ class LettersScreen(KioskScreen):
 
     def _show_points(self) -> None:
         for i, button in enumerate(self.points):
-            button.text = f"{self.values[i]} pts"
+            value = self.values[i]
+            button.text = f"{value}\n[size={theme.SMALL}]{agreeing(value, 'point')}[/size]"
             chosen = i == self.selected
             button.set_face(theme.ACCENT if chosen else theme.PANEL_HI, dark_text=chosen)
 
