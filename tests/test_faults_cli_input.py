@@ -1,4 +1,4 @@
-"""Issue 46: no input file or argument makes a command print a traceback or eat the machine.
+"""No input file or argument makes a command print a traceback or eat the machine.
 
 Each case is a real file on disk (or /dev/zero) given to the real ``tablekeeper`` console
 script: a JSON value nested 100000 deep, a 5000-digit number, an endless transcript, a NaN

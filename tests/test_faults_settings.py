@@ -1,4 +1,4 @@
-"""Issue 46: every setting is checked against its limits when read (one table,
+"""Every setting is checked against its limits when read (one table,
 ``kiosk.files.setting_limits``, also the Settings screen's); a bad value falls back to its
 default alone, is said, and ``doctor`` warns instead of saying all is well."""
 

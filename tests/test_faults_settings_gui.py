@@ -1,10 +1,9 @@
-"""Issue 46 in the real kiosk under Xvfb: no value in the settings file, and no turn timer a
+"""In the real kiosk under Xvfb: no value in the settings file, and no turn timer a
 game was logged with, stops the kiosk at start or on a tap.
 
-Before: ``[timer] warning = -5`` (or ``nan``) exited 1 on every start; a turn length of -30 s
-crashed the tap on Start and logged the game with it, so every later start crashed too, even
-with the settings file gone; ``"sixty"`` or ``inf`` crashed the tap. Now each bad value falls
-back to its default with a banner, and a game logged with a bad timer resumes on a clamped one.
+``[timer] warning = -5`` (or ``nan``) at start, a turn length of -30 s, ``"sixty"`` or ``inf``
+on the tap on Start, and a game already logged with such a timer: each bad value falls back
+to its default with a banner, and a game logged with a bad timer resumes on a clamped one.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Each setting's type and limits: the one table the settings file's reader and the Settings
-screen both use (issue 46).
+screen both use; each setting's default is its entry's ``default``.
 
 The reader (``kiosk.files.settings.load``) checks every value it finds against :data:`LIMITS`;
 a value of the wrong type, outside its limits, or not a finite number (``nan``, ``inf``)

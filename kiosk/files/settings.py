@@ -32,14 +32,12 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # issue 12: both spellings by default; plurals "any" (every S-plural) or "nouns"
     "words": {"size": DEFAULT_SIZE, "dict_dir": "/usr/share/dict/scowl", "variant": "both", "plurals": "any"},
     "timer": {
-        "warning": 10,
-        "ticks": True,
-        "mute": False,
+        **{key: LIMITS[("timer", key)].default for key in ("warning", "ticks", "mute")},
         "durations": {"word-on-the-street": 30, "wordspiel": 60, "tosswords": 60},
     },
     "hardware": {},
     "camera": {"source": "auto"},
-    "kiosk": {"fullscreen": False},
+    "kiosk": {"fullscreen": LIMITS[("kiosk", "fullscreen")].default},
 }
 
 

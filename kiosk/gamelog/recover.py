@@ -20,18 +20,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol, TypeGuard
+from typing import Any, TypeGuard
 
 from calibration import durable
-
-
-class GameWriter(Protocol):
-    """Where salvaged games are written: the new log (:class:`kiosk.gamelog.store.GameLog`)."""
-
-    def start_game(self, header: dict[str, Any]) -> int: ...
-    def append(self, game_id: int, event: dict[str, Any]) -> int: ...
-    def finish(self, game_id: int, outcome: dict[str, Any]) -> None: ...
-    def abandon(self, game_id: int) -> None: ...
+from kiosk.gamelog.contract import Log
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +113,7 @@ def _numbers(values: Iterable[int]) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def salvage_into(damaged: Path, store: GameWriter) -> Salvage:
+def salvage_into(damaged: Path, store: Log) -> Salvage:
     """Copy every game header and every event that still reads from ``damaged`` into ``store``."""
     result = Salvage()
     if damaged.stat().st_size == 0:
@@ -216,7 +208,7 @@ def _is_header(header: object) -> TypeGuard[dict[str, Any]]:
     )
 
 
-def _copy_game(src: sqlite3.Connection, old_id: int, store: GameWriter, result: Salvage) -> None:
+def _copy_game(src: sqlite3.Connection, old_id: int, store: Log, result: Salvage) -> None:
     row = _rows(src, "SELECT game, header, finished, abandoned, outcome FROM games WHERE id = ?", (old_id,))
     if row == []:
         return  # no such game (an id the counter had used): nothing was lost

@@ -1,4 +1,4 @@
-"""Issue 46's settings faults in the real kiosk: a bad value in the settings file, or a game
+"""Settings faults in the real kiosk: a bad value in the settings file, or a game
 logged with a turn timer that cannot run, must never stop the kiosk at start or on a tap."""
 
 from __future__ import annotations
