@@ -118,6 +118,9 @@ class Calibration:
     appearance_file: str | None = None
     tile_face: float | None = None
     tile_thickness_mm: float | None = None
+    #: The tile's thickness as a share of the cell pitch, measured from the teaching photo
+    #: (:mod:`vision.set_geometry`); None when it was never measured.
+    tile_height: float | None = None
     version: int = field(default=VERSION)
 
     def __post_init__(self) -> None:
@@ -154,7 +157,8 @@ class Calibration:
                                                      and self.appearance_file):
             raise CalibrationError("appearance_file must be a file name")
         for name, low, high, unit in (("tile_face", 0.4, 1.0, "of the cell"),
-                                      ("tile_thickness_mm", 0.5, 20.0, "mm")):
+                                      ("tile_thickness_mm", 0.5, 20.0, "mm"),
+                                      ("tile_height", 0.02, 0.5, "of the cell")):
             value = getattr(self, name)
             if value is None:
                 continue
@@ -208,6 +212,7 @@ class Calibration:
             "appearance_file": self.appearance_file,
             "tile_face": self.tile_face,
             "tile_thickness_mm": self.tile_thickness_mm,
+            "tile_height": self.tile_height,
         }
 
     @classmethod
@@ -244,7 +249,8 @@ class Calibration:
                    image_size=image_size, alphabet=alphabet,  # type: ignore[arg-type]
                    letters_file=data.get("letters_file"), lens=lens,
                    appearance_file=data.get("appearance_file"), tile_face=data.get("tile_face"),
-                   tile_thickness_mm=data.get("tile_thickness_mm"), version=version)
+                   tile_thickness_mm=data.get("tile_thickness_mm"), tile_height=data.get("tile_height"),
+                   version=version)
 
 
 def _whole(value: Any) -> bool:

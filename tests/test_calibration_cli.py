@@ -181,6 +181,8 @@ def test_teach_from_a_photo_then_read_a_game(tmp_path: Path) -> None:
     assert "taught 26 examples of 26 letters" in done.stdout
     cal = load_calibration(tmp_path / "data" / "calibration.json")
     assert cal.letters_file == "letters.npz" and (tmp_path / "data" / "letters.npz").is_file()
+    # the set's thickness, measured against its pitch from the tiles laid out (3.6 mm on 22 mm cells)
+    assert cal.tile_height == pytest.approx(3.6 / 22, abs=0.02) and "of a cell thick" in done.stdout
     # a game, seen by the same camera: `tablekeeper read` uses the taught letters via the calibration
     game = {(3, 2): ("W", 1), (3, 3): ("O", 1), (3, 4): ("R", 1), (3, 5): ("D", 1)}
     shot = render_upwords(game, pose=Pose(tilt_deg=25, yaw_deg=5), seed=11,

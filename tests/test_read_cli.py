@@ -99,7 +99,7 @@ def test_with_a_calibration_file(upwords_photo, tmp_path) -> None:
     cal = cal_mod.Calibration(kind="upwords", rows=8, cols=8,
                               corners=tuple((float(x), float(y)) for x, y in shot.corners),
                               image_size=shot.image_size, letters_file="letters.npz",
-                              lens=cal_mod.Lens.from_arrays(shot.camera.K))
+                              lens=cal_mod.Lens.from_arrays(shot.camera.K), tile_height=3.6 / 22)
     cal_path = tmp_path / "calibration.json"
     cal_mod.save_calibration(cal, cal_path)
     result = run("upwords", str(path), "--calibration", str(cal_path), "--json", "--no-tesseract")
@@ -116,6 +116,22 @@ def test_with_a_calibration_file(upwords_photo, tmp_path) -> None:
     assert " W2 " in default.stdout and "no taught letters" not in default.stdout
     other = run("wots", str(path), "--calibration", str(cal_path))
     assert other.returncode == 2 and "calibration for upwords" in other.stderr
+
+
+def test_heights_are_in_doubt_until_the_sets_thickness_is_measured(upwords_photo, tmp_path) -> None:
+    cal_mod = pytest.importorskip("calibration.file", reason="calibration/file.py is missing")
+    path, shot, cells = upwords_photo
+    cal = cal_mod.Calibration(kind="upwords", rows=8, cols=8,
+                              corners=tuple((float(x), float(y)) for x, y in shot.corners),
+                              image_size=shot.image_size)
+    cal_path = tmp_path / "calibration.json"
+    cal_mod.save_calibration(cal, cal_path)
+    for where in (("--calibration", str(cal_path)), ("--corners", _corners(shot))):
+        result = run("upwords", str(path), *where, "--json", "--no-tesseract")
+        assert result.returncode == 0, result.stderr
+        tiles = [c for c in json.loads(result.stdout)["cells"] if c["height"]]
+        assert {(c["row"], c["col"]) for c in tiles} == set(cells)
+        assert all(c["uncertain"] and any("never measured" in f for f in c["flags"]) for c in tiles), tiles
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -25,6 +25,7 @@ from vision.arms import reference_scene
 from vision.hands import reference_skin
 from vision.learn_board import learn_street, occupied_mask, with_tiles
 from vision.readers import BoardReader
+from vision.set_geometry import TileHeight, measure_tile_height
 
 if TYPE_CHECKING:
     from vision.upwords_reader import LetterReaderLike
@@ -43,6 +44,19 @@ def face_fraction(cal: Calibration) -> float:
 
 def thickness(cal: Calibration) -> float:
     return cal.tile_thickness_mm or DEFAULT_THICKNESS[cal.kind]
+
+
+#: The pitch the stacking readers work in (mm): any unit would do, only ratios to it matter.
+READER_PITCH_MM = 22.0
+
+
+def stack_thickness(cal: Calibration) -> tuple[float, bool]:
+    """The tile thickness a stacking reader uses (mm of :data:`READER_PITCH_MM`), and whether it
+    was measured from a picture. A thickness given in millimetres is measured against a pitch the
+    reader only assumes, so it counts as unmeasured: heights from one picture stay in doubt."""
+    if cal.tile_height:
+        return cal.tile_height * READER_PITCH_MM, True
+    return thickness(cal), False
 
 
 def learn_start_position(cal: Calibration, image: np.ndarray) -> BoardAppearance:
@@ -88,9 +102,9 @@ def measure_face(cal: Calibration, image: np.ndarray, cells: Iterable[tuple[int,
 
 
 def add_tiles(cal: Calibration, appearance: BoardAppearance | None, image: np.ndarray,
-              cells: Iterable[tuple[int, int]]) -> tuple[BoardAppearance, float | None]:
+              cells: Iterable[tuple[int, int]]) -> tuple[BoardAppearance, float | None, TileHeight | None]:
     """The references with the tile colour taught from a photo of tiles on known ``cells``, and
-    the tile face's size measured from them (None when it could not be measured)."""
+    the tile face's size and thickness measured from them (None when they could not be)."""
     cells = list(cells)
     corners = cal.corners_for(image.shape[1], image.shape[0])
     looks = board_looks(image, corners, cal.rows, cal.cols, face_fraction(cal))
@@ -99,7 +113,13 @@ def add_tiles(cal: Calibration, appearance: BoardAppearance | None, image: np.nd
         appearance = BoardAppearance(tile_lab=as_seen)
     else:
         appearance = with_tiles(appearance, looks, cells, image, corners)
-    return appearance, measure_face(cal, image, cells, as_seen)
+    face = measure_face(cal, image, cells, as_seen)
+    height = None
+    if cal.kind == "upwords":  # only stacks have heights to read
+        lens = np.asarray(cal.lens.camera_matrix) if cal.lens is not None else None
+        height = measure_tile_height(image, corners, cal.rows, cal.cols, face or face_fraction(cal), cells,
+                                     lens)
+    return appearance, face, height
 
 
 def save_appearance(cal: Calibration, calibration_path: str | Path, appearance: BoardAppearance,
@@ -154,7 +174,8 @@ def reader_for(cal: Calibration, corners: np.ndarray, image_size: tuple[int, int
     from vision.upwords_reader import TileGeometry, UpwordsReader
 
     grid = cal.kind == "grid"
-    tiles = TileGeometry.from_shape(face_fraction(cal), thickness(cal), 1 if grid else 5)
+    thick, measured = stack_thickness(cal)
+    tiles = TileGeometry.from_shape(face_fraction(cal), thick, 1 if grid else 5, READER_PITCH_MM, measured)
     return UpwordsReader(corners, image_size, rows=cal.rows, cols=cal.cols, letters=letters,
                          geometry=tiles, camera_matrix=camera_matrix, loose_tiles=grid,
                          appearance=appearance, **extra)

@@ -65,14 +65,18 @@ class TileGeometry:
     tile_mm: float = 19.5
     thickness_mm: float = 3.6
     max_height: int = 5
+    #: Whether these proportions are the set's own, measured (or known, as a render's are). When
+    #: not, the planes may sit a share of a tile off: a height from one picture is then in doubt,
+    #: and only the game's history makes it sure.
+    measured: bool = True
 
     @classmethod
     def from_shape(cls, face_frac: float | None, thickness_mm: float | None, max_height: int = 5,
-                   pitch_mm: float = 22.0) -> TileGeometry:
+                   pitch_mm: float = 22.0, measured: bool = True) -> TileGeometry:
         """The geometry from a calibration's tile face (fraction of the pitch) and thickness."""
         base = cls()
         return cls(pitch_mm, pitch_mm * face_frac if face_frac else base.tile_mm,
-                   thickness_mm if thickness_mm else base.thickness_mm, max_height)
+                   thickness_mm if thickness_mm else base.thickness_mm, max_height, measured)
 
     @property
     def face_frac(self) -> float:
@@ -206,6 +210,10 @@ NO_LETTER_BELOW = 0.1
 #: How sure a tile is that the history keeps against an unsure letter read above it
 #: (:meth:`UpwordsReader._tile_as_before`): in doubt, so the players confirm it.
 HISTORY_KEPT_DOUBT = 0.5
+#: How sure a height from the planes can be when the set's thickness was never measured: in
+#: doubt (below any threshold the kiosk uses), whatever the planes say.
+UNMEASURED_DOUBT = 0.4
+UNMEASURED_FLAG = "the set's tile thickness was never measured: this height is a guess"
 #: A cell the learnt references find empty, but with a probability of a tile this high or higher
 #: (under :data:`OCCUPIED_FROM`), is looked at once more: where its face on the first plane shows
 #: a letter read at least :data:`EMPTY_LOOK_LETTER` sure, it is a tile, in doubt. Why: under a
@@ -1006,6 +1014,11 @@ class UpwordsReader:
                 height_conf: float, prev: CellReading | None, flags: list[str], *,
                 geo_height: int, geo_conf: float) -> CellReading:
         source = "geometry"
+        if not self.geometry.measured and self.geometry.max_height > 1:
+            geo_conf = min(geo_conf, UNMEASURED_DOUBT)
+            if prev is None and height:
+                height_conf = min(height_conf, UNMEASURED_DOUBT)
+                flags.append(UNMEASURED_FLAG)
         if prev is not None and height and self.geometry.max_height == 1:
             letter, letter_conf = self._kept_letter(letter, letter_conf, prev, flags)
         if prev is not None:

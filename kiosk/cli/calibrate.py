@@ -291,9 +291,15 @@ def _learn_tiles(path: Path, image: Any, layout: dict) -> str:
     from vision.board_look import add_tiles, load_appearance, save_appearance
 
     cal = load_calibration(path)  # as save_taught left it
-    appearance, face = add_tiles(cal, load_appearance(cal, path), image, layout.keys())
-    save_appearance(cal, path, appearance, tile_face=face if face is not None else cal.tile_face)
+    appearance, face, height = add_tiles(cal, load_appearance(cal, path), image, layout.keys())
+    save_appearance(cal, path, appearance, tile_face=face if face is not None else cal.tile_face,
+                    tile_height=height.ratio if height is not None else cal.tile_height)
     size = f", tile face {face:.0%} of a cell" if face is not None else ""
+    if height is not None:
+        size += f", tiles {height.ratio:.1%} of a cell thick"
+    elif cal.kind == "upwords":
+        size += ("; the tiles' thickness could not be measured (camera nearly overhead?): "
+                 "stack heights will come from the game's history")
     return f"learnt the tiles' colour{size}"
 
 

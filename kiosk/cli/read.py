@@ -166,7 +166,8 @@ def _reader(where: Where, game: str, corners: np.ndarray, size: tuple[int, int],
     from vision.upwords_reader import TileGeometry, UpwordsReader
 
     grid = game == "grid"
-    geometry = TileGeometry.from_shape(0.9 if grid else None, None, 1 if grid else 5)
+    # No calibration, so nothing measured the set's thickness: a height is a guess, said as one.
+    geometry = TileGeometry.from_shape(0.9 if grid else None, None, 1 if grid else 5, measured=False)
     return UpwordsReader(corners, size, rows=where.rows, cols=where.cols, letters=letters,
                          camera_matrix=matrix, threshold=threshold, geometry=geometry, loose_tiles=grid)
 

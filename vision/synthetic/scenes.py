@@ -28,6 +28,9 @@ from vision.synthetic.style import BoardStyle, random_style, random_tile_shape
 from vision.synthetic.teach import layout as teaching_layout
 from vision.synthetic.textures import STREET_LETTERS
 
+#: The stacking sets made, as far as we know them: cells 18-26 mm apart, tiles 2-5 mm thick.
+ANY_PITCH_MM = (18.0, 26.0)
+ANY_THICKNESS_MM = (2.0, 5.0)
 UPWORDS_LETTERS = (*tuple("ABCDEFGHIJKLMNOPRSTUVWXYZ"), "Qu")
 GRID_LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 BOARD_KINDS = ("upwords8", "upwords10", "grid15", "street")
@@ -98,23 +101,37 @@ def _game_states(rng: np.random.Generator, rows: int, letters: tuple[str, ...], 
     return states
 
 
+def _leaning(pose: Pose, min_tilt: float, max_tilt: float) -> Pose:
+    """The pose with its tilt (drawn from 0 to ``max_tilt``) spread over ``min_tilt`` to ``max_tilt``
+    instead: the same draws, so a scene's other choices do not change with ``min_tilt``."""
+    if min_tilt <= 0 or max_tilt <= 0:
+        return pose
+    return replace(pose, tilt_deg=min_tilt + pose.tilt_deg / max_tilt * (max_tilt - min_tilt))
+
+
 def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frames: int = 3,
                max_tilt: float = 35.0, hand_chance: float = 0.15, sequence: bool = False,
-               fill: float | None = None) -> Scene:
+               fill: float | None = None, any_set: bool = False, min_tilt: float = 0.0) -> Scene:
     """An Upwords (8x8, 10x10, stacks) or crossword-style 15x15 (loose flat tiles) scene.
 
     ``sequence``: the frames are one game, turn by turn (for reading with history); otherwise
     each frame is an independent random board (more variety for training), each cell holding a
-    tile with chance ``fill`` (by default a random 8-55 %; 1.0 is a full board)."""
+    tile with chance ``fill`` (by default a random 8-55 %; 1.0 is a full board). ``any_set``:
+    stacking sets of any make (cells :data:`ANY_PITCH_MM` apart, tiles :data:`ANY_THICKNESS_MM`
+    thick) rather than the style family's. The camera leans ``min_tilt`` to ``max_tilt`` degrees
+    from straight overhead."""
     rng = np.random.default_rng(seed)
     style = random_style(rng, family)
     shape = random_tile_shape(rng, family)
     rows = {"upwords8": 8, "upwords10": 10, "grid15": 15}[kind]
     pitch = 22.0 if kind != "grid15" else float(rng.uniform(17.0, 20.0))
+    if any_set and kind != "grid15":
+        pitch = float(rng.uniform(*ANY_PITCH_MM))
+        shape = {**shape, "thickness_mm": float(rng.uniform(*ANY_THICKNESS_MM))}
     loose = kind == "grid15"
     spec = UpwordsSpec(rows=rows, cols=rows, pitch_mm=pitch, tile_mm=pitch * shape["face_frac"],
                        thickness_mm=shape["thickness_mm"], margin_mm=float(rng.uniform(12, 30)))
-    pose = Pose.random(rng, max_tilt=max_tilt)
+    pose = _leaning(Pose.random(rng, max_tilt=max_tilt), min_tilt, max_tilt)
     board_seed = int(rng.integers(0, 2**31 - 1))
     size = pose.image_size
     jitter = float(pitch * (1 - shape["face_frac"]) * rng.uniform(0.4, 0.9)) if loose else 0.0

@@ -1,0 +1,43 @@
+"""The set's tile thickness measured from a teaching photo (vision.set_geometry), on renders of
+sets of other makes than the default one; seeds from the training range."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.planes import BoardPlanes
+from vision.set_geometry import measure_tile_height
+from vision.synthetic.scenes import grid_scene
+
+
+def _measured(seed: int, min_tilt: float, max_tilt: float):
+    s = grid_scene(seed, "train", "upwords8", n_frames=0, hand_chance=0.0, any_set=True, min_tilt=min_tilt,
+                   max_tilt=max_tilt)
+    cal = s.calibration
+    tilt = BoardPlanes.from_corners(cal.corners, cal.rows, cal.cols, cal.image_size).tilt_deg
+    found = measure_tile_height(s.teaching.image, cal.corners, cal.rows, cal.cols, s.face_frac,
+                                s.teaching_layout.keys())
+    return found, s.thickness_mm / cal.cell_mm[0], tilt
+
+
+@pytest.mark.parametrize("seed", [6, 14, 13])  # thin, middling and thick sets
+def test_a_leaning_camera_measures_the_thickness_against_the_pitch(seed: int) -> None:
+    found, truth, tilt = _measured(seed, 28.0, 40.0)
+    assert tilt >= 28.0
+    assert found is not None, f"not measured at {tilt:.0f} degrees"
+    # a tenth of the thinnest set's thickness (2 mm on 26 mm cells is 0.077 of the pitch)
+    assert found.ratio == pytest.approx(truth, abs=0.02)
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_a_camera_nearly_overhead_measures_nothing(seed: int) -> None:
+    found, _, tilt = _measured(seed, 0.0, 8.0)
+    assert tilt < 9.0 and found is None
+
+
+def test_too_few_tiles_measure_nothing() -> None:
+    s = grid_scene(1, "train", "upwords8", n_frames=0, hand_chance=0.0, any_set=True, min_tilt=30.0,
+                   max_tilt=40.0)
+    cal = s.calibration
+    few = list(s.teaching_layout)[:3]
+    assert measure_tile_height(s.teaching.image, cal.corners, cal.rows, cal.cols, s.face_frac, few) is None

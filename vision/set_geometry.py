@@ -1,0 +1,141 @@
+"""The set's tile thickness, measured from a picture of tiles lying on known cells.
+
+Why measure it: the reader tells a stack's height by which plane above the board its top face
+sits on (:mod:`vision.planes`), and the planes are one tile thickness apart. Sets differ (tiles
+2-5 mm thick on cells 18-26 mm apart), and a thickness assumed or taken with a ruler against a
+pitch the reader assumes puts the planes in the wrong places: whole stacks read one too high
+or too low, and sure. Only the ratio of thickness to pitch matters, and the teaching photo
+(every tile one high, on cells the players named) shows it: a tile's top face lies one
+thickness above the board, and the warp of the plane at exactly that height is where the faces
+sit squarely in their cells.
+
+So the ratio is the plane height at which the taught letters sit in the middle of their cells:
+warped on a plane below the faces, a letter slides away from the camera, above them towards it,
+and the slide (median over the taught tiles) says how far to move the plane.
+
+A camera straight overhead barely separates the planes: then nothing is measured, and
+a height from a single picture stays in doubt (the game's history settles it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.planes import BoardPlanes
+
+#: The thicknesses a set can have, as a share of the cell pitch (1.1-8.8 mm on a 22 mm pitch).
+LOWEST, HIGHEST = 0.05, 0.40
+#: Pixels per cell of the warped planes (enough to see a face slide by a tenth of a cell).
+CELL_PX = 40
+#: A measure needs the top face of a one-high tile to move at least this far (pixels per cell
+#: of :data:`CELL_PX`, at the median taught cell) over the heights tried: less, and the camera
+#: is too near overhead for the planes to tell the heights apart.
+MIN_TRAVEL_PX = 6.0
+#: ... and this many taught tiles, whose own best heights agree within :data:`MAX_SPREAD`
+#: (median absolute deviation, share of the pitch).
+MIN_TILES = 5
+MAX_SPREAD = 0.03
+#: Refinements of the plane (each moves it by what the ink's slide says is left).
+ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class TileHeight:
+    """A measured tile thickness as a share of the cell pitch, and what it rests on."""
+
+    ratio: float
+    tiles: int
+    spread: float          # the taught tiles' own best ratios: median absolute deviation
+    travel_px: float       # how far a face slides from the thinnest set to the thickest (px per 40 px cell)
+
+    def thickness_mm(self, pitch_mm: float) -> float:
+        return self.ratio * pitch_mm
+
+
+def measure_tile_height(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, face_frac: float,
+                        cells: Iterable[tuple[int, int]], camera_matrix: np.ndarray | None = None
+                        ) -> TileHeight | None:
+    """The thickness of the tiles on ``cells`` (one high each), or None when the picture cannot
+    tell it (camera nearly overhead, too few tiles, the tiles disagreeing)."""
+    cells = sorted(set(cells))
+    if len(cells) < MIN_TILES:
+        return None
+    h, w = image.shape[:2]
+    pitch = 22.0  # any unit: only the ratio is measured
+    planes = BoardPlanes.from_corners(np.asarray(corners, np.float64), rows, cols, (w, h), (pitch, pitch),
+                                      camera_matrix)
+    travel = _travel_px(planes, cells, pitch)
+    if travel < MIN_TRAVEL_PX:
+        return None
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    rr, cc = np.array(cells).T
+    toward = _away_from_camera(planes, rr, cc, pitch)
+    per_ratio = _shift_per_ratio(planes, rr, cc, pitch)
+    ratio, own = (LOWEST + HIGHEST) / 2, np.zeros(len(cells))
+    for _ in range(ROUNDS):
+        warped = planes.warp(gray, rows, cols, CELL_PX, -ratio * pitch, pad_cells=0.5)
+        offsets = np.array([_ink_offset(warped, r, c, face_frac) for r, c in cells])
+        # ink lying beyond the cell's centre, away from the camera: the plane is below the faces
+        along = (offsets * toward.T).sum(axis=1)
+        own = ratio + along / per_ratio
+        ok = np.isfinite(own)
+        if ok.sum() < MIN_TILES:
+            return None
+        ratio = float(np.clip(np.median(own[ok]), LOWEST, HIGHEST))
+    own = own[np.isfinite(own)]
+    spread = float(np.median(np.abs(own - ratio)))
+    if spread > MAX_SPREAD or not LOWEST < ratio < HIGHEST:
+        return None
+    return TileHeight(round(ratio, 4), len(own), round(spread, 4), round(travel, 1))
+
+
+def _ink_offset(warped: np.ndarray, r: int, c: int, face_frac: float) -> tuple[float, float]:
+    """Where the letter's ink lies in the face's square on this plane, from the square's centre
+    (pixels, x and y): the minority of its pixels, split at Otsu's threshold."""
+    pad = 0.5 * CELL_PX
+    cy, cx = pad + (r + 0.5) * CELL_PX, pad + (c + 0.5) * CELL_PX
+    half = 0.42 * face_frac * CELL_PX
+    y0, y1, x0, x1 = (round(v) for v in (cy - half, cy + half, cx - half, cx + half))
+    crop = warped[max(y0, 0):y1, max(x0, 0):x1]
+    if crop.size < 16:
+        return math.nan, math.nan
+    _, split = cv2.threshold(crop, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = split if split.mean() < 0.5 else 1 - split
+    ys, xs = np.nonzero(ink)
+    if len(xs) < 8:
+        return math.nan, math.nan
+    return float(xs.mean() + max(x0, 0) - cx + 0.5), float(ys.mean() + max(y0, 0) - cy + 0.5)
+
+
+def _away_from_camera(planes: BoardPlanes, rr: np.ndarray, cc: np.ndarray, pitch: float) -> np.ndarray:
+    """Per cell, the unit direction (x, y on the board) pointing away from the camera's foot."""
+    camera_xy = (-planes.R.T @ planes.t)[:2]
+    v = np.stack([(cc + 0.5) * pitch - camera_xy[0], (rr + 0.5) * pitch - camera_xy[1]])
+    return v / np.maximum(np.hypot(*v), 1e-9)
+
+
+def _shift_per_ratio(planes: BoardPlanes, rr: np.ndarray, cc: np.ndarray, pitch: float) -> np.ndarray:
+    """Per cell, how far (warped pixels) a face on the plane one pitch up lands from its cell
+    when warped on the board plane: a face's apparent slide per unit of the ratio."""
+    centres = np.column_stack([(cc + 0.5) * pitch, (rr + 0.5) * pitch])
+    seen = planes.project(np.column_stack([centres, np.full(len(centres), -0.1 * pitch)]))
+    back = cv2.perspectiveTransform(seen[None].astype(np.float64), np.linalg.inv(planes.homography(0.0)))[0]
+    return np.hypot(*(back - centres).T) * CELL_PX / pitch / 0.1
+
+
+def _travel_px(planes: BoardPlanes, cells: list[tuple[int, int]], pitch: float) -> float:
+    """How far (warped board pixels) a one-high face moves between the thinnest and thickest
+    sets, at the median taught cell: the planes' power to tell heights apart here."""
+    centres = np.array([[(c + 0.5) * pitch, (r + 0.5) * pitch] for r, c in cells])
+    board = np.linalg.inv(planes.homography(0.0))
+    moved = []
+    for ratio in (LOWEST, HIGHEST):
+        seen = planes.project(np.column_stack([centres, np.full(len(centres), -ratio * pitch)]))
+        back = cv2.perspectiveTransform(seen[None].astype(np.float64), board)[0]
+        moved.append(back)
+    return float(np.median(np.hypot(*(moved[1] - moved[0]).T)) * CELL_PX / pitch)
