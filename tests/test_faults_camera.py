@@ -15,14 +15,13 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from kiosk.camera.faults import REINSTALL, TimedSource, explain, sentence
-from vision.camera import CameraLost, ResilientCamera
+from vision.camera import CameraLost
 
 ROOT = Path(__file__).resolve().parents[1]
 APT_EXTENSION = Path("/usr/lib/python3/dist-packages/bottleneck")
@@ -137,30 +136,6 @@ class HangingSource:
 
     def describe(self) -> str:
         return "a camera that hangs"
-
-
-def test_a_read_that_hangs_becomes_a_lost_camera_within_the_timeout() -> None:
-    sources: list[HangingSource] = []
-
-    def factory() -> TimedSource:
-        sources.append(HangingSource())
-        return TimedSource(sources[-1], timeout=0.3, lost=CameraLost)
-
-    now = [0.0]
-    camera = ResilientCamera(factory, clock=lambda: now[0])
-    try:
-        assert camera.read() is not None and camera.read() is not None
-        started = time.monotonic()
-        assert camera.read() is None  # the third read hangs: given up, not waited for
-        assert time.monotonic() - started < 2.0
-        assert camera.status == "lost: no picture for 0.3 s: the camera stopped answering"
-        assert sources[0].closed
-        now[0] += 1.0  # after the back-off a fresh camera is opened and read again
-        assert camera.read() is not None and camera.status == "ok" and len(sources) == 2
-    finally:
-        camera.close()
-        for source in sources:
-            source.release.set()
 
 
 def test_a_driver_error_of_any_kind_is_a_lost_camera_not_a_dead_thread() -> None:

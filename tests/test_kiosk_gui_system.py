@@ -137,3 +137,23 @@ def test_a_play_the_camera_sees_is_offered_and_confirmed_then_the_camera_is_lost
     assert found["entry_preview"] == "row 4, col 2, across: places M O O D for 8 points"
     assert found["scores"] == ["8", "0"]
     assert found["lost_banner"].startswith("The camera is lost (")
+
+
+def test_a_camera_whose_import_never_returns_does_not_hold_up_the_kiosk(data: Path, tmp_path: Path) -> None:
+    """A real hung import: a planted ``picamera2`` that sleeps for an hour when imported."""
+    from calibration.file import Calibration, save_calibration
+    from kiosk.camera.lane import OPEN_DEADLINE
+
+    site = tmp_path / "site"
+    (site / "picamera2").mkdir(parents=True)
+    (site / "picamera2" / "__init__.py").write_text("import time\ntime.sleep(3600)\n")
+    corners = ((100.0, 80.0), (540.0, 80.0), (540.0, 420.0), (100.0, 420.0))
+    save_calibration(Calibration("upwords", 8, 8, corners, (640, 480)), data / "calibration.json")
+    (data / "tablekeeper.toml").write_text('[camera]\nsource = "picamera2"\n')
+    found = run("hung_camera", data, env={"PYTHONPATH": str(site)})
+    assert found["start_seconds"] < OPEN_DEADLINE + 12  # the app's own start is a few seconds here
+    assert any(b.startswith("Camera unavailable: did not answer (opening the camera took over")
+               for b in found["banners"]), found["banners"]
+    assert found["screen"] == "start"
+    assert found["threads"].count("camera-open") == 1
+    assert found["screen_after_go"] == "game"

@@ -15,13 +15,12 @@ referees by touch. Two parts:
 from __future__ import annotations
 
 import logging
-import queue
-import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from kiosk.camera.lane import Lane
     from vision.camera_sources import CameraSource
 
 log = logging.getLogger(__name__)
@@ -99,59 +98,46 @@ def _first_line(exc: BaseException) -> str:
 class TimedSource:
     """A camera source whose ``read`` gives up after ``timeout`` seconds.
 
-    The real read runs on one worker thread (a daemon: a driver stuck in the kernel must not
-    keep the kiosk from exiting). A read that times out raises the source's own
-    ``CameraLost`` (so ``ResilientCamera`` drops the source and retries a fresh one with its
-    back-off); the stuck worker is abandoned, and this source refuses further reads.
+    Reads run on a :class:`~kiosk.camera.lane.Lane` (the kiosk's one picture lane unless
+    another is given). A read that times out raises the source's own ``CameraLost`` (so
+    ``ResilientCamera`` drops the source and retries a fresh one with its back-off); while
+    that read stays stuck every further read, of this source or a fresh one, is refused at
+    once without a new thread, so retries never pile up stuck threads.
     """
 
     def __init__(
-        self, source: CameraSource, timeout: float = READ_TIMEOUT, lost: type[Exception] = RuntimeError
+        self, source: CameraSource, timeout: float = READ_TIMEOUT, lost: type[Exception] = RuntimeError,
+        lane: Lane | None = None,
     ) -> None:
+        from kiosk.camera.lane import CAPTURE
+
         self.source = source
         self.timeout = timeout
         self._lost = lost
-        self._requests: queue.Queue[None] = queue.Queue()
-        self._answers: queue.Queue[np.ndarray | BaseException] = queue.Queue()
-        self._hung = False
-        self._worker = threading.Thread(target=self._serve, name="camera-read", daemon=True)
-        self._worker.start()
-
-    def _serve(self) -> None:
-        while True:
-            self._requests.get()
-            try:
-                self._answers.put(self.source.read())
-            except BaseException as exc:  # handed to the caller's thread, which decides
-                self._answers.put(exc)
+        self._lane = CAPTURE if lane is None else lane
 
     def read(self) -> np.ndarray:
-        if self._hung:
-            raise self._lost(f"no picture for {self.timeout:g} s: the camera stopped answering")
-        self._requests.put(None)
+        from kiosk.camera.lane import DidNotAnswer, StillStuck
+
         try:
-            value = self._answers.get(timeout=self.timeout)
-        except queue.Empty:
-            self._hung = True
-            log.error("camera read timed out after %.1f s", self.timeout)
+            return self._lane.call(self.source.read, self.timeout, "a picture request")
+        except StillStuck as exc:
+            raise self._lost(str(exc)) from None
+        except DidNotAnswer:
             raise self._lost(f"no picture for {self.timeout:g} s: the camera stopped answering") from None
-        if isinstance(value, BaseException):
-            if isinstance(value, self._lost) or not isinstance(value, Exception):
-                raise value
-            raise self._lost(explain(value)[0]) from value  # a ValueError from a driver, ...
-        return value
+        except Exception as exc:
+            if isinstance(exc, self._lost):
+                raise
+            raise self._lost(explain(exc)[0]) from exc  # a ValueError from a driver, ...
 
     def close(self) -> None:
-        """Release the camera; a driver that hangs here too is left behind, not waited for."""
-        closer = threading.Thread(target=self._close, name="camera-close", daemon=True)
-        closer.start()
-        closer.join(self.timeout)
-        if closer.is_alive():
-            log.error("closing the camera hangs; left behind")
+        """Release the camera; a driver that hangs here too (or is stuck reading) is left behind."""
+        from kiosk.camera.lane import DidNotAnswer
 
-    def _close(self) -> None:
         try:
-            self.source.close()
+            self._lane.call(self.source.close, self.timeout, "closing the camera")
+        except DidNotAnswer as exc:
+            log.error("closing the camera: %s; left behind", exc)
         except Exception:
             log.exception("closing the camera")
 

@@ -75,9 +75,11 @@ class LiveCamera:
     def open(cls, settings: Settings) -> tuple[LiveCamera | None, str]:
         """The camera the settings and the calibration describe, or None and why (in plain words).
 
-        Never raises: any failure of the camera stack (an import that fails with a ValueError
-        because picamera2 was built for another numpy, a driver error) becomes
-        "Camera unavailable: <reason> ... Fix: ..." (``kiosk.camera.faults``).
+        Never raises and never waits more than :data:`~kiosk.camera.lane.OPEN_DEADLINE`: any
+        failure of the camera stack (an import that fails with a ValueError because picamera2
+        was built for another numpy, a driver error, an import or ``Picamera2()`` that never
+        returns) becomes "Camera unavailable: <reason> ... Fix: ..." (``kiosk.camera.faults``);
+        one that hangs is "Camera unavailable: did not answer (...)".
         """
         from kiosk.camera.faults import sentence
 
@@ -93,8 +95,10 @@ class LiveCamera:
         if source.strip().lower() == "none":
             return None, ""
         from calibration.file import CalibrationError, load_calibration
-        from kiosk.camera.faults import TimedSource, explain, import_failure, sentence
-        from vision.camera import CameraLost, ResilientCamera, open_camera
+        from kiosk.camera.faults import TimedSource, explain
+        from kiosk.camera.lane import CAPTURE
+        from kiosk.camera.opening import open_in_time
+        from vision.camera import CameraLost, ResilientCamera
 
         cal_path = paths.calibration_file()
         try:
@@ -103,11 +107,8 @@ class LiveCamera:
             return None, f"No camera ({exc}): the kiosk runs by touch."
         if cal.kind not in GAMES:
             return None, f"The camera is calibrated for a {cal.kind} board, which the kiosk does not read."
-        first = open_camera(source, size=cal.image_size)
+        first = open_in_time(source, cal.image_size)  # an import or Picamera2() that hangs: DidNotAnswer
         if first.source is None:
-            cause = import_failure("picamera2") if "picamera2" in first.reason else None
-            if cause is not None:
-                return None, sentence(cause)
             return None, (
                 f"Camera unavailable: {first.reason}. The kiosk referees by touch. Fix: connect the "
                 f"camera (ribbon cable or USB), then run tablekeeper doctor."
@@ -115,8 +116,12 @@ class LiveCamera:
         opened = [first.source]
 
         def factory() -> CameraSource:  # the source already open first, then a fresh one after a loss
+            if opened:
+                return TimedSource(opened.pop(), lost=CameraLost)
+            if CAPTURE.stuck:  # the lost camera's last picture request still hangs: leave it alone
+                raise CameraLost(f"did not answer ({CAPTURE.stuck} is still stuck; no new try while it is)")
             try:
-                fresh = opened.pop() if opened else open_camera(source, size=cal.image_size).require()
+                fresh = open_in_time(source, cal.image_size).require()
             except CameraLost:
                 raise
             except Exception as exc:  # whatever a driver raises: a lost camera, never a dead thread

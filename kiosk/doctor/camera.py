@@ -2,7 +2,8 @@
 
 Kept apart from :mod:`kiosk.doctor.checks` (one job a module). Every failure — the camera
 software that will not import (a numpy mismatch), a camera that will not open, a frame
-that never comes — is "camera unavailable: <reason>" with the fix from
+that never comes, an import or ``Picamera2()`` that never returns ("did not answer") — is
+"camera unavailable: <reason>" with the fix from
 :mod:`kiosk.camera.faults`, the same words the kiosk's banner uses.
 """
 
@@ -10,8 +11,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Callable
-from typing import Any
 
 from kiosk.doctor.checks import Context, Result
 
@@ -32,7 +31,7 @@ def check_camera(ctx: Context) -> Result:
         return Result.warn(name, f"camera unavailable: {reason}; the kiosk referees by touch", fix)
     if open_camera is not None:
         setting = str(ctx.settings.section("camera").get("source", "auto"))
-        return _camera_through_vision(name, open_camera, setting)
+        return _camera_through_vision(name, setting)
     videos = sorted(p.name for p in ctx.dev.glob("video*"))
     if ctx.on_pi and shutil.which("rpicam-hello"):
         done = subprocess.run(
@@ -49,19 +48,15 @@ def check_camera(ctx: Context) -> Result:
     )
 
 
-def _camera_through_vision(name: str, open_camera: Callable[..., Any], source_setting: str) -> Result:
-    """Open the camera the settings name, exactly as the kiosk does, and read one frame."""
-    from kiosk.camera.faults import TimedSource, explain, import_failure
+def _camera_through_vision(name: str, source_setting: str) -> Result:
+    """Open the camera the settings name as the kiosk does (within its deadline), and read one frame."""
+    from kiosk.camera.faults import TimedSource, explain
+    from kiosk.camera.opening import open_in_time
 
     try:
-        opened = open_camera(source_setting)
-    except Exception as exc:  # a driver can fail in many ways; doctor reports, never crashes
+        source, reason = open_in_time(source_setting)
+    except Exception as exc:  # a driver can fail in many ways, or not answer; doctor reports, never hangs
         reason, fix = explain(exc)
-        return Result.warn(name, f"camera unavailable: {reason}; the kiosk referees by touch", fix)
-    source, reason = opened if isinstance(opened, tuple) else (opened, "")
-    cause = import_failure("picamera2") if source is None and "picamera2" in reason else None
-    if cause is not None:
-        reason, fix = explain(cause)
         return Result.warn(name, f"camera unavailable: {reason}; the kiosk referees by touch", fix)
     if source is None:
         return Result.warn(

@@ -38,3 +38,18 @@ def logged_bad_timer(ui: Any) -> Steps:
     yield from ui.shot("fault-logged-bad-timer")
     ui.clear_banners()
     yield from _timer_tapped(ui)
+
+
+def hung_camera(ui: Any) -> Steps:
+    """Start with a camera stack that never answers: the banner says so, and play goes on by touch."""
+    import threading
+
+    yield 0.3
+    ui.note("banners", ui.banners)
+    ui.note("screen", ui.screen)
+    ui.note("threads", [t.name for t in threading.enumerate()])
+    yield from ui.shot("fault-hung-camera")
+    ui.clear_banners()
+    yield from ui.press("start.game.wordspiel")
+    yield from ui.press("start.go")
+    ui.note("screen_after_go", ui.screen)

@@ -19,7 +19,7 @@ from play_evening import (
     evening_wots_a,
     evening_wots_b,
 )
-from play_faults import bad_setting_start, logged_bad_timer
+from play_faults import bad_setting_start, hung_camera, logged_bad_timer
 from play_games import option, tosswords, upwords, wordspiel, wots
 from play_keep import correct_turn, demo_asks, keep_games, upwords_board
 from play_names import name_hint
@@ -74,6 +74,7 @@ __all__ = [
     "evening_wordspiel_b",
     "evening_wots_a",
     "evening_wots_b",
+    "hung_camera",
     "idle",
     "keep_games",
     "live_camera",

@@ -222,9 +222,9 @@ class CalibrateScreen(KioskScreen):
         """No camera reader runs (none does before the first calibration): one photo, off the UI thread."""
         source = str(self.app.settings.section("camera").get("source", "auto"))
         try:
-            from vision.camera import open_camera
+            from kiosk.camera.opening import open_in_time
 
-            choice = open_camera(source)
+            choice = open_in_time(source)  # a camera stack that hangs: "did not answer", not a stuck screen
             if choice.source is None:
                 raise RuntimeError(choice.reason)
             with choice.source as cam:
