@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "calibrate": ("calibrate", "find the board, print markers, teach the letter reader"),
     "doctor": ("doctor", "check the camera, GPIO, Tesseract, word list, display and data"),
     "club": ("club", "club night: subscribe to the tables' games and serve the live standings page"),
+    "club-night": ("club_night", "turn this kiosk's club night on or off (its [club] settings and network)"),
 }
 
 

@@ -15,6 +15,7 @@ the subscriber drops what it already has by ``seq``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import queue
 import threading
@@ -247,4 +248,7 @@ def start_club(section: Mapping[str, Any], store: Log) -> tuple[Publisher | None
         return Publisher(config, outbox).start(), ""
     except Exception as exc:
         log.exception("club publisher failed to start")
+        if isinstance(exc, OSError) and exc.errno == errno.EAFNOSUPPORT:  # the unit's sandbox: no network
+            return None, ("Club night is off: the kiosk's service may not use the network. "
+                          "Fix: sudo tablekeeper club-night on, then restart the kiosk.")
         return None, f"Club night is off: the publisher could not start ({exc})"
