@@ -10,18 +10,23 @@
 # unless something is missing or the source changed; it says what it changed.
 #
 # Off a Raspberry Pi it skips the Pi-only packages and says so. For CI and image
-# building, --root DIR installs into DIR instead of / (no apt, no service reload): DIR must
-# be a Debian root (debootstrap, or an unpacked Raspberry Pi OS image); the venv is then
-# built inside it with chroot, by its own Python, so its scripts name the right interpreter
-# (an arm64 root on an x86 machine needs qemu-user-static and binfmt-support for that).
-# --pi MODEL installs as on that Pi model (for an image built on another machine).
+# building, --root DIR installs into DIR instead of / (no service reload): DIR must be a
+# Debian root (debootstrap, or an unpacked Raspberry Pi OS image). The system packages
+# are installed into it with chroot ROOT apt-get, and the venv is built inside it by its
+# own Python, so its scripts name the right interpreter; both need this machine to run
+# the root's programs (an arm64 root on an x86 machine needs qemu-user-static and
+# binfmt-support). Where it cannot, it refuses rather than leave a root that cannot boot
+# (--no-apt: the root already has the packages). --pi MODEL installs as on that Pi model.
+# Last, it checks that the result can start the kiosk (Python 3, cage, Xwayland, the venv,
+# the unit) and says "done" only then.
 set -euo pipefail
 
 usage() {
   cat <<'USAGE'
 usage: install-pi.sh [--root DIR] [--pi MODEL] [--no-apt] [--no-enable] [--no-deps] [--python PATH]
-  --root DIR     install into DIR instead of / (implies --no-apt; the unit is enabled
-                 offline with systemctl --root; the venv is built in DIR with chroot)
+  --root DIR     install into DIR instead of / (packages with chroot DIR apt-get; the
+                 unit is enabled offline with systemctl --root; the venv is built in
+                 DIR with chroot)
   --pi MODEL     install as on this Raspberry Pi model, e.g. "Raspberry Pi 4 Model B"
                  (default: the model this machine reports)
   --no-apt       do not install system packages
@@ -44,7 +49,7 @@ pi_model=""
 
 while [ $# -gt 0 ]; do
   case "$1" in
-    --root) root=${2:?--root needs a directory}; use_apt=0; shift 2 ;;
+    --root) root=${2:?--root needs a directory}; shift 2 ;;
     --no-apt) use_apt=0; shift ;;
     --no-enable) enable=0; shift ;;
     --no-deps) pip_deps=0; shift ;;
@@ -93,17 +98,22 @@ apt_packages=(
 pi_packages=(python3-picamera2 python3-libcamera python3-lgpio)
 
 install_packages() {
-  local wanted=("${apt_packages[@]}") missing=() p
+  local wanted=("${apt_packages[@]}") missing=() p dpkg_args=()
   if is_pi; then
     wanted+=("${pi_packages[@]}")
   else
     say "not a Raspberry Pi: skipping ${pi_packages[*]} (the camera and GPIO come from the Pi's own packages)"
   fi
+  [ -z "$r" ] || dpkg_args=(--admindir="$r/var/lib/dpkg")   # the root's package list, read from here
   for p in "${wanted[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+    dpkg-query "${dpkg_args[@]}" -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
   done
   if [ ${#missing[@]} -eq 0 ]; then
     say "system packages: all installed"
+    return 0
+  fi
+  if [ -n "$r" ]; then
+    install_packages_in_root "${missing[@]}"
     return 0
   fi
   say "installing system packages: ${missing[*]}"
@@ -111,6 +121,39 @@ install_packages() {
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
   changed "apt packages ${missing[*]}"
+}
+
+can_run_in_root() {
+  # Can this machine run the root's programs (same architecture, or qemu-user via binfmt)?
+  chroot "$root" /bin/true 2>/dev/null
+}
+
+install_packages_in_root() {
+  if ! can_run_in_root; then
+    echo "install-pi.sh: refusing: $root lacks system packages the kiosk needs ($*), and this" \
+         "machine cannot run the root's programs to install them (chroot $root /bin/true fails:" \
+         "an arm64 root on another machine needs qemu-user-static and binfmt-support, or the" \
+         "root has no /bin/true). Install them into the root another way, then re-run with --no-apt." >&2
+    exit 2
+  fi
+  say "installing system packages into $root: $*"
+  # No service may start inside the root while apt configures it.
+  local policy="$r/usr/sbin/policy-rc.d" own_policy=0 rc=0
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && own_policy=1
+  fi
+  run_in_root /usr/bin/env DEBIAN_FRONTEND=noninteractive apt-get update -qq || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    run_in_root /usr/bin/env DEBIAN_FRONTEND=noninteractive \
+      apt-get install -y -qq --no-install-recommends "$@" || rc=$?
+  fi
+  [ "$own_policy" -eq 0 ] || rm -f "$policy"
+  if [ "$rc" -ne 0 ]; then
+    echo "install-pi.sh: apt-get inside $root failed (exit $rc, above): check the network and" \
+         "the root's /etc/resolv.conf and apt sources, then run this again" >&2
+    exit 1
+  fi
+  changed "apt packages in $root: $*"
 }
 
 # ------------------------------------------------------------------ user and groups
@@ -337,13 +380,77 @@ enable_service() {
   fi
 }
 
+# ------------------------------------------------------------------ can it boot the kiosk?
+in_root_path() {
+  # Follow symlinks as the booted root would see them (a venv's python links to the
+  # interpreter that built it, by its path on the Pi): the final path, inside the root.
+  local p=$1 n=0 link
+  while [ -L "$r$p" ] && [ "$n" -lt 10 ]; do
+    link=$(readlink "$r$p")
+    case $link in
+      /*) p=$link ;;
+      *) p=$(dirname "$p")/$link ;;
+    esac
+    n=$((n + 1))
+  done
+  printf '%s\n' "$p"
+}
+
+missing_for_boot() {
+  # What the root lacks to start the kiosk, one line each (nothing: it can). $1 = "before":
+  # only what must be there before anything is installed (--no-apt).
+  local target
+  [ -x "$r/usr/bin/python3" ] || echo "Python 3 (/usr/bin/python3, apt package python3)"
+  [ -x "$r/usr/bin/cage" ] || echo "cage (/usr/bin/cage, apt package cage): the kiosk's screen"
+  [ -x "$r/usr/bin/Xwayland" ] || echo "Xwayland (/usr/bin/Xwayland, apt package xwayland): the kiosk draws through it"
+  [ "${1:-}" != before ] || return 0
+  target=$(in_root_path "$prefix/bin/python")
+  [ -x "$r$target" ] || echo "the kiosk's Python environment ($prefix/bin/python, which leads to $target)"
+  [ -x "$r$prefix/bin/tablekeeper" ] || echo "the tablekeeper command ($prefix/bin/tablekeeper)"
+  [ -f "$r/etc/systemd/system/tablekeeper.service" ] || echo "the unit (/etc/systemd/system/tablekeeper.service)"
+  if [ "$enable" -eq 1 ] && [ ! -L "$r/etc/systemd/system/multi-user.target.wants/tablekeeper.service" ]; then
+    echo "the unit enabled (multi-user.target.wants/tablekeeper.service)"
+  fi
+}
+
+refuse_unbootable() {
+  local when=$1 lacking line
+  lacking=$(missing_for_boot "$when")
+  [ -n "$lacking" ] || return 0
+  echo "install-pi.sh: refusing: $root cannot start the kiosk; it has no:" >&2
+  while IFS= read -r line; do printf '  - %s\n' "$line"; done <<<"$lacking" >&2
+  if [ "$when" = before ]; then
+    echo "Install these into the root (or run without --no-apt, where this machine can run the root's programs)." >&2
+  fi
+  exit 1
+}
+
+verify_boot() {
+  refuse_unbootable after
+  local how="its files are there"
+  if [ -z "$r" ] || can_run_in_root; then
+    local py=("$prefix/bin/python")
+    [ -z "$r" ] || py=(run_in_root "$prefix/bin/python")
+    if ! "${py[@]}" -c 'import kiosk.cli.main' 2>/dev/null; then
+      echo "install-pi.sh: refusing: $root cannot start the kiosk: $prefix/bin/python cannot import it" >&2
+      exit 1
+    fi
+    how="its files are there and its Python imports the kiosk"
+  else
+    how="$how (checked by file only: this machine cannot run the root's programs)"
+  fi
+  say "$root can start the kiosk: Python 3, cage, Xwayland, the venv and the unit; $how"
+}
+
 say "installing tablekeeper into ${root} (source: $source_dir)"
+if [ -n "$r" ] && [ "$use_apt" -eq 0 ]; then refuse_unbootable before; fi
 if [ "$use_apt" -eq 1 ]; then install_packages; else say "skipping system packages"; fi
 ensure_user
 install_files
 install_python
 enable_spi
 enable_service
+verify_boot
 if [ "$changes" -eq 0 ]; then
   say "nothing to change: tablekeeper is installed"
 else

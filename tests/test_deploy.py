@@ -102,7 +102,10 @@ def _snapshot(root: Path) -> dict[str, tuple]:
     return out
 
 
-def _seed_root(root: Path) -> None:
+def _seed_root(root: Path, *, python: bool = True, screen: bool = True) -> None:
+    """A scratch root with the account files; ``python``: Debian's Python 3 in it (this
+    machine's, by the same paths), ``screen``: cage and Xwayland (stand-ins: the installer
+    only looks for them, as this machine cannot run a root that has no libraries)."""
     etc = root / "etc"
     etc.mkdir(parents=True)
     (etc / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
@@ -111,27 +114,52 @@ def _seed_root(root: Path) -> None:
     (etc / "gshadow").write_text("root:*::\nvideo:*::\n")
     for name in ("shadow", "gshadow"):
         (etc / name).chmod(0o640)
+    bin_dir = root / "usr/bin"
+    bin_dir.mkdir(parents=True)
+    if python:
+        real = Path("/usr/bin/python3").resolve()
+        shutil.copy2(real, bin_dir / real.name)
+        (bin_dir / "python3").symlink_to(real.name)
+    if screen:
+        for name in ("cage", "Xwayland"):
+            (bin_dir / name).write_text("#!/bin/sh\nexit 0\n")
+            (bin_dir / name).chmod(0o755)
 
 
-@pytest.mark.slow
-def test_installer_runs_in_a_scratch_root_and_a_second_run_changes_nothing(tmp_path: Path) -> None:
-    if os.geteuid() != 0:
-        pytest.skip("the installer creates a user and chowns folders: run as root (CI does)")
-    if not Path("/usr/bin/python3").exists() or shutil.which("useradd") is None:
-        pytest.skip("needs Debian's /usr/bin/python3 and useradd")
-    root = tmp_path / "root"
-    _seed_root(root)
-    # Install from a copy: other work going on in the checkout must not look like a change.
+def _source_copy(tmp_path: Path) -> Path:
+    """The installer and the package, copied: other work in the checkout is not a change."""
     source = tmp_path / "source"
     junk = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
     for part in ("systemd", "docs", *PACKAGES):
         if (ROOT / part).is_dir():
             shutil.copytree(ROOT / part, source / part, ignore=junk)
     shutil.copy2(ROOT / "pyproject.toml", source / "pyproject.toml")
-    cmd = ["bash", str(source / "systemd" / "install-pi.sh"), "--root", str(root), "--no-deps"]
+    return source
+
+
+def _need_root_and_tools() -> None:
+    if os.geteuid() != 0:
+        pytest.skip("the installer creates a user and chowns folders: run as root (CI does)")
+    if not Path("/usr/bin/python3").exists() or shutil.which("useradd") is None:
+        pytest.skip("needs Debian's /usr/bin/python3 and useradd")
+
+
+@pytest.mark.slow
+def test_installer_runs_in_a_scratch_root_and_a_second_run_changes_nothing(tmp_path: Path) -> None:
+    _need_root_and_tools()
+    root = tmp_path / "root"
+    _seed_root(root)
+    source = _source_copy(tmp_path)
+    # --no-apt: the root has what apt would bring (this machine cannot run the root's apt);
+    # --python: the root's python3 cannot run here (no libraries), so this machine's builds the venv.
+    cmd = ["bash", str(source / "systemd" / "install-pi.sh"), "--root", str(root), "--no-deps", "--no-apt",
+           "--python", "/usr/bin/python3"]
     first = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
     assert first.returncode == 0, first.stdout + first.stderr
     assert "skipping" in first.stdout  # off a Pi: the Pi-only parts are skipped, and it says so
+    assert (f"==> {root} can start the kiosk: Python 3, cage, Xwayland, the venv and the unit; its files "
+            "are there (checked by file only: this machine cannot run the root's programs)") in first.stdout
+    assert "==> done: " in first.stdout
     # What the first run made.
     passwd = (root / "etc/passwd").read_text()
     assert re.search(r"^tablekeeper:x:\d+:\d+:tablekeeper kiosk:/var/lib/tablekeeper:/usr/sbin/nologin$",
@@ -147,7 +175,7 @@ def test_installer_runs_in_a_scratch_root_and_a_second_run_changes_nothing(tmp_p
     assert stat.S_IMODE(data.st_mode) == 0o750 and data.st_uid != 0
     venv = root / "opt/tablekeeper"
     assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
-    # Built with this machine's Python (the seed root has none): its scripts are relocated
+    # Built with this machine's Python (the root's cannot run here): its scripts are relocated
     # to name the interpreter where the Pi will have it, not the build folder.
     script = (venv / "bin/tablekeeper").read_text().splitlines()[0]
     assert script == "#!/opt/tablekeeper/bin/python", script
@@ -180,13 +208,8 @@ def test_installer_enables_spi_for_a_pi_4_ring_once(tmp_path: Path) -> None:
     config = root / "boot/firmware/config.txt"
     config.parent.mkdir(parents=True)
     config.write_text("[all]\ndtoverlay=vc4-kms-v3d\n")
-    source = tmp_path / "source"
-    junk = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
-    for part in ("systemd", "docs", *PACKAGES):
-        if (ROOT / part).is_dir():
-            shutil.copytree(ROOT / part, source / part, ignore=junk)
-    shutil.copy2(ROOT / "pyproject.toml", source / "pyproject.toml")
-    cmd = ["bash", str(source / "systemd/install-pi.sh"), "--root", str(root), "--no-deps",
+    source = _source_copy(tmp_path)
+    cmd = ["bash", str(source / "systemd/install-pi.sh"), "--root", str(root), "--no-deps", "--no-apt",
            "--pi", "Raspberry Pi 4 Model B Rev 1.5", "--python", "/usr/bin/python3", "--no-enable"]
     first = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
     assert first.returncode == 0, first.stdout + first.stderr
@@ -196,6 +219,65 @@ def test_installer_enables_spi_for_a_pi_4_ring_once(tmp_path: Path) -> None:
         assert text.count(f"\n{line}\n") == 1, text
     second = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
     assert second.returncode == 0 and config.read_text() == text and "changed:" not in second.stdout
+
+
+def test_installer_refuses_a_root_with_no_python_and_says_no_done(tmp_path: Path) -> None:
+    _need_root_and_tools()
+    root = tmp_path / "root"
+    _seed_root(root, python=False)
+    before = _snapshot(root)
+    done = subprocess.run(["bash", str(INSTALLER), "--root", str(root), "--no-deps", "--no-apt"],
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr.splitlines() == [
+        f"install-pi.sh: refusing: {root} cannot start the kiosk; it has no:",
+        "  - Python 3 (/usr/bin/python3, apt package python3)",
+        "Install these into the root (or run without --no-apt, where this machine can run the root's"
+        " programs).",
+    ]
+    assert "done" not in done.stdout and "Reboot" not in done.stdout
+    assert _snapshot(root) == before  # refused before anything was written
+
+
+def test_installer_refuses_apt_into_a_root_this_machine_cannot_run(tmp_path: Path) -> None:
+    """No --no-apt: the root lacks cage, scowl, tesseract ..., and chroot cannot run its programs."""
+    _need_root_and_tools()
+    root = tmp_path / "root"
+    _seed_root(root)
+    chrooted = subprocess.run(["chroot", str(root), "/bin/true"], capture_output=True, check=False)
+    assert chrooted.returncode != 0
+    before = _snapshot(root)
+    done = subprocess.run(["bash", str(INSTALLER), "--root", str(root), "--no-deps"],
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"install-pi.sh: refusing: {root} lacks system packages the kiosk needs (" in done.stderr
+    for package in ("python3", "cage", "xwayland", "scowl", "tesseract-ocr"):
+        assert f" {package} " in done.stderr.replace("(", "( ").replace(")", " )"), package
+    assert f"this machine cannot run the root's programs to install them (chroot {root} /bin/true fails" \
+        in done.stderr
+    assert "done" not in done.stdout and "Reboot" not in done.stdout
+    assert _snapshot(root) == before
+
+
+@pytest.mark.slow
+def test_installer_refuses_a_venv_whose_interpreter_the_root_lacks(tmp_path: Path) -> None:
+    """The final check: the venv links to the interpreter that built it, by its path on the Pi."""
+    _need_root_and_tools()
+    root = tmp_path / "root"
+    _seed_root(root)
+    elsewhere = tmp_path / "elsewhere" / "python3"  # a path this machine has and the Pi will not
+    elsewhere.parent.mkdir()
+    elsewhere.symlink_to(Path("/usr/bin/python3").resolve())
+    done = subprocess.run(["bash", str(_source_copy(tmp_path) / "systemd/install-pi.sh"), "--root", str(root),
+                           "--no-deps", "--no-apt", "--python", str(elsewhere), "--no-enable"],
+                          capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr.splitlines() == [
+        f"install-pi.sh: refusing: {root} cannot start the kiosk; it has no:",
+        f"  - the kiosk's Python environment (/opt/tablekeeper/bin/python, which leads to {elsewhere})",
+    ]
+    assert "changed: tablekeeper in" in done.stdout  # it did install, and then found the fault
+    assert "done" not in done.stdout and "Reboot" not in done.stdout
 
 
 def test_installer_refuses_unknown_options() -> None:
