@@ -13,17 +13,22 @@ line, the drop-ins' lines after the unit's, as systemd reads them).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import textwrap
 import time
 from pathlib import Path
+from typing import IO
 
 import pytest
 
 SYSTEMD = Path("/lib/systemd/systemd")
+#: One namespace systemd at a time on this machine: they share the cgroup tree's top.
+LOCK = Path(tempfile.gettempdir()) / "tablekeeper-tests-namespace-systemd.lock"
 EMPTY_TARGETS = ("minimal", "sysinit", "basic", "shutdown")
 SLICES = ("-.slice", "system.slice")
 
@@ -47,12 +52,14 @@ class NamespaceSystemd:
         self.folder = folder
         self.pid = 0
         self._outer: subprocess.Popen[bytes] | None = None
+        self._lock: IO[bytes] | None = None
 
     def boot(self, timeout: float = 20.0) -> NamespaceSystemd:
         if os.geteuid() != 0:
             pytest.skip("a namespace systemd needs root")
         if shutil.which("unshare") is None or not SYSTEMD.exists():
             pytest.skip("needs unshare (util-linux) and /lib/systemd/systemd")
+        self._take_lock(timeout=600)
         units = self.folder / "units"
         units.mkdir(parents=True, exist_ok=True)
         for name in EMPTY_TARGETS:
@@ -76,6 +83,21 @@ class NamespaceSystemd:
         why = (self.folder / "systemd.log").read_text(errors="replace")[-600:]
         self.kill()
         pytest.skip(f"systemd did not come up in a namespace here: {why or 'no output'}")
+
+    def _take_lock(self, timeout: float) -> None:
+        """Wait for another test process's systemd (pytest-xdist workers) to be gone."""
+        self._lock = LOCK.open("ab")
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > end:
+                    self._lock.close()
+                    self._lock = None
+                    pytest.skip(f"another test's namespace systemd held {LOCK} for {timeout:g} s")
+                time.sleep(0.2)
 
     def _child(self) -> int:
         assert self._outer is not None
@@ -138,6 +160,9 @@ class NamespaceSystemd:
             except subprocess.TimeoutExpired:
                 self._outer.kill()
                 self._outer.wait(10)
+        if self._lock is not None:
+            self._lock.close()  # closing the file lets the lock go
+            self._lock = None
 
 
 class HostSystemd:
