@@ -118,6 +118,8 @@ def test_club_night_on_writes_the_settings_and_the_dropin_and_off_takes_both_awa
     secret.chmod(0o600)
     cfg, unit_dir = tmp_path / "tablekeeper.toml", tmp_path / "tablekeeper.service.d"
     cfg.write_text('[camera]\nsource = "none"\n')
+    if os.geteuid() == 0:
+        os.chown(cfg, 4321, 4321)  # the kiosk's account owns its settings; sudo must not take them
     done = _cli("on", "--host", "192.168.1.20", "--club", "riverside", "--table", "table-3",
                 "--username", "table-3", "--password-file", str(secret), "--settings", str(cfg),
                 "--unit-dir", str(unit_dir))
@@ -131,8 +133,16 @@ def test_club_night_on_writes_the_settings_and_the_dropin_and_off_takes_both_awa
                                       "username": "table-3", "password": "pw-3"}
     assert loaded.section("camera")["source"] == "none"  # the rest of the file is kept
     assert cfg.stat().st_mode & 0o077 == 0
+    if os.geteuid() == 0:
+        assert (cfg.stat().st_uid, cfg.stat().st_gid) == (4321, 4321)
     assert (unit_dir / "club.conf").read_text() == dropin_text(resolve("192.168.1.20", 1883))
     assert not (unit_dir / "club-hosts").exists()
+    # Run again with no options (the broker's address changed): it re-reads [club].
+    (unit_dir / "club.conf").unlink()
+    again = _cli("on", "--settings", str(cfg), "--unit-dir", str(unit_dir))
+    assert again.returncode == 0, again.stderr
+    assert (unit_dir / "club.conf").read_text() == dropin_text(resolve("192.168.1.20", 1883))
+    assert settings.load(cfg).section("club") == loaded.section("club")
 
     done = _cli("off", "--settings", str(cfg), "--unit-dir", str(unit_dir))
     assert done.returncode == 0, done.stderr
@@ -222,8 +232,9 @@ def test_the_shipped_unit_alone_lets_the_publisher_reach_no_broker(
     _club(cfg, "127.0.0.1", broker.port)
     found, _state = _publish_in_sandbox(systemd, "tk-club-closed", folder, cfg, None)
     assert not found["started"], found
-    assert found["problems"] == ["Club night is off: the kiosk's service may not use the network. "
-                                 "Fix: sudo tablekeeper club-night on, then restart the kiosk."]
+    assert found["problems"] == [
+        "Club night is off: the kiosk's service may not use the network. "
+        "Fix: sudo /opt/tablekeeper/bin/tablekeeper club-night on, then restart the kiosk."]
 
 
 def test_the_dropin_lets_the_publisher_reach_its_broker_and_no_other_address(

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 #: Option -> the ``[club]`` key it writes (the password comes from a file, never argv).
 KEYS = ("host", "port", "club", "table", "username", "ca", "page")
+#: The installed kiosk's settings (the unit's TABLEKEEPER_CONFIG), the default under sudo.
+INSTALLED_SETTINGS = Path("/etc/tablekeeper/tablekeeper.toml")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.club.publish.sandbox import UNIT_DIR
     from kiosk.files import settings as settings_file
 
-    settings = settings_file.load(args.settings, keep_aside=False)
+    settings = settings_file.load(args.settings or _settings_path(), keep_aside=False)
     damaged = [p for p in settings.problems if p not in settings.fallbacks]
     if damaged:
         raise UsageError(f"the settings file cannot be changed safely: {damaged[0]}")
@@ -63,7 +65,6 @@ def _on(args: argparse.Namespace, settings: Settings, unit_dir: Path) -> int:
     from kiosk.cli.club import read_password
     from kiosk.club.publish.config import ClubConfigError, from_section
     from kiosk.club.publish.sandbox import DROPIN, HOSTS, BrokerAddressError, dropin_text, hosts_text, resolve
-    from kiosk.files import settings as settings_file
 
     for key in KEYS:
         value = getattr(args, key)
@@ -84,7 +85,7 @@ def _on(args: argparse.Namespace, settings: Settings, unit_dir: Path) -> int:
         raise UsageError(f"{exc}; give its address, or fix the name, and try again") from None
     hosts = unit_dir / HOSTS
     try:
-        settings_file.save(settings)
+        _save(settings)
         if settings.path is not None:
             settings.path.chmod(0o600)  # it holds the broker password
         unit_dir.mkdir(parents=True, exist_ok=True)
@@ -98,7 +99,7 @@ def _on(args: argparse.Namespace, settings: Settings, unit_dir: Path) -> int:
         (unit_dir / DROPIN).write_text(dropin_text(opening, hosts), encoding="utf-8")
     except OSError as exc:
         raise UsageError(_cannot("write", exc)) from None
-    print(f"club night on: {config.describe()}")
+    print(f"club night on: {config.describe()} (settings: {settings.path})")
     print(f"the kiosk may reach {', '.join(opening.addresses)} and no other address ({unit_dir / DROPIN})")
     if opening.is_name:
         print(f"{opening.host} was resolved now: if the broker's address changes, run this again")
@@ -108,12 +109,11 @@ def _on(args: argparse.Namespace, settings: Settings, unit_dir: Path) -> int:
 
 def _off(settings: Settings, unit_dir: Path) -> int:
     from kiosk.club.publish.sandbox import DROPIN, HOSTS
-    from kiosk.files import settings as settings_file
 
     try:
         if "club" in settings.values:
             del settings.values["club"]
-            settings_file.save(settings)
+            _save(settings)
         for name in (DROPIN, HOSTS):
             (unit_dir / name).unlink(missing_ok=True)
         if unit_dir.is_dir() and not any(unit_dir.iterdir()):
@@ -123,6 +123,34 @@ def _off(settings: Settings, unit_dir: Path) -> int:
     print("club night off: the kiosk has no network again")
     _reload()
     return 0
+
+
+def _settings_path() -> Path:
+    """$TABLEKEEPER_CONFIG; else the installed kiosk's file where there is one (not root's own)."""
+    import os
+
+    from kiosk.files import paths
+
+    if os.environ.get("TABLEKEEPER_CONFIG"):
+        return paths.config_file()
+    return INSTALLED_SETTINGS if INSTALLED_SETTINGS.parent.is_dir() else paths.config_file()
+
+
+def _save(settings: Settings) -> None:
+    """Save, keeping the file's owner: under sudo the kiosk's own account must still read it."""
+    import os
+
+    from kiosk.files import settings as settings_file
+
+    path = settings.path
+    assert path is not None
+    try:
+        owner = path.stat() if path.exists() else path.parent.stat()
+    except OSError:
+        owner = None
+    settings_file.save(settings)
+    if owner is not None and os.geteuid() == 0:
+        os.chown(path, owner.st_uid, owner.st_gid)
 
 
 def _reload() -> None:

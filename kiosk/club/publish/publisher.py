@@ -250,5 +250,5 @@ def start_club(section: Mapping[str, Any], store: Log) -> tuple[Publisher | None
         log.exception("club publisher failed to start")
         if isinstance(exc, OSError) and exc.errno == errno.EAFNOSUPPORT:  # the unit's sandbox: no network
             return None, ("Club night is off: the kiosk's service may not use the network. "
-                          "Fix: sudo tablekeeper club-night on, then restart the kiosk.")
+                          "Fix: sudo /opt/tablekeeper/bin/tablekeeper club-night on, then restart the kiosk.")
         return None, f"Club night is off: the publisher could not start ({exc})"
