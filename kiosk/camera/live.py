@@ -82,9 +82,13 @@ class LiveCamera:
         one that hangs is "Camera unavailable: did not answer (...)".
         """
         from kiosk.camera.faults import sentence
+        from kiosk.camera.lane import DidNotAnswer
 
         try:
             return cls._open(settings)
+        except DidNotAnswer as exc:  # said in full by the lane already: no traceback to add
+            log.error("the camera could not be opened: %s", exc)
+            return None, sentence(exc)
         except Exception as exc:
             log.exception("the camera could not be opened")
             return None, sentence(exc)
