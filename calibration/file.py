@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from calibration.camera_hold import CameraHold, HoldError
 from calibration.durable import write_atomically
 from games.checked_json import checked_loads
 
@@ -121,6 +122,8 @@ class Calibration:
     #: The tile's thickness as a share of the cell pitch, measured from the teaching photo
     #: (:mod:`vision.set_geometry`); None when it was never measured.
     tile_height: float | None = None
+    #: The camera's exposure, gain, white balance and focus at calibration, held at every start.
+    camera_hold: CameraHold | None = None
     version: int = field(default=VERSION)
 
     def __post_init__(self) -> None:
@@ -153,6 +156,8 @@ class Calibration:
             raise CalibrationError("letters_file must be a file name")
         if self.lens is not None and not isinstance(self.lens, Lens):
             raise CalibrationError("lens must be a Lens")
+        if self.camera_hold is not None and not isinstance(self.camera_hold, CameraHold):
+            raise CalibrationError("camera_hold must be a CameraHold")
         if self.appearance_file is not None and not (isinstance(self.appearance_file, str)
                                                      and self.appearance_file):
             raise CalibrationError("appearance_file must be a file name")
@@ -213,6 +218,7 @@ class Calibration:
             "tile_face": self.tile_face,
             "tile_thickness_mm": self.tile_thickness_mm,
             "tile_height": self.tile_height,
+            "camera_hold": self.camera_hold.to_dict() if self.camera_hold else None,
         }
 
     @classmethod
@@ -238,11 +244,15 @@ class Calibration:
             corners = data["corners"]
             size = data["image_size"]
             image_size = tuple(size)
+            hold = data.get("camera_hold")
+            camera_hold = None if hold is None else CameraHold.from_dict(hold)
             alphabet = data.get("alphabet", DEFAULT_ALPHABET)
             if not isinstance(alphabet, str | list):
                 raise CalibrationError("the alphabet must be a list of letters")
         except CalibrationError:
             raise
+        except HoldError as exc:
+            raise CalibrationError(f"{exc}; {_FIX}") from None
         except (TypeError, ValueError, KeyError, IndexError) as exc:
             raise CalibrationError(f"the calibration has a malformed value ({exc}); {_FIX}") from None
         return cls(kind=data["kind"], rows=data["rows"], cols=data["cols"], corners=corners,  # type: ignore[arg-type]
@@ -250,7 +260,7 @@ class Calibration:
                    letters_file=data.get("letters_file"), lens=lens,
                    appearance_file=data.get("appearance_file"), tile_face=data.get("tile_face"),
                    tile_thickness_mm=data.get("tile_thickness_mm"), tile_height=data.get("tile_height"),
-                   version=version)
+                   camera_hold=camera_hold, version=version)
 
 
 def _whole(value: Any) -> bool:

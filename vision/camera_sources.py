@@ -20,6 +20,16 @@ from typing import ClassVar, Protocol, Self, runtime_checkable
 import cv2
 import numpy as np
 
+from calibration.camera_hold import CameraHold
+from vision.camera_controls import (
+    V4L2_PROPERTIES,
+    picamera2_automatic,
+    picamera2_controls,
+    picamera2_hold,
+    v4l2_apply,
+    v4l2_hold,
+)
+
 #: Picture files a replay folder may hold (what cv2.imread reads).
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
 DEFAULT_SIZE = (1024, 768)
@@ -90,8 +100,8 @@ class Picamera2Source(_Source):
 
     The main stream is configured as ``RGB888``, which libcamera lays out B, G, R in memory:
     numpy sees it as BGR, exactly what OpenCV wants, with no conversion per frame. Cameras
-    with autofocus (Camera Module 3) are put in continuous autofocus, so a board that is
-    moved stays sharp.
+    with autofocus (Camera Module 3) are put in continuous autofocus until :meth:`hold` holds
+    the lens (and exposure and white balance) where it settled at calibration.
 
     Example::
 
@@ -122,6 +132,27 @@ class Picamera2Source(_Source):
         except Exception as exc:  # libcamera raises many kinds; all mean "this camera is unusable"
             self._cam.close()
             raise CameraLost(f"the Pi camera would not start ({exc})") from exc
+
+    def hold(self) -> CameraHold:
+        """Hold exposure, gain, white balance and focus where the automatic controls have
+        settled (call after a few pictures); the values, for the calibration."""
+        self._check_open()
+        held = picamera2_hold(self._cam.capture_metadata())
+        self.apply_hold(held)
+        return held
+
+    def apply_hold(self, hold: CameraHold) -> bool:
+        """Put the camera on held values (a hold for another driver changes nothing)."""
+        self._check_open()
+        controls = picamera2_controls(hold, self._cam.camera_controls)
+        if controls:
+            self._cam.set_controls(controls)
+        return bool(controls)
+
+    def release_hold(self) -> None:
+        """Automatic exposure, white balance and focus again (before settling anew)."""
+        self._check_open()
+        self._cam.set_controls(picamera2_automatic(self._cam.camera_controls))
 
     def read(self) -> np.ndarray:
         self._check_open()
@@ -157,6 +188,25 @@ class OpenCVCaptureSource(_Source):
 
     def _name(self) -> str:
         return f"/dev/video{self.device}" if isinstance(self.device, int) else str(self.device)
+
+    def hold(self) -> CameraHold | None:
+        """Hold the camera's exposure, gain, white balance and focus where they are now (V4L2
+        cameras; None for anything else OpenCV opens)."""
+        self._check_open()
+        held = v4l2_hold(self._cap)
+        if held is not None:
+            self.apply_hold(held)
+        return held
+
+    def apply_hold(self, hold: CameraHold) -> bool:
+        self._check_open()
+        return hold.driver == "v4l2" and bool(v4l2_apply(self._cap, hold))
+
+    def release_hold(self) -> None:
+        self._check_open()
+        for _prop, auto, _manual in V4L2_PROPERTIES.values():
+            if auto is not None:
+                self._cap.set(auto, 3 if auto == cv2.CAP_PROP_AUTO_EXPOSURE else 1)
 
     def read(self) -> np.ndarray:
         self._check_open()

@@ -117,6 +117,7 @@ class LiveCamera:
                 f"Camera unavailable: {first.reason}. The kiosk referees by touch. Fix: connect the "
                 f"camera (ribbon cable or USB), then run tablekeeper doctor."
             )
+        _hold(first.source, cal)
         opened = [first.source]
 
         def factory() -> CameraSource:  # the source already open first, then a fresh one after a loss
@@ -126,6 +127,7 @@ class LiveCamera:
                 raise CameraLost(f"did not answer ({CAPTURE.stuck} is still stuck; no new try while it is)")
             try:
                 fresh = open_in_time(source, cal.image_size).require()
+                _hold(fresh, cal)
             except CameraLost:
                 raise
             except Exception as exc:  # whatever a driver raises: a lost camera, never a dead thread
@@ -230,6 +232,21 @@ class LiveCamera:
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(timeout=2)
         self.camera.close()
+
+
+def _hold(source: CameraSource, cal: Calibration) -> None:
+    """Put the camera on the exposure, white balance and focus held at calibration, so its
+    pictures stay comparable with the board's learnt look. A camera that refuses is still used
+    (the reader copes with light that changes), and the reason is logged."""
+    apply = getattr(source, "apply_hold", None)
+    if cal.camera_hold is None or apply is None:
+        return
+    try:
+        if not apply(cal.camera_hold):
+            log.info("the %s does not take the calibration's held %s controls", source.describe(),
+                     cal.camera_hold.driver)
+    except Exception as exc:  # a driver's refusal, of whatever kind: automatic controls stay on
+        log.warning("could not hold the camera's controls at calibration's values: %s", exc)
 
 
 def _reader_and_watcher(cal: Calibration, cal_path: Path) -> tuple[BoardReader, BoardWatcher]:

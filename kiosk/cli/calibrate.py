@@ -117,8 +117,8 @@ def _grid(text: str | None, kind: str) -> tuple[int, int]:
     return rows, cols
 
 
-def _photo(args: argparse.Namespace) -> tuple[Any, str]:
-
+def _photo(args: argparse.Namespace) -> tuple[Any, str, Any]:
+    """The calibration photo, where it came from, and the camera's held controls (None for a file)."""
     if args.camera == bool(args.image):
         raise UsageError("give a photo (IMAGE) or --camera, not both or neither")
     if args.camera:
@@ -130,14 +130,14 @@ def _photo(args: argparse.Namespace) -> tuple[Any, str]:
         if choice.source is None:
             raise UsageError(f"no camera: {choice.reason}")
         from vision.camera import CameraLost
+        from vision.camera_controls import settled_photo
 
         with choice.source as cam:
             try:
-                for _ in range(5):  # let exposure and focus settle
-                    frame = cam.read()
+                frame, hold = settled_photo(cam)
             except CameraLost as exc:
                 raise UsageError(str(exc)) from None
-            return frame, cam.describe()
+            return frame, cam.describe(), hold
     if not Path(args.image).exists():
         raise UsageError(f"{args.image}: there is no file")
     from kiosk.cli.picture_checks import load_picture, picture_size
@@ -147,7 +147,7 @@ def _photo(args: argparse.Namespace) -> tuple[Any, str]:
         raise UsageError(f"{args.image} is {size[0]}x{size[1]} pixels: calibrate on a photo from the "
                          "kiosk's camera, at the size it takes")
     image, _scale = load_picture(args.image, max_side=8000)
-    return image, str(args.image)
+    return image, str(args.image), None
 
 
 def _board(args: argparse.Namespace) -> int:
@@ -155,7 +155,7 @@ def _board(args: argparse.Namespace) -> int:
 
     kind = args.board
     rows, cols = _grid(args.grid, kind)
-    image, where = _photo(args)
+    image, where, hold = _photo(args)
     from kiosk.cli.picture_checks import refuse_tiny
 
     refuse_tiny(image)  # a 1x1 or one-colour picture: said so, before any corner is checked
@@ -170,10 +170,12 @@ def _board(args: argparse.Namespace) -> int:
     out = _path(args.out)
     cal = board_calibration(kind, rows, cols, corners, (w, h), out)
     _refuse_no_board(image, corners, kind, rows, cols)
-    if args.tile_thickness is not None:
-        from dataclasses import replace
+    from dataclasses import replace
 
+    if args.tile_thickness is not None:
         cal = replace(cal, tile_thickness_mm=args.tile_thickness)
+    if hold is not None:
+        cal = replace(cal, camera_hold=hold)
     letters_file = cal.letters_file
     save_calibration(cal, out)
     if args.start_position:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime
 import logging
 import threading
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from kivy.clock import Clock
@@ -120,6 +121,7 @@ class CalibrateScreen(KioskScreen):
         self.frame: Any = None
         self._poll: Any = None
         self._photo_busy = False
+        self._hold: Any = None  # the camera's controls held when this screen took its photo
         self._no_picture = False
         self._auto = "idle"  # the automatic finder: "idle", "busy", "done"
         self.body.add_widget(
@@ -227,10 +229,10 @@ class CalibrateScreen(KioskScreen):
             choice = open_in_time(source)  # a camera stack that hangs: "did not answer", not a stuck screen
             if choice.source is None:
                 raise RuntimeError(choice.reason)
+            from vision.camera_controls import settled_photo
+
             with choice.source as cam:
-                frame = None
-                for _ in range(5):  # let exposure and focus settle
-                    frame = cam.read()
+                frame, self._hold = settled_photo(cam)
         except Exception as exc:  # any camera failure is a sentence for the players, not a crash
             log.info("no calibration photo: %s", exc)
             message = f"No camera picture ({exc}): check the camera in Settings."
@@ -348,6 +350,17 @@ class CalibrateScreen(KioskScreen):
         self._say()
         self.app.warn("The markers found the board: check the outline, then Save.", "info")
 
+    @staticmethod
+    def _held_before(out: Any) -> Any:
+        """The camera's held controls of the calibration being replaced: a running camera already
+        holds them, so the picture on the screen was taken under them."""
+        from calibration.file import CalibrationError, load_calibration
+
+        try:
+            return load_calibration(out).camera_hold
+        except (CalibrationError, OSError):
+            return None
+
     def save(self) -> None:
         from calibration.file import CalibrationError, save_calibration
         from vision.board_setup import board_calibration
@@ -361,6 +374,7 @@ class CalibrateScreen(KioskScreen):
         out = paths.calibration_file()
         try:
             cal = board_calibration(kind, rows, cols, corners, (width, height), out)
+            cal = replace(cal, camera_hold=self._hold or self._held_before(out))
             save_calibration(cal, out)
         except CalibrationError as exc:
             self.app.warn(f"Not saved: {exc}.")
