@@ -35,10 +35,22 @@ RULE_SOLO = "Upwords, 'Solo play rules'"
 
 #: Rule 6F: points off for each tile a player could not play.
 TILE_LEFT_PENALTY = 5
+#: How a game the players chose to stop ends (the sheet is silent on it: docs/rulings.md).
+AGREED_TO_STOP = "the players agreed to stop"
 #: Solo play: letters that may be exchanged in one game.
 SOLO_EXCHANGES = 5
 #: Tiles in the box by board size: 64 (Winning Moves 8x8), 100 (classic 10x10); see docs/upwords.md.
 TILES_BY_SIZE: Mapping[int, int] = {8: 64, 10: 100}
+
+
+@dataclass(frozen=True, slots=True)
+class Deduction:
+    """Points a player lost at the end: ``tiles`` left on the rack, ``points`` (negative), by ``rule``."""
+
+    player: str
+    tiles: int
+    points: int
+    rule: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,14 +273,18 @@ class Upwords(RackGame[UpwordsState]):
         return Step(new, (Turn(self.players[me], 0, summary),), summary)
 
     def _end(self, state: UpwordsState, event: Mapping[str, Any]) -> Step:
-        if state.bag and not (self.solo and state.exchanged >= SOLO_EXCHANGES):
+        agreed = event.get("agreed", False)
+        if not isinstance(agreed, bool):
+            raise IllegalEvent(f"'agreed' must be true or false, not {agreed!r}", RULE_END)
+        if state.bag and not agreed and not (self.solo and state.exchanged >= SOLO_EXCHANGES):
             raise IllegalEvent(
                 f"{state.bag} tiles are still in the draw pile: a player who cannot make a word can "
-                f"exchange a letter, or everyone can pass in turn to end the game",
+                f"exchange a letter, everyone can pass in turn, or the players can agree to stop",
                 RULE_END,
             )
         self._check_tiles_left(state, event.get("tiles_left"))
-        new, penalties = self._finish(replace(state, challengeable=False), "no one could make a word")
+        why = AGREED_TO_STOP if agreed else "no one could make a word"
+        new, penalties = self._finish(replace(state, challengeable=False), why)
         return Step(new, tuple(penalties), "the game is over")
 
     def _check_tiles_left(self, state: UpwordsState, told: object) -> None:
@@ -293,14 +309,19 @@ class Upwords(RackGame[UpwordsState]):
         for i, left in enumerate(state.racks):
             if left:
                 scores[i] -= TILE_LEFT_PENALTY * left
-                turns.append(
-                    Turn(
-                        self.players[i],
-                        -TILE_LEFT_PENALTY * left,
-                        f"{left} tile{'s' if left > 1 else ''} left",
-                    )
-                )
+                turns.append(Turn(self.players[i], -TILE_LEFT_PENALTY * left, _left_off(left)))
         return replace(state, scores=tuple(scores), ended=why), turns
+
+    def deductions(self) -> list[Deduction]:
+        """What the end of the game took off each player for the tiles left on the rack (rule
+        6F), for the end screen to say who lost what and why; [] while the game goes on."""
+        if not self.state.ended:
+            return []
+        return [
+            Deduction(name, left, -TILE_LEFT_PENALTY * left, RULE_LEFTOVER)
+            for name, left in zip(self.players, self.state.racks, strict=True)
+            if left
+        ]
 
     def _challenge(self, state: UpwordsState, event: Mapping[str, Any]) -> Step:
         last = state.last
@@ -335,6 +356,11 @@ class Upwords(RackGame[UpwordsState]):
             if i != last.player and now != then:  # the leftover penalties a going-out play caused
                 turns.append(Turn(self.players[i], then - now, "tiles-left penalty cancelled"))
         return Step(back, tuple(turns), summary)
+
+
+def _left_off(left: int) -> str:
+    """'3 tiles left: -15 (rule 6F)': the score sheet's line for a rack's penalty."""
+    return f"{_tiles(left)} left: -{TILE_LEFT_PENALTY * left} (rule 6F)"
 
 
 def _tiles(n: int) -> str:

@@ -69,7 +69,8 @@ def test_upwords_by_word_and_start_cell_with_challenges_to_the_end(data: Path) -
     assert (found["on_word"], found["on_verdict"]) == ("ON", "LEGAL")  # NET formed two words
     assert found["wood_verdict"] == "LEGAL"
     assert found["dearz_verdict"] == "ILLEGAL"
-    assert "draw pile" in found["early_end"]  # refused in plain words, nothing lost
+    assert "still in the bag" in found["early_end"] and "agrees to stop" in found["early_end"]
+    assert found["early_end_over"] is False  # Back: nothing changed
     assert found["winner"] == "Ann wins!"
     assert "turns" in found["summary"] and "Best turn: " in found["summary"]
     assert "points (" not in found["summary"] and " points" in found["summary"]  # said once

@@ -387,6 +387,39 @@ def test_end_when_no_one_can_play() -> None:
     assert outcome.termination == "no one could make a word"
 
 
+def test_the_players_may_agree_to_stop_with_tiles_in_the_bag() -> None:
+    game = figures_game(1)  # Ann MOOD 8; Ann's rack refilled from the bag: 7 and 7 left, 46 in the bag
+    refuse(game, {"type": "end", "agreed": "yes"}, match="true or false", rule="rule 11")
+    step = game.apply({"type": "end", "agreed": True})
+    assert [(t.player, t.points, t.summary) for t in step.turns] == [
+        ("Ann", -35, "7 tiles left: -35 (rule 6F)"),
+        ("Bob", -35, "7 tiles left: -35 (rule 6F)"),
+    ]
+    assert game.scores() == {"Ann": 8 - 35, "Bob": -35}
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == "Ann"
+    assert outcome.termination == "the players agreed to stop"
+    assert [(d.player, d.tiles, d.points, d.rule) for d in game.deductions()] == [
+        ("Ann", 7, -35, "Upwords, rule 6F 'Scoring'"),
+        ("Bob", 7, -35, "Upwords, rule 6F 'Scoring'"),
+    ]
+    refuse(game, {"type": "pass"}, match="over", rule="")
+
+
+def test_deductions_name_only_players_with_tiles_left_and_only_once_the_game_is_over() -> None:
+    game = Upwords(["Ann", "Bob", "Cy"], {"tiles": 21})
+    assert game.deductions() == []
+    game.apply(across(3, 0, "ABSENCE"))  # Ann goes out with the bag empty
+    assert [(d.player, d.tiles, d.points) for d in game.deductions()] == [("Bob", 7, -35), ("Cy", 7, -35)]
+
+
+def test_agreeing_to_stop_is_undone_like_any_event() -> None:
+    game = figures_game(1)
+    game.apply({"type": "end", "agreed": True})
+    game.undo()
+    assert not game.is_over() and game.scores() == {"Ann": 8, "Bob": 0} and game.deductions() == []
+
+
 # ----------------------------------------------------------------------- rule 8: challenges
 ILLEGAL = {"legal": False, "reason": "XQ is not in the dictionary", "rule": "Upwords, rule 7"}
 LEGAL = {"legal": True, "reason": "DEAR is in the dictionary", "rule": "Upwords, rule 8"}

@@ -121,20 +121,27 @@ class Demo:
         if self.busy:
             return "Demo: the camera is still reading the last play."
         game = session.game
-        if game is None or game.name != "upwords" or tuple(game.players) != PLAYERS:
+        # Only the demo's own game (marked so in its header) is ever played by a step: a
+        # family's game is never written into, whatever its players are called.
+        if game is None or not session.demo:
             if game is not None and not game.is_over() and self._asked != session.game_id:
-                # Never replace the table's game without asking; the answer is one more tap.
+                # Never put the table's game aside without asking; the answer is one more tap.
                 self._asked = session.game_id
                 return (
                     f"Demo: tap Demo step again to start the demo; this {game.title} game is kept "
                     "on the start screen to resume."
                 )
             self._asked = None
-            result = session.new_game("upwords", list(PLAYERS), {"timer": 60})
+            waiting = next((s.id for s, _ in session.unfinished() if s.demo), None)
+            if waiting is not None:
+                session.leave()
+                if session.resume(waiting):
+                    self._film(session)
+                    return "Demo: back to the demo's Upwords game. Tap Demo step again."
+            result = session.new_game("upwords", list(PLAYERS), {"timer": 60}, demo=True)
             if not result.ok:
                 return result.message
-            if self.camera is not None:
-                self.camera.film(session.game.board)
+            self._film(session)
             return "Demo: a new Upwords game for Ann and Bob. Tap Demo step again."
         position = len(game.events)
         if position >= len(SCRIPT):
@@ -153,11 +160,16 @@ class Demo:
         )
         return f"Demo: {text} - the camera is reading the board..."
 
+    def _film(self, session: Any) -> None:
+        """The demo camera sees the demo game's board as it is now."""
+        if self.camera is not None and session.game is not None:
+            self.camera.film(session.game.board)
+
     def _seen(self, session: Any, game_id: int | None, position: int, play: Any) -> None:
         """On the UI thread: score a sure read, or ask the players to confirm an unsure one."""
         self.busy = False
         game = session.game
-        if game is None or session.game_id != game_id or len(game.events) != position:
+        if game is None or not session.demo or session.game_id != game_id or len(game.events) != position:
             return  # the table moved on while the camera was reading
         event = SCRIPT[position][1]
         if play.ok:

@@ -28,6 +28,8 @@ class GameSummary:
     ended: str | None = None
     winners: tuple[str, ...] = ()
     termination: str = ""
+    #: Started by the kiosk's demo mode (header ``"demo": true``): never a family's game.
+    demo: bool = False
 
 
 def games(read: Read, limit: int = 50) -> list[GameSummary]:
@@ -41,17 +43,19 @@ def games(read: Read, limit: int = 50) -> list[GameSummary]:
     for gid, game, header, started, finished, abandoned, outcome, count in rows:
         result = json.loads(outcome) if outcome else {}
         status = "finished" if finished else "abandoned" if abandoned else "playing"
+        head = json.loads(header)
         out.append(
             GameSummary(
                 id=int(gid),
                 game=game,
-                players=tuple(json.loads(header).get("players", ())),
+                players=tuple(head.get("players", ())),
                 started=started,
                 events=int(count),
                 status=status,
                 ended=finished or abandoned,
                 winners=tuple(result.get("winners", ())),
                 termination=str(result.get("termination", "")),
+                demo=head.get("demo") is True,
             )
         )
     return out
@@ -68,10 +72,12 @@ def player_stats(read: Read) -> dict[str, dict[str, int | None]]:
     }
 
 def recent_players(read: Read, limit: int = 12) -> list[str]:
-    """Names used most recently first, each once (for quick re-use on the start screen)."""
+    """Names used most recently first, each once (for quick re-use on the start screen). The
+    demo's players are not the family's: its games are left out."""
     rows = read(
-        "SELECT name FROM (SELECT name, game_id, seat, ROW_NUMBER() OVER "
-        "(PARTITION BY name ORDER BY game_id DESC) AS nth FROM players) "
+        "SELECT name FROM (SELECT p.name, p.game_id, p.seat, ROW_NUMBER() OVER "
+        "(PARTITION BY p.name ORDER BY p.game_id DESC) AS nth FROM players p JOIN games g ON g.id = p.game_id "
+        "WHERE json_extract(g.header, '$.demo') IS NOT 1) "
         "WHERE nth = 1 ORDER BY game_id DESC, seat LIMIT ?",
         (int(limit),),
     )

@@ -82,16 +82,28 @@ class Session:
     now: Callable[[], float] = time.time
     game: Game[Any] | None = None
     game_id: int | None = None
+    #: The game on the table is the demo's own (its header says ``"demo": true``); only such a
+    #: game may be played by the demo's Demo step.
+    demo: bool = False
     problems: list[str] = field(default_factory=list)
     _authority_error: str = ""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     # ------------------------------------------------------------------ games
-    def new_game(self, name: str, players: Sequence[str], options: Mapping[str, Any] | None = None) -> Result:
+    def new_game(
+        self,
+        name: str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        *,
+        demo: bool = False,
+    ) -> Result:
         """Start a game; the header is in the log before the game exists on screen.
 
         A finished game still open is recorded; an unfinished one stays unfinished in the log,
-        listed on the start screen to resume (starting a game never throws one away).
+        listed on the start screen to resume (starting a game never throws one away). ``demo``
+        marks the demo's own game in its header, so the demo never mistakes a family's game
+        (with the same names) for its own, and its names are never offered as the family's.
         """
         try:
             game = new_game(canonical_name(name), [p.strip() for p in players], dict(options or {}))
@@ -104,11 +116,14 @@ class Session:
                 f"(0: no timer), not {game.options['timer']!r}"
             )
         self.close_game()
+        header = game.header()
+        if demo:
+            header["demo"] = True
         try:
-            game_id = self.log.start_game(game.header())
+            game_id = self.log.start_game(header)
         except Exception as exc:  # StoreError and friends: say so, keep the old state
             return Result.refused(_plain(exc))
-        self.game, self.game_id = game, game_id
+        self.game, self.game_id, self.demo = game, game_id, demo
         return Result(True, f"{game.title}: {game.to_move} to play")
 
     def resume(self, game_id: int | None = None) -> bool:
@@ -123,6 +138,7 @@ class Session:
             self.problems.append(f"The game in progress could not be restored: {_plain(exc)}")
             return False
         self.game_id = game_id
+        self.demo = game_id in self._demo_games()
         _seconds, note = self.turn_length()
         if note:  # logged before the limits were checked: it resumes, on a timer that can run
             title = self.game.title
@@ -137,6 +153,13 @@ class Session:
             return None, ""
         raw = self.game.options.get("timer", self.game.default_timer)
         return turn_length(raw, self.game.default_timer)
+
+    def _demo_games(self) -> set[int]:
+        """The log ids of the demo's games among the recent ones."""
+        try:
+            return {g.id for g in self.log.games(200) if g.demo}
+        except Exception:
+            return set()
 
     def in_progress(self) -> int | None:
         try:
@@ -161,12 +184,14 @@ class Session:
             except Exception as exc:
                 self.problems.append(f"The result could not be saved: {_plain(exc)}")
         self.game = self.game_id = None
+        self.demo = False
 
     def leave(self) -> None:
         """Put the game aside, unfinished: it stays in the log, listed on the start screen."""
         if self.game is not None and self.game.is_over():
             self.close_game()
         self.game = self.game_id = None
+        self.demo = False
 
     def unfinished(self, limit: int = 20) -> list[tuple[GameSummary, dict[str, int]]]:
         """The unfinished games, newest first, each with its scores (for the resume list)."""
@@ -201,6 +226,7 @@ class Session:
             except Exception as exc:
                 self.problems.append(f"Could not mark the game abandoned: {_plain(exc)}")
         self.game = self.game_id = None
+        self.demo = False
 
     def recent_players(self, limit: int = 8) -> list[str]:
         """Names typed for recent games, newest first ("Team A", "Player 2" are not names)."""
@@ -216,7 +242,7 @@ class Session:
             games = self.log.games(50)
         except Exception:
             return []
-        return next((list(g.players) for g in games if g.game == name), [])
+        return next((list(g.players) for g in games if g.game == name and not g.demo), [])
 
     def rematch(self) -> Result:
         """The same game, players and options again; the first player moves to the next seat."""
@@ -224,7 +250,7 @@ class Session:
         if game is None:
             return Result.refused("There is no game to play again.")
         players = [*game.players[1:], game.players[0]]
-        return self.new_game(game.name, players, game.options)
+        return self.new_game(game.name, players, game.options, demo=self.demo)
 
     # ------------------------------------------------------------------ events
     def submit(self, event: Mapping[str, Any]) -> Result:

@@ -122,13 +122,14 @@ def upwords(ui: Any) -> Steps:
     yield from challenge(ui, legal_by_hand=False)
     ui.note("dearz_verdict", ui.text("challenge.verdict"))
     yield from ui.press("challenge.ok")
-    # Ann asks to end the game while tiles are left: refused, in plain words.
+    # Ann asks to end the game while tiles are left: the screen says what it would cost and
+    # that everyone must agree; Back keeps playing, nothing changed.
     yield from ui.press("game.turn")
     yield from ui.press("entry.end")
-    yield from ui.press("tally.done")
-    ui.note("early_end", ui.app.banner.showing)
+    ui.note("early_end", ui.read("tally.note"))
     yield from ui.shot("tally-upwords")
     yield from ui.press("tally.back")
+    ui.note("early_end_over", ui.app.session.game.is_over())
     # Everyone passes in turn: the game is over.
     yield from passes(ui, 2)
     yield from the_end(ui, "end-upwords")

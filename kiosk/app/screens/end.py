@@ -15,7 +15,7 @@ from kiosk.app.widgets import theme
 from kiosk.app.widgets.basics import BigButton, Text
 from kiosk.play import playbook
 from kiosk.play.summary import summarise
-from kiosk.play.wording import winner_line
+from kiosk.play.wording import plural, winner_line
 
 
 class EndScreen(KioskScreen):
@@ -30,7 +30,12 @@ class EndScreen(KioskScreen):
         self.winner.tid = "end.winner"
         self.body.add_widget(self.winner)
         self.how = Text("", size=theme.BODY, color=theme.MUTED, size_hint_y=None, height=40)
+        self.how.tid = "end.how"
         self.body.add_widget(self.how)
+        #: What the end took off whom and why (Upwords: the tiles left on each rack, rule 6F).
+        self.deducted = Text("", size=theme.BODY, color=theme.WARN, size_hint_y=None, height=0)
+        self.deducted.tid = "end.deducted"
+        self.body.add_widget(self.deducted)
         middle = BoxLayout(spacing=theme.GAP)
         self.table = BoxLayout(orientation="vertical", spacing=2)
         middle.add_widget(self.table)
@@ -61,6 +66,13 @@ class EndScreen(KioskScreen):
         guide = playbook.guide(game.name)
         self.winner.text = winner_line(names, guide.side)
         self.how.text = outcome.termination
+        lines = deduction_lines(game)
+        if lines:
+            first = game.deductions()[0]
+            self.how.text = f"{outcome.termination}: {-first.points // first.tiles} points off each tile left"
+        self.deducted.text = "\n".join(lines)
+        self.deducted.height = 28 * len(lines)
+        self.deducted.opacity = 1 if lines else 0
         self.table.clear_widgets()
         scores = game.scores()
         lower = playbook.guide(game.name).lower_wins
@@ -88,3 +100,16 @@ class EndScreen(KioskScreen):
     def new_game(self) -> None:
         self.session.close_game()
         self.app.go("start")
+
+
+def deduction_lines(game: Any) -> list[str]:
+    """'Bob: 3 tiles left, -15 (rule 6F)': what the end of the game took off each player."""
+    deductions = getattr(game, "deductions", None)
+    if not callable(deductions):
+        return []
+    return [f"{d.player}: {plural(d.tiles, 'tile')} left, {d.points} ({_short(d.rule)})" for d in deductions()]
+
+
+def _short(rule: str) -> str:
+    """"Upwords, rule 6F 'Scoring'" -> "rule 6F": the game is on the screen already."""
+    return rule.split(", ", 1)[-1].split(" '", 1)[0]

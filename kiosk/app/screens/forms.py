@@ -179,7 +179,7 @@ class UpwordsForm(Form):
         self.action(actions, "Exchange a tile", "entry.exchange", {"type": "exchange"})
         # Ending the game is kept apart from the everyday moves, at the far end of the row.
         actions.add_widget(Widget(size_hint_x=0.4))
-        self.action(actions, "End: no one can play", "entry.end", self._end, face=theme.WARN)
+        self.action(actions, "End the game", "entry.end", self._end, face=theme.WARN)
 
     def prefill(self, values: dict[str, Any]) -> None:
         super().prefill(values)

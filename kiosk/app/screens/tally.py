@@ -1,7 +1,9 @@
 """The end of an Upwords or Option game: what each player has left on the rack.
 
-Upwords takes the tiles left (5 points off each); Option the points of both sides of the
-prisms left, entered as one total per rack (see docs/rulings.md, the kiosk).
+Upwords counts the tiles left itself (the engine knows every rack's count) and shows what
+each player will lose for them (rule 6F, 5 points a tile) before anyone confirms; with tiles
+still in the bag the game ends only when the players agree to stop (docs/rulings.md). Option
+takes the points of both sides of the prisms left, entered as one total per rack.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk.app.screens.base import KioskScreen
 from kiosk.app.widgets import theme
 from kiosk.app.widgets.basics import BigButton, Stepper, Text
+from kiosk.play.wording import plural
 
 
 class TallyScreen(KioskScreen):
@@ -23,11 +26,13 @@ class TallyScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.kind = ""
+        self.done_button = BigButton("End game", tid="tally.done", on_tap=self.done, accent=True)
         self.bar = self.title_bar(
             "End of the game",
             BigButton("Back", tid="tally.back", on_tap=lambda: self.app.go("game")),
-            BigButton("End game", tid="tally.done", on_tap=self.done, accent=True),
+            self.done_button,
         )
+        self.done_button.width = 220
         self.body.add_widget(self.bar)
         self.rows = BoxLayout(orientation="vertical", spacing=6)
         self.body.add_widget(self.rows)
@@ -40,8 +45,11 @@ class TallyScreen(KioskScreen):
         self.steppers = {}
         if game is None:
             return
-        what = "tiles left on the rack" if self.kind == "upwords" else "points left on the rack (both sides)"
-        self.bar.title.text = f"End: {what}"
+        if self.kind == "upwords":
+            self._upwords(game)
+            return
+        self.bar.title.text = "End: points left on the rack (both sides)"
+        self.done_button.text = "End game"
         for i, name in enumerate(game.players):
             row = BoxLayout(spacing=8, size_hint_y=None, height=theme.TOUCH)
             row.add_widget(Text(name, size=theme.LARGE, bold=True, halign="left"))
@@ -51,12 +59,42 @@ class TallyScreen(KioskScreen):
             self.rows.add_widget(row)
         self.rows.add_widget(Text("", size=theme.SMALL))
 
+    def _upwords(self, game: Any) -> None:
+        """Each rack's count and what it costs, from the engine: nothing to count or type."""
+        from games.upwords import TILE_LEFT_PENALTY
+
+        bag = game.bag
+        self.bar.title.text = "End the game now?"
+        self.done_button.text = "We agree: end" if bag else "End game"
+        for i, (name, left) in enumerate(game.racks.items()):
+            row = BoxLayout(spacing=8, size_hint_y=None, height=theme.TOUCH - 8)
+            row.add_widget(Text(name, size=theme.LARGE, bold=True, halign="left"))
+            cost = f"{plural(left, 'tile')} left: -{TILE_LEFT_PENALTY * left}" if left else "no tiles left"
+            label = Text(cost, size=theme.BODY, halign="right", color=theme.WARN if left else theme.TEXT)
+            label.tid = f"tally.left.{i}"
+            row.add_widget(label)
+            self.rows.add_widget(row)
+        why = (
+            f"{plural(bag, 'tile')} still in the bag: the game ends here only if everyone agrees to stop. "
+            if bag
+            else "The bag is empty: end the game when no one can make a word. "
+        )
+        note = Text(
+            why + f"Each player loses {TILE_LEFT_PENALTY} points for every tile left on the rack "
+            "(rule 6F). Back to keep playing.",
+            size=theme.BODY,
+            color=theme.MUTED,
+        )
+        note.tid = "tally.note"
+        self.rows.add_widget(note)
+
     def done(self) -> None:
         game = self.session.game
         if game is None:
             return
         if self.kind == "upwords":
-            event = {"type": "end", "tiles_left": {n: s.value for n, s in self.steppers.items()}}
+            # The engine's own counts; with tiles in the bag only the players' agreement ends it.
+            event = {"type": "end", "tiles_left": dict(game.racks), "agreed": bool(game.bag)}
         else:
             racks = game.racks
             counts = racks() if callable(racks) else racks

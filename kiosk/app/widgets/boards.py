@@ -53,11 +53,16 @@ class _Canvas(Widget):
     def paint(self, data: Any) -> None:
         raise NotImplementedError
 
-    def letter(self, text: str, cx: float, cy: float, size: int, rgba: Sequence[float] = theme.TEXT) -> None:
+    def letter(
+        self, text: str, cx: float, cy: float, size: int, rgba: Sequence[float] = theme.TEXT
+    ) -> tuple[float, float, float, float]:
+        """Draw ``text`` centred on (cx, cy); returns the box it was drawn in (x, y, w, h)."""
         self.painted_text.append(text)
         tex = _text_texture(text, max(theme.SMALL, size))
         Color(*rgba)
-        Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size)
+        box = (cx - tex.width / 2, cy - tex.height / 2, float(tex.width), float(tex.height))
+        Rectangle(texture=tex, pos=box[:2], size=tex.size)
+        return box
 
 
 class StreetView(_Canvas):
@@ -120,9 +125,12 @@ class StreetView(_Canvas):
 class GridView(_Canvas):
     """A square board of stacks: ``data`` = (tops, heights, uncertain cells, highlighted cells).
 
-    Rows and columns are numbered along the left and top edges (as turn entry names them),
-    and a stack taller than one tile shows its height in a dark badge large enough to read
-    across the table. ``on_cell(row, col)``, when set, is called for a tap on a square.
+    Rows and columns are numbered along the left and top edges (as turn entry names them).
+    A stack taller than one tile shows its height as a small digit in the square's top right
+    corner, and its letter as large as fits in the rest of the square: the two never share a
+    pixel, so LOAD on a stack reads LOAD at every height (a badge over the letter made it
+    unreadable). ``on_cell(row, col)``, when set, is called for a tap on a square.
+    ``stack_boxes`` keeps, for each stacked square, where its letter and its height were drawn.
     """
 
     on_cell: Any = None
@@ -135,6 +143,7 @@ class GridView(_Canvas):
         x0 = self.x + (self.width - cell * size - edge) / 2 + edge
         y0 = self.y + (self.height - cell * size - edge) / 2
         self._geometry = (x0, y0, cell, size)
+        self.stack_boxes: dict[tuple[int, int], tuple[tuple[float, ...], tuple[float, ...]]] = {}
         number = max(theme.SMALL, int(min(edge, cell * 0.5) * 0.9))
         for i in range(size):
             self.letter(str(i + 1), x0 - edge / 2, y0 + (size - 1 - i) * cell + cell / 2, number, theme.MUTED)
@@ -154,20 +163,31 @@ class GridView(_Canvas):
                 else:
                     Color(*theme.PANEL_HI)
                 Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
-                if top:
-                    stacked = bool(h and h > 1)
-                    # A stacked tile's letter moves to the upper left, clear of the height badge
-                    # in the lower right: both stay whole and readable at arm's length.
-                    lx, ly, font = (0.38, 0.6, 0.6) if stacked else (0.5, 0.5, 0.7)
-                    self.letter(str(top), x + cell * lx, y + cell * ly, int(cell * font), theme.ACCENT_TEXT)
-                    if stacked:  # the stack's height: a dark badge in the corner
-                        badge = max(theme.SMALL, int(cell * 0.42))
-                        Color(0.12, 0.12, 0.14, 1)
-                        RoundedRectangle(pos=(x + cell - badge - 1, y + 1), size=(badge, badge), radius=[3])
-                        self.letter(str(h), x + cell - 1 - badge / 2, y + 1 + badge / 2, badge, theme.WARN)
+                if top and h and h > 1:
+                    self._stack(str(top), h, (r, c), x, y, cell)
+                elif top:
+                    self.letter(str(top), x + cell / 2, y + cell / 2, int(cell * 0.7), theme.ACCENT_TEXT)
                 if (r, c) in uncertain:
                     Color(*theme.BAD)
                     Line(rectangle=(x + 2, y + 2, cell - 4, cell - 4), width=2)
+
+    def _stack(self, top: str, height: int, spot: tuple[int, int], x: float, y: float, cell: float) -> None:
+        """A stacked square: the height as a digit in the top right corner, the letter centred in
+        the room left of it, in the largest font that keeps it clear of the digit."""
+        digit = _text_texture(str(height), max(theme.SMALL, int(cell * 0.3)))
+        dx, dy = x + cell - 1 - digit.width, y + cell - 1 - digit.height
+        Color(*theme.ACCENT_TEXT)
+        Rectangle(texture=digit, pos=(dx, dy), size=digit.size)
+        self.painted_text.append(str(height))
+        room = dx - (x + 1)  # the square's width left of the digit's column
+        font = int(cell * 0.62)
+        while font > theme.SMALL:
+            face = _text_texture(top, font)
+            if face.width <= room - 1 and face.height <= cell - 2:
+                break
+            font -= 1
+        box = self.letter(top, x + 1 + room / 2, y + cell / 2, font, theme.ACCENT_TEXT)
+        self.stack_boxes[spot] = (box, (dx, dy, float(digit.width), float(digit.height)))
 
     def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
         """The (row, col) under a window point, or None off the squares."""
