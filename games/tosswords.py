@@ -199,9 +199,14 @@ class Tosswords(Game[TosswordsState]):
     def _move(self, state: TosswordsState, event: Mapping[str, Any]) -> Step:
         side = state.to_move
         player = self.players[side]
-        draw = self._draw(state, side, event)
         word = event.get("word")
         base = replace(state, to_move=1 - side, last=None, stealable=None)
+        if word is None and not event.get("tiles"):
+            # No word found and the draw not recorded: the sheet ends the move all the same
+            # (the tiles go back face down), so there is nothing to check it against.
+            summary = "no word: the tiles go back"
+            return Step(base, (Turn(player, 0, summary),), summary)
+        draw = self._draw(state, side, event)
         if word is None:
             summary = f"no word ({draw.describe()}): {', '.join(draw.tiles)} go back"
             return Step(base, (Turn(player, 0, summary),), summary)

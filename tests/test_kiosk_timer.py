@@ -84,3 +84,22 @@ def test_muting_changes_the_sound_only_never_the_turns_time() -> None:
     timer.set_mute(False)
     assert (timer.view().phase, timer.view().digits) == ("paused", "17")
     assert timer.table.sounder.settings.mute is False
+
+
+def test_saving_settings_mid_turn_keeps_the_time_left_running_or_paused() -> None:
+    timer, clock = make(30.0)
+    timer.toggle()
+    clock.now += 8.0
+    timer.configure({"warning": 5, "ticks": False})
+    assert (timer.view().phase, timer.view().digits) == ("running", "22")  # not back to 30
+    clock.now += 2.0
+    assert timer.view().digits == "20"  # and it runs on
+    timer.toggle()
+    clock.now += 9.0
+    timer.configure({"warning": 12, "ticks": True})
+    assert (timer.view().phase, timer.view().digits) == ("paused", "20")
+    timer.toggle()
+    clock.now += 8.5
+    assert timer.view().phase == "warning"  # the new warning applies to the turn on the clock
+    timer.reset()  # the next turn: full, with the new settings
+    assert (timer.view().phase, timer.view().digits) == ("idle", "30")

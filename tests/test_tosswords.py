@@ -93,6 +93,16 @@ def test_no_word_returns_the_tiles_and_passes_the_turn() -> None:
     assert g.scores() == {ANN: 0, BOB: 0} and g.to_move == BOB and "go back" in step.turns[0].summary
 
 
+def test_no_word_with_the_draw_not_recorded_still_ends_the_move() -> None:
+    g = game()
+    step = g.apply({"type": "move", "word": None})
+    assert g.scores() == {ANN: 0, BOB: 0} and g.to_move == BOB
+    assert step.turns[0].summary == "no word: the tiles go back"
+    assert not g.can_steal() and not g.can_challenge()
+    with pytest.raises(IllegalEvent):  # a word needs the draw it is checked against
+        g.apply({"type": "move", "word": "TRANCE"})
+
+
 # ---------------------------------------------------------------- drawing
 @pytest.mark.parametrize(
     "event",

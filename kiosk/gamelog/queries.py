@@ -76,7 +76,8 @@ def recent_players(read: Read, limit: int = 12) -> list[str]:
     demo's players are not the family's: its games are left out."""
     rows = read(
         "SELECT name FROM (SELECT p.name, p.game_id, p.seat, ROW_NUMBER() OVER "
-        "(PARTITION BY p.name ORDER BY p.game_id DESC) AS nth FROM players p JOIN games g ON g.id = p.game_id "
+        "(PARTITION BY p.name ORDER BY p.game_id DESC) AS nth "
+        "FROM players p JOIN games g ON g.id = p.game_id "
         "WHERE json_extract(g.header, '$.demo') IS NOT 1) "
         "WHERE nth = 1 ORDER BY game_id DESC, seat LIMIT ?",
         (int(limit),),

@@ -290,3 +290,32 @@ def placeholder_name(name: str) -> bool:
     import re
 
     return re.fullmatch(r"(Team|Player|Side) ([A-Z]|\d{1,2})", name.strip()) is not None
+
+
+@dataclass(frozen=True)
+class TimeUp:
+    """What the sheet makes of a turn whose time ran out. ``event``: the move the kiosk records
+    at once (the turn passes); None when the player has a choice to make first, which turn
+    entry asks for under ``title`` (WordSpiel's draw: keep it or put it on the spiral)."""
+
+    event: dict[str, Any] | None
+    hint: str
+    title: str = ""
+
+
+def time_up(game: Game[Any]) -> TimeUp:
+    """The turn's time ran out: Word on the Street's team has no word (step 4: the turn is
+    over), Tosswords' side times out (its tiles go back), WordSpiel's player draws (rule H);
+    Upwords and Option, whose sheets have no timer, pass (docs/rulings.md, the kiosk)."""
+    name = game.name
+    if name == "word-on-the-street":
+        return TimeUp({"type": "no_word"}, "next team")
+    if name == "tosswords":
+        if game.options.get("steal"):  # a steal is checked against the draw: it is typed first
+            return TimeUp(None, "type the draw", "Time ran out: type the tiles, tap the die, then Timeout")
+        return TimeUp({"type": "timeout"}, "next turn")
+    if name == "wordspiel":
+        if getattr(game, "phase", "") == "deal":
+            return TimeUp(None, "type the card", "WordSpiel: type the flipped card")
+        return TimeUp(None, "draw a card", "Time ran out: draw the top card, keep it or spiral it")
+    return TimeUp({"type": "pass"}, "next turn")

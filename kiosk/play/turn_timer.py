@@ -116,12 +116,21 @@ class TurnTimer:
         self._safely("reset", self.table.reset)
 
     def configure(self, section: dict[str, Any]) -> None:
-        """Apply the ``[timer]`` settings: warning, ticks and mute (the next turn uses them)."""
+        """Apply the ``[timer]`` settings: warning, ticks and mute. Settings are saved mid-turn,
+        so the turn on the clock keeps its time left, running or paused (the length it was
+        given stays too: a new length is the game's, set by :meth:`reset` for a new turn)."""
         self.warning = warning_seconds(section)
         self.ticks = bool(section.get("ticks", self.ticks))
         self.set_mute(bool(section.get("mute", False)))
-        seconds, self.seconds = self.seconds, None
-        self.reset(seconds)
+        if not self.enabled:
+            return
+        from dataclasses import replace
+
+        current = self.table.countdown
+        kept = replace(
+            current, warning=min(self.warning, current.duration), tick_seconds=5 if self.ticks else 0
+        )
+        self._safely("set_countdown", lambda: self.table.set_countdown(kept))
 
     def set_mute(self, muted: bool) -> None:
         """Sound off or on, and nothing else: a turn running (or paused) keeps its time left,

@@ -107,7 +107,9 @@ def deduction_lines(game: Any) -> list[str]:
     deductions = getattr(game, "deductions", None)
     if not callable(deductions):
         return []
-    return [f"{d.player}: {plural(d.tiles, 'tile')} left, {d.points} ({_short(d.rule)})" for d in deductions()]
+    return [
+        f"{d.player}: {plural(d.tiles, 'tile')} left, {d.points} ({_short(d.rule)})" for d in deductions()
+    ]
 
 
 def _short(rule: str) -> str:

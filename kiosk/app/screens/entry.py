@@ -37,6 +37,13 @@ class EntryScreen(KioskScreen):
             BigButton("Done", tid="entry.done", on_tap=self.done, accent=True),
         )
         self.bar.title.tid = "entry.title"
+        #: The turn's time left, small in the title bar: typing a word is part of the turn.
+        self.clock = Text("", size=theme.BODY, bold=True, size_hint_x=None, width=84)
+        self.clock.tid = "entry.timer"
+        self.bar.add_widget(self.clock, index=2)
+        self._clock_event: Any = None
+        #: Opened because the turn's time ran out: once the move is in, the next timer starts.
+        self.time_up = False
         self.body.add_widget(self.bar)
         field = Panel(size_hint_y=None, height=theme.TOUCH, padding=(10, 0), spacing=8)
         self.field = Text("", size=theme.LARGE, bold=True, halign="left")
@@ -62,14 +69,19 @@ class EntryScreen(KioskScreen):
         prefill: dict[str, Any] | None = None,
         keep: bool = False,
         correct: int | None = None,
+        time_up: str = "",
         **_context: Any,
     ) -> None:
         """``prefill``: a play read by the camera (word, row, col, down) for the players to check.
-        ``keep``: back from the large board, with the form as it was left there."""
+        ``keep``: back from the large board, with the form as it was left there.
+        ``time_up``: the title when the turn's time ran out and the player has a choice to make."""
         game = self.session.game
         if game is None:
             return
         self.hide_street()
+        self.hide_choices()
+        if not keep:
+            self.time_up = bool(time_up)
         if keep and self.form is not None:
             typed = self.keyboard.text
             self._build_rows()
@@ -93,6 +105,33 @@ class EntryScreen(KioskScreen):
         if correct is not None:
             self.bar.title.text = f"Correct entry {correct + 1} ({game.to_move})"
             self.keyboard.set(str(self.session.game.events[correct].get("word") or ""))
+        if time_up:
+            self.bar.title.text = time_up
+
+    def on_enter(self, *_: Any) -> None:
+        from kivy.clock import Clock
+
+        self._show_clock()
+        self._clock_event = Clock.schedule_interval(lambda _dt: self._show_clock(), 0.25)
+
+    def on_leave(self, *_: Any) -> None:
+        if self._clock_event is not None:
+            self._clock_event.cancel()
+            self._clock_event = None
+
+    def _show_clock(self) -> None:
+        """The turn's time left as the ring shows it ("0:42", "TIME!"), or nothing without a timer."""
+        timer = self.app.timer
+        if timer is None or not timer.enabled or self.correcting is not None:
+            text, colour = "", theme.MUTED
+        else:
+            view = timer.view()
+            text = "TIME!" if view.phase == "expired" else view.digits
+            colour = {"expired": theme.BAD, "warning": theme.WARN, "paused": theme.MUTED}.get(
+                view.phase, theme.TEXT
+            )
+        if self.clock.text != text:
+            self.clock.text, self.clock.color = text, colour
 
     def _correct(self, event: dict[str, Any]) -> bool:
         """A past entry entered again: the session replays everything after it."""
@@ -136,6 +175,24 @@ class EntryScreen(KioskScreen):
             self.actions.opacity, self.actions.height = 1, theme.TOUCH
         self.bar.title.text = self._keyboard_title
 
+    def show_choices(self, choices: Any, title: str) -> None:
+        """Big buttons to choose from (a steal's tile to send back) in the keyboard's place."""
+        self.hide_choices()
+        self._choice_title = self.bar.title.text
+        self.body.remove_widget(self.keyboard)
+        self.body.add_widget(choices)
+        self._choices = choices
+        self.bar.title.text = title
+
+    def hide_choices(self) -> None:
+        """The keyboard back, with what was typed."""
+        if getattr(self, "_choices", None) is None:
+            return
+        self.body.remove_widget(self._choices)
+        self._choices = None
+        self.body.add_widget(self.keyboard)
+        self.bar.title.text = self._choice_title
+
     def typed(self, text: str) -> None:
         if self.form is None:
             return
@@ -166,7 +223,8 @@ class EntryScreen(KioskScreen):
             self.app.demo.confirmed()
         self.app.news(result.message or "Saved.")
         game_screen = self.app.screens["game"]
-        game_screen.after_turn(event)
+        game_screen.after_turn(event, start=self.time_up)
+        self.time_up = False
         self.app.go("game")
         return True
 

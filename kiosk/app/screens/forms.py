@@ -279,7 +279,13 @@ class UpwordsForm(Form):
 
 
 class TosswordsForm(Form):
-    """Tiles drawn (the first two are the keys), the die, then the word."""
+    """Tiles drawn (the first two are the keys), the die, then the word.
+
+    Every button leads somewhere: No word always ends the move (with the draw when it was
+    typed, else without: the sheet sends the tiles back either way), and Steal is offered only
+    when the sheet's time-limit variation allows one (straight after the other side's time ran
+    out with its draw recorded); otherwise it stays greyed with the reason on it.
+    """
 
     title = "Tosswords: tiles, die, word"
     max_length = 12
@@ -290,8 +296,30 @@ class TosswordsForm(Form):
         self.word = ""
         self.die: int | str | None = None
         self.editing = "tiles"
+        if game.can_steal():
+            self.title = f"Steal? A word for {game.state.stealable.describe()}, or your own move"
 
     def build(self, controls: BoxLayout, actions: BoxLayout) -> None:
+        self._dice(controls)
+        self.which = BigButton(
+            "Now: tiles", tid="entry.switch", on_tap=self._switch, face=theme.INFO, size=theme.SMALL
+        )
+        actions.add_widget(self.which)
+        self.action(actions, "No word", "entry.no_word", self._no_word)
+        self.action(actions, "Timeout", "entry.timeout", self._timeout)
+        if self.game.options.get("steal"):
+            why = self._no_steal()
+            steal = BigButton(
+                f"Steal: {why}" if why else "Steal",
+                tid="entry.steal",
+                face=theme.WARN,
+                size=theme.SMALL,
+                on_tap=self._steal,
+            )
+            steal.disabled = bool(why)
+            actions.add_widget(steal)
+
+    def _dice(self, controls: BoxLayout) -> None:
         for face in self.game.die_faces:
             label = "wild" if face is None else str(face)
             controls.add_widget(
@@ -303,14 +331,15 @@ class TosswordsForm(Form):
                     on_tap=lambda f=face: self._roll(f),
                 )
             )
-        self.which = BigButton(
-            "Now: tiles", tid="entry.switch", on_tap=self._switch, face=theme.INFO, size=theme.SMALL
-        )
-        actions.add_widget(self.which)
-        self.action(actions, "No word", "entry.no_word", lambda: self._move(None))
-        self.action(actions, "Timeout", "entry.timeout", {"type": "timeout"})
-        if self.game.options.get("steal"):
-            self.action(actions, "Steal", "entry.steal", self._steal, face=theme.WARN)
+
+    def _no_steal(self) -> str:
+        """Why no steal can be made now, in the players' words ("" when one can)."""
+        if not self.game.can_steal():
+            return "only right after a time-out"
+        victim = self.game.players[1 - self.game.state.to_move]
+        if not self.game.retired()[victim]:
+            return f"{victim} has no tile to send back"
+        return ""
 
     def _roll(self, face: int | None) -> None:
         self.die = "wild" if face is None else face
@@ -342,6 +371,12 @@ class TosswordsForm(Form):
         die = "?" if self.die is None else self.die
         return f"keys {' '.join(keys) or '?'}, die {die}"
 
+    def _draw(self) -> dict[str, Any] | None:
+        """The draw as typed (tiles, keys, die), or None while it is not whole."""
+        if len(self.tiles) < 2 or self.die is None:
+            return None
+        return {"tiles": list(self.tiles), "keys": list(self.tiles[:2]), "die": self.die}
+
     def _move(self, word: str | None) -> dict[str, Any] | None:
         self._store(self.screen.keyboard.text)
         if len(self.tiles) < 2:
@@ -350,13 +385,18 @@ class TosswordsForm(Form):
         if self.die is None:
             self.screen.app.warn("Tap the number the die shows.")
             return None
-        return {
-            "type": "move",
-            "tiles": list(self.tiles),
-            "keys": list(self.tiles[:2]),
-            "die": self.die,
-            "word": word,
-        }
+        return {"type": "move", **(self._draw() or {}), "word": word}
+
+    def _no_word(self) -> dict[str, Any]:
+        """No word found: the move ends, with its draw when the draw was typed (the sheet sends
+        the tiles back face down either way)."""
+        self._store(self.screen.keyboard.text)
+        return {"type": "move", **(self._draw() or {}), "word": None}
+
+    def _timeout(self) -> dict[str, Any]:
+        """Time ran out; with the draw typed, the other side may steal (the variation)."""
+        self._store(self.screen.keyboard.text)
+        return {"type": "timeout", **(self._draw() or {})}
 
     def event(self, text: str) -> dict[str, Any] | None:
         self._store(text)
@@ -364,16 +404,45 @@ class TosswordsForm(Form):
             if self.editing == "tiles" and len(self.tiles) >= 2:
                 self._switch()
                 return None
-            self.screen.app.warn("Type the word (or tap No word).")
+            if not self.tiles:
+                self.screen.app.warn(
+                    "Type the tiles drawn (the first two are the keys), tap the die, then Done for the "
+                    "word. No word ends the move when there is none."
+                )
+                return None
+            self.screen.app.warn("Type the word found, or tap No word: the tiles go back.")
             return None
         return self._move(self.word)
 
     def _steal(self) -> dict[str, Any] | None:
+        """The word found for the timed-out draw; then the tile to send back is chosen, on big
+        buttons in the keyboard's place."""
         self._store(self.screen.keyboard.text)
-        if not self.word or not self.tiles:
-            self.screen.app.warn("For a steal type the word found and, as the tiles, the one to send back.")
+        word = self.word or self.tiles  # typed in either field: it is the word that counts
+        draw = self.game.state.stealable
+        if not word:
+            self.screen.app.warn(f"Type the word you found for {draw.describe()}, then tap Steal.")
             return None
-        return {"type": "steal", "word": self.word, "tile": self.tiles[0]}
+        self.word = word
+        victim = self.game.players[1 - self.game.state.to_move]
+        from kivy.uix.gridlayout import GridLayout
+
+        grid = GridLayout(cols=9, spacing=4)
+        for tile in self.game.retired()[victim]:
+            grid.add_widget(
+                BigButton(
+                    tile,
+                    tid=f"entry.send_back.{tile}",
+                    size=theme.LARGE,
+                    on_tap=lambda t=tile: self.screen.submit({"type": "steal", "word": word, "tile": t}),
+                )
+            )
+        grid.add_widget(
+            BigButton("Back", tid="entry.send_back.none", face=theme.PANEL, size=theme.SMALL,
+                      on_tap=self.screen.hide_choices)
+        )
+        self.screen.show_choices(grid, f"{word} for {draw.describe()}: which of {victim}'s tiles goes back?")
+        return None
 
 
 class SpielForm(Form):

@@ -24,6 +24,18 @@ from kiosk.app.widgets.still import StillLayer, cover_window
 from kiosk.play import playbook
 
 
+class _Prompt(Text):
+    """The words under the ring, which a finger may tap like the ring itself."""
+
+    on_tap: Any = None
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.on_tap is not None and self.collide_point(*touch.pos) and self.text:
+            self.on_tap()
+            return True
+        return bool(super().on_touch_down(touch))
+
+
 class GameScreen(KioskScreen):
     screen_name = "game"
 
@@ -86,7 +98,7 @@ class GameScreen(KioskScreen):
         ring_place = Widget()
         timer_box.add_widget(ring_place)
         self.ring = RingView(size_hint=(None, None))
-        self.ring.on_tap = self.reset_timer
+        self.ring.on_tap = self.ring_tapped
 
         def follow(*_: Any) -> None:
             self.ring.pos, self.ring.size = ring_place.pos, ring_place.size
@@ -94,7 +106,10 @@ class GameScreen(KioskScreen):
         ring_place.bind(pos=follow, size=follow)
         self.add_widget(self.ring)
         # The timer's state in words under the ring: PAUSED, TIME!, what a tap on the ring does.
-        self.ring_hint = Text("", size=theme.BODY, bold=True, color=theme.MUTED, size_hint_y=None, height=50)
+        self.ring_hint = _Prompt(
+            "", size=theme.BODY, bold=True, color=theme.MUTED, size_hint_y=None, height=50
+        )
+        self.ring_hint.on_tap = self.ring_tapped
         self.ring_hint.tid = "game.timer_state"
         timer_box.add_widget(self.ring_hint)
         self.mute_button = BigButton(
@@ -262,9 +277,11 @@ class GameScreen(KioskScreen):
         phase = view.phase
         colour = theme.BAD if phase == "expired" else theme.WARN if phase == "warning" else theme.TEXT
         self.ring.show(view.frame, "TIME!" if phase == "expired" else view.digits, colour)
+        game = self.session.game
+        after = playbook.time_up(game).hint if game is not None and not game.is_over() else "next turn"
         hint, hint_colour = {
             "paused": ("PAUSED\n[size=18]tap the ring: full time[/size]", theme.ACCENT),
-            "expired": ("Time is up!\n[size=18]tap the ring: next turn[/size]", theme.BAD),
+            "expired": (f"Time is up!\n[size=18]tap here: {after}[/size]", theme.BAD),
             "idle": ("[size=18]tap Start timer[/size]", theme.MUTED),
         }.get(phase, ("", theme.MUTED))
         if self.ring_hint.text != hint:
@@ -301,6 +318,41 @@ class GameScreen(KioskScreen):
             self.app.timer.reset()
             self.tick(0)
 
+    def ring_tapped(self) -> None:
+        """A tap on the ring or the words under it: when time is up, the turn passes as the sheet
+        says (``playbook.time_up``); otherwise the turn's time is full again."""
+        timer = self.app.timer
+        if timer is None or not timer.enabled:
+            return
+        if timer.view().phase == "expired":
+            self.time_up()
+        else:
+            self.reset_timer()
+
+    def time_up(self) -> None:
+        """The turn's time ran out: record what the sheet says (or open turn entry for the
+        player's choice), then the next player's turn starts with a full timer running."""
+        game = self.session.game
+        if game is None or game.is_over():
+            return
+        ruling = playbook.time_up(game)
+        if ruling.event is None:
+            self.app.go("entry", time_up=ruling.title)
+            return
+        player = game.to_move
+        result = self.session.submit(ruling.event)
+        if not result.ok:
+            self.app.warn(result.message)
+            return
+        if game.name == "word-on-the-street":
+            self.app.turn_over()  # the card goes to the back of the tray
+        self.after_turn(ruling.event, start=True)
+        after = self.session.game
+        if after is not None and after.to_move:
+            self.show_news(f"Time ran out for {player}. Now {after.to_move} to play: the timer is running.")
+        self.refresh()
+        self.tick(0)
+
     def enter_turn(self) -> None:
         """Turn entry; filled in with the play the camera saw, when it saw one."""
         self.app.go("entry", prefill=self.app.take_camera_prefill())
@@ -332,12 +384,18 @@ class GameScreen(KioskScreen):
             self.show_news(message)
         self.refresh()
 
-    def after_turn(self, event: dict[str, Any] | None = None) -> None:
+    def after_turn(self, event: dict[str, Any] | None = None, start: bool = False) -> None:
         """A turn was scored: the timer resets for the next player. The WordSpiel flip starts
-        it (rule D: the dealer flips the top card and starts the timer)."""
+        it (rule D: the dealer flips the top card and starts the timer), and so does a turn
+        passed because its time ran out (``start``): the next player's time runs at once.
+        Word on the Street's next turn starts with its card, which starts the timer."""
         game = self.session.game
         timer = self.app.timer
         if timer is not None and game is not None:
             timer.reset(self.session.turn_length()[0])
-            if event is not None and event.get("type") == "start_round" and timer.enabled:
+            if not timer.enabled or game.is_over():
+                return
+            if start and game.name == "word-on-the-street":
+                self.app.draw_category()
+            if start or (event is not None and event.get("type") == "start_round"):
                 timer.toggle()

@@ -60,16 +60,17 @@ class TallyScreen(KioskScreen):
         self.rows.add_widget(Text("", size=theme.SMALL))
 
     def _upwords(self, game: Any) -> None:
-        """Each rack's count and what it costs, from the engine: nothing to count or type."""
-        from games.upwords import TILE_LEFT_PENALTY
-
+        """Each rack's count and what it would cost, as the engine would end the game now:
+        nothing to count or type."""
         bag = game.bag
+        ended, _why = self.session.try_event(self._upwords_end(game))
+        lost = {d.player: d for d in ended.deductions()} if ended is not None else {}
         self.bar.title.text = "End the game now?"
         self.done_button.text = "We agree: end" if bag else "End game"
         for i, (name, left) in enumerate(game.racks.items()):
             row = BoxLayout(spacing=8, size_hint_y=None, height=theme.TOUCH - 8)
             row.add_widget(Text(name, size=theme.LARGE, bold=True, halign="left"))
-            cost = f"{plural(left, 'tile')} left: -{TILE_LEFT_PENALTY * left}" if left else "no tiles left"
+            cost = f"{plural(left, 'tile')} left: {lost[name].points}" if name in lost else "no tiles left"
             label = Text(cost, size=theme.BODY, halign="right", color=theme.WARN if left else theme.TEXT)
             label.tid = f"tally.left.{i}"
             row.add_widget(label)
@@ -79,22 +80,28 @@ class TallyScreen(KioskScreen):
             if bag
             else "The bag is empty: end the game when no one can make a word. "
         )
+        rate = next(iter(lost.values()), None)
+        each = f"{-rate.points // rate.tiles} points" if rate is not None else "points"
         note = Text(
-            why + f"Each player loses {TILE_LEFT_PENALTY} points for every tile left on the rack "
-            "(rule 6F). Back to keep playing.",
+            f"{why}Each player loses {each} for every tile left on the rack (rule 6F). "
+            "Back to keep playing.",
             size=theme.BODY,
             color=theme.MUTED,
         )
         note.tid = "tally.note"
         self.rows.add_widget(note)
 
+    @staticmethod
+    def _upwords_end(game: Any) -> dict[str, Any]:
+        """The engine's own counts; with tiles in the bag only the players' agreement ends it."""
+        return {"type": "end", "tiles_left": dict(game.racks), "agreed": bool(game.bag)}
+
     def done(self) -> None:
         game = self.session.game
         if game is None:
             return
         if self.kind == "upwords":
-            # The engine's own counts; with tiles in the bag only the players' agreement ends it.
-            event = {"type": "end", "tiles_left": dict(game.racks), "agreed": bool(game.bag)}
+            event = self._upwords_end(game)
         else:
             racks = game.racks
             counts = racks() if callable(racks) else racks
