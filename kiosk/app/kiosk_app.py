@@ -103,10 +103,19 @@ class TableKeeperApp(App):
         # flip together (bench kiosk).
         Window.clearcolor = theme.BG
         root = FloatLayout()
-        # The banner floats over the top of the screen (every screen is laid out for the full
-        # 800x480); information fades by itself, a problem stays until it is tapped.
+        # The banner takes a strip at the top of the window and the screen below it is laid out
+        # in what is left, so a message never covers a button (a tap meant for a button only
+        # ever reaches that button); information fades by itself, a problem stays until it is
+        # tapped or its screen is left.
         self.banner = Banner(pos_hint={"x": 0, "top": 1})
-        self.manager = PlainScreenManager()
+        self.manager = PlainScreenManager(size_hint=(1, None), pos_hint={"x": 0, "y": 0})
+
+        def below_banner(*_: Any) -> None:
+            assert self.manager is not None and self.banner is not None
+            self.manager.height = max(1, root.height - self.banner.height)
+
+        root.bind(size=below_banner)
+        self.banner.bind(height=below_banner)
         for screen in build_screens(self):
             self.screens[screen.name] = screen
             self.manager.add_widget(screen)
@@ -216,16 +225,14 @@ class TableKeeperApp(App):
     def go(self, name: str, **context: Any) -> None:
         """Show a screen; it refreshes itself from the session before it is drawn."""
         screen = self.screens[name]
+        assert self.manager is not None
+        if self.banner is not None and name != self.manager.current:
+            # A problem belongs to the screen it was raised on: leaving that screen puts it
+            # away (it is in the journal). One raised on the way here comes along.
+            self.banner.leave(self.manager.current)
         if hasattr(screen, "prepare"):
             screen.prepare(**context)
-        assert self.manager is not None
         self.manager.current = name
-        if self.banner is not None:
-            # On the game screen a banner sits at the bottom, over the buttons, so it never
-            # covers whose turn it is; tapping it away uncovers them. Elsewhere it sits at the
-            # top, under the screen's title bar if it has one (its Done, Back, Cancel).
-            self.banner.pos_hint = ({"x": 0, "y": 0} if name == "game"
-                                    else {"x": 0, "top": 1 - screen.banner_below / max(Window.height, 1)})
         self.show_problems()
         if self.screenshots is not None and name not in self._shot:
             self._shot.add(name)
@@ -252,7 +259,7 @@ class TableKeeperApp(App):
                 return False
             settled = (self.manager.current_screen is screen
                        and not self.manager.transition.is_active
-                       and tuple(screen.size) == tuple(self.root.size)
+                       and tuple(screen.size) == tuple(self.manager.size)
                        and tuple(self.root.size) == tuple(Window.size))
             if not settled:
                 frames_seen = Clock.frames_displayed
@@ -273,7 +280,7 @@ class TableKeeperApp(App):
         if message:
             log.log(logging.WARNING if level == "error" else logging.INFO, "banner: %s", message)
         if self.banner is not None and message:
-            self.banner.show(message, level)
+            self.banner.show(message, level, self.manager.current if self.manager is not None else "")
 
     def show_problems(self) -> None:
         for problem in self._take_problems():

@@ -150,7 +150,7 @@ class UI:
     @property
     def banners(self) -> list[str]:
         """Every message the banner holds, the one showing first."""
-        return [message for message, _ in self.app.banner.messages]
+        return [message[0] for message in self.app.banner.messages]
 
     def clear_banners(self) -> None:
         """Tap every message away, as a person would before going on."""

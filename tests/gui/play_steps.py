@@ -29,6 +29,8 @@ def pick_game(ui: Any, name: str, players: list[str] | None = None) -> Steps:
         yield from ui.press("names.ok")
     yield from ui.shot(f"start-{name}")
     yield from ui.press("start.go")
+    if ui.screen == "start" and ui.has("start.offer.new"):
+        yield from ui.press("start.offer.new")  # a game of this kind waits: a new one is wanted
     assert ui.screen == "game", ui.screen
 
 

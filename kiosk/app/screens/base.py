@@ -38,15 +38,6 @@ class KioskScreen(Screen):
             self.app.warn(result.message)
         self.app.go("game")
 
-    @property
-    def banner_below(self) -> int:
-        """How far from the top of the window a banner starts on this screen (pixels): below
-        the title bar, if the screen has one, so a message never covers its buttons (the
-        camera's "check the play and tap Done" hid the Done button it named)."""
-        if any(getattr(child, "is_title_bar", False) for child in self.body.children):
-            return theme.TOUCH + theme.GAP
-        return 0
-
     @staticmethod
     def title_bar(text: str, *buttons: BigButton) -> BoxLayout:
         bar = BoxLayout(size_hint_y=None, height=theme.TOUCH, spacing=theme.GAP)

@@ -50,7 +50,9 @@ class PlaceScreen(KioskScreen):
         self.score = Text("", size=theme.SMALL, color=theme.ACCENT, size_hint_y=None, height=44)
         self.score.tid = "place.score"
         side.add_widget(self.score)
-        pad = GridLayout(cols=KEYS_PER_ROW, spacing=3, size_hint_y=None, height=4 * KEY + 3 * 3)
+        # The keys take the height left (60 px each on the full screen; a message at the top
+        # of the window takes some for a moment).
+        pad = GridLayout(cols=KEYS_PER_ROW, spacing=3)
         pad.tid = "place.kb"
         for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
             pad.add_widget(

@@ -43,8 +43,10 @@ class StartScreen(KioskScreen):
             self.game_buttons[name] = button
             games.add_widget(button)
         middle.add_widget(games)
+        # The rows share the column's height (a message at the top of the window takes some of
+        # it for a moment): none has a fixed height that could push another off the screen.
         right = BoxLayout(orientation="vertical", spacing=4)
-        top = BoxLayout(spacing=4, size_hint_y=None, height=theme.TOUCH)
+        top = BoxLayout(spacing=4)
         self.blurb = Text("", size=theme.SMALL, color=theme.MUTED)
         top.add_widget(self.blurb)
         top.add_widget(
@@ -68,9 +70,9 @@ class StartScreen(KioskScreen):
             )
         )
         right.add_widget(top)
-        self.name_grid = GridLayout(cols=2, spacing=4, size_hint_y=None, height=2 * theme.TOUCH + 4)
+        self.name_grid = GridLayout(cols=2, spacing=4, size_hint_y=2)
         right.add_widget(self.name_grid)
-        counts = BoxLayout(spacing=4, size_hint_y=None, height=theme.TOUCH)
+        counts = BoxLayout(spacing=4)
         self.add_button = BigButton("+ Add", tid="start.add", on_tap=self.add_side, face=theme.PANEL)
         self.remove_button = BigButton(
             "- Remove", tid="start.remove", on_tap=self.remove_side, face=theme.PANEL
@@ -78,17 +80,29 @@ class StartScreen(KioskScreen):
         counts.add_widget(self.add_button)
         counts.add_widget(self.remove_button)
         right.add_widget(counts)
-        self.option_row = BoxLayout(spacing=4, size_hint_y=None, height=theme.TOUCH)
+        self.option_row = BoxLayout(spacing=4)
         right.add_widget(self.option_row)
         middle.add_widget(right)
         self.body.add_widget(middle)
-        bottom = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH + 6)
+        self.bottom = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH + 6)
         self.resume_button = BigButton("Resume game", tid="start.resume", on_tap=self.resume, face=theme.INFO)
-        bottom.add_widget(self.resume_button)
-        bottom.add_widget(
-            BigButton("Start game", tid="start.go", on_tap=self.start, accent=True, size=theme.LARGE)
+        self.start_button = BigButton(
+            "Start game", tid="start.go", on_tap=self.start, accent=True, size=theme.LARGE
         )
-        self.body.add_widget(bottom)
+        self.body.add_widget(self.bottom)
+        #: The unfinished game of the chosen kind that Start game offers to resume first.
+        self.offered: Any = None
+        self.offer = Text("", size=theme.BODY, bold=True, halign="left")
+        self.offer.tid = "start.offer"
+        self.offer_resume = BigButton(
+            "Resume", tid="start.offer.resume", accent=True, size_hint_x=None, width=170,
+            on_tap=self.resume_offered,
+        )
+        self.offer_new = BigButton(
+            "New game", tid="start.offer.new", face=theme.PANEL_HI, size_hint_x=None, width=170,
+            on_tap=self.start_new,
+        )
+        self._show_offer(None)
 
     # ------------------------------------------------------------------ state
     def prepare(self, **_context: Any) -> None:
@@ -133,6 +147,7 @@ class StartScreen(KioskScreen):
 
     # ------------------------------------------------------------------ taps
     def pick(self, name: str) -> None:
+        self._show_offer(None)
         self.game_name = name
         for other, button in self.game_buttons.items():
             button.set_face(theme.ACCENT if other == name else theme.PANEL_HI, dark_text=other == name)
@@ -240,7 +255,44 @@ class StartScreen(KioskScreen):
         return playbook.guide(self.game_name).side.lower()
 
     def start(self) -> None:
+        """Start game: with a game of this kind unfinished, first ask whether to resume it (a
+        tap on Start game every evening made a new game each time and left the old ones
+        waiting); otherwise start a new one."""
+        waiting = [
+            summary for summary, _ in self.waiting if summary.game == self.game_name and not summary.demo
+        ]
+        if waiting:
+            self._show_offer(waiting[0])
+            return
+        self.start_new()
+
+    def _show_offer(self, summary: Any) -> None:
+        """The bottom row: Resume game and Start game, or the question about ``summary``."""
+        self.offered = summary
+        self.bottom.clear_widgets()
+        if summary is None:
+            self.bottom.add_widget(self.resume_button)
+            self.bottom.add_widget(self.start_button)
+            return
+        title = playbook.guide(summary.game).title
+        self.offer.text = (
+            f"Resume {title} with {_names(summary.players)} from turn {summary.events + 1}?"
+        )
+        for widget in (self.offer, self.offer_resume, self.offer_new):
+            self.bottom.add_widget(widget)
+
+    def resume_offered(self) -> None:
+        summary, self.offered = self.offered, None
+        self._show_offer(None)
+        if summary is not None and self.session.resume(summary.id):
+            self.app.go("game", fresh=True)
+        else:
+            self.app.show_problems()
+            self.prepare()
+
+    def start_new(self) -> None:
         """Start a new game; an unfinished one stays in the list to resume (nothing is lost)."""
+        self._show_offer(None)
         options = {k: v for k, v in self.game_options().items() if not (k == "timer" and not v)}
         if "timer" not in options:
             options["timer"] = 0
@@ -261,3 +313,9 @@ class StartScreen(KioskScreen):
         else:
             self.app.show_problems()
             self.prepare()
+
+
+def _names(players: tuple[str, ...]) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy'."""
+    names = list(players)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

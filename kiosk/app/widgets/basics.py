@@ -318,29 +318,47 @@ class Stepper(BoxLayout):
 
 
 class Banner(BoxLayout):
-    """A strip over the top of the screen for news and problems in plain words.
+    """A strip at the top of the window for news and problems in plain words.
 
     Information fades after a few seconds; a problem stays until it is tapped (then the next
-    one, if several are waiting). It floats over the screen so no layout has to make room.
+    one, if several are waiting) or until the screen it was raised on is left (:meth:`leave`).
+    The app lays the screen out below the strip (``TableKeeperApp.build``), so a message never
+    covers a button; its height is at most :attr:`MOST` of the window (the font shrinks first).
     """
 
     INFO_SECONDS: ClassVar[float] = 4.0
+    #: The largest share of the window's height a message may take from the screen below it.
+    MOST: ClassVar[float] = 0.25
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(size_hint_y=None, height=0, opacity=0, padding=(6, 4), **kwargs)
-        self.label = BigButton("", tid="banner", on_tap=self.hide, face=theme.BAD, size=theme.SMALL)
+        super().__init__(size_hint_y=None, height=0, opacity=0, padding=(6, 3), **kwargs)
+        self.label = BigButton("", tid="banner", on_tap=self.hide, face=theme.BAD, size=theme.BODY)
         self.add_widget(self.label)
-        self.messages: list[tuple[str, str]] = []
+        #: (message, level, the screen it was raised on, the frame it was raised in)
+        self.messages: list[tuple[str, str, str, int]] = []
         self._fade: Any = None
 
-    def show(self, message: str, level: str = "error") -> None:
-        if not message or any(m == message for m, _ in self.messages):
+    def show(self, message: str, level: str = "error", screen: str = "") -> None:
+        from kivy.clock import Clock
+
+        if not message or any(m[0] == message for m in self.messages):
             return
         if level != "error":  # news replaces news; problems queue up
-            self.messages = [(m, lv) for m, lv in self.messages if lv == "error"]
-        self.messages.append((message, level))
+            self.messages = [m for m in self.messages if m[1] == "error"]
+        self.messages.append((message, level, screen, Clock.frames))
         self.messages.sort(key=lambda m: m[1] != "error")
         self._render()
+
+    def leave(self, screen: str) -> None:
+        """The table leaves ``screen``: its problems go, except one raised just now (a screen
+        that says why and moves on in the same tap: the message belongs where it goes)."""
+        from kivy.clock import Clock
+
+        now = Clock.frames
+        kept = [m for m in self.messages if m[2] != screen or m[1] != "error" or m[3] == now]
+        if len(kept) != len(self.messages):
+            self.messages = kept
+            self._render()
 
     def _render(self) -> None:
         from kivy.clock import Clock
@@ -351,18 +369,25 @@ class Banner(BoxLayout):
         if not self.messages:
             self.height, self.opacity, self.disabled = 0, 0, True
             return
-        message, level = self.messages[0]
+        message, level = self.messages[0][:2]
         more = f"  (+{len(self.messages) - 1} more)" if len(self.messages) > 1 else ""
         self.label.text = message + more
         self.label.set_face(theme.BAD if level == "error" else theme.INFO)
         # A long message gets the lines it needs, wrapped at the window's width (the strip's
-        # own width is not laid out yet when the first problems arrive at start-up).
+        # own width is not laid out yet when the first problems arrive at start-up), in the
+        # largest font whose lines fit the strip's most.
         from kivy.core.window import Window
 
-        self.label.text_size = (Window.width - 28, None)
-        self.label.texture_update()
-        self.height = min(Window.height // 2, max(theme.TOUCH + 8, self.label.texture_size[1] + 24))
-        self.opacity, self.disabled = 0.97, False
+        most = int(Window.height * self.MOST)
+        width = Window.width - 32
+        self.label.text_size = (width, None)
+        for size in range(theme.BODY, theme.SMALL - 1, -1):
+            self.label.font_size = size
+            self.label.texture_update()
+            if self.label.texture_size[1] + 22 <= most:
+                break
+        self.height = min(most, max(52, self.label.texture_size[1] + 22))
+        self.opacity, self.disabled = 1, False
         if level != "error":
             self._fade = Clock.schedule_once(lambda _dt: self.hide(), self.INFO_SECONDS)
 
