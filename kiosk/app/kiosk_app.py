@@ -229,7 +229,7 @@ class TableKeeperApp(App):
         if self.banner is not None and name != self.manager.current:
             # A problem belongs to the screen it was raised on: leaving that screen puts it
             # away (it is in the journal). One raised on the way here comes along.
-            self.banner.leave(self.manager.current)
+            self.banner.leave(self.manager.current, name)
         if hasattr(screen, "prepare"):
             screen.prepare(**context)
         self.manager.current = name

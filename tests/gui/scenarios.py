@@ -20,6 +20,14 @@ from play_evening import (
     evening_wots_b,
 )
 from play_faults import bad_setting_start, hung_camera, logged_bad_timer
+from play_flow import (
+    banner_strip,
+    demo_own_game,
+    stacked_letters,
+    timer_runs_out,
+    toss_entry,
+    upwords_agree,
+)
 from play_games import option, tosswords, upwords, wordspiel, wots
 from play_keep import correct_turn, demo_asks, keep_games, upwords_board
 from play_names import name_hint
@@ -54,12 +62,14 @@ from play_timer import mute_keeps_timer, timer_cut_part1, timer_cut_part2
 __all__ = [
     "audit",
     "bad_setting_start",
+    "banner_strip",
     "club_qr",
     "correct_turn",
     "damaged_settings",
     "demo",
     "demo_asks",
     "demo_calibrate",
+    "demo_own_game",
     "demo_street",
     "demo_street_turn",
     "dictionary_choice",
@@ -93,12 +103,16 @@ __all__ = [
     "resume_part1",
     "resume_part2",
     "settings_and_stats",
+    "stacked_letters",
     "technician_late_lift",
     "timer",
     "timer_cut_part1",
     "timer_cut_part2",
+    "timer_runs_out",
+    "toss_entry",
     "tosswords",
     "upwords",
+    "upwords_agree",
     "upwords_board",
     "wordspiel",
     "wots",

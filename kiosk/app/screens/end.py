@@ -24,12 +24,14 @@ class EndScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.body.add_widget(
-            Text("Game over", size=theme.LARGE, color=theme.MUTED, size_hint_y=None, height=40)
+            Text("Game over", size=theme.LARGE, color=theme.MUTED, size_hint_y=None, height=34)
         )
-        self.winner = Text("", size=theme.GIANT, bold=True, color=theme.ACCENT, size_hint_y=None, height=110)
+        # The winner and the scores share what the fixed rows leave (a message at the top of
+        # the window takes some for a moment): the giant type shrinks before anything is cut.
+        self.winner = Text("", size=theme.GIANT, bold=True, color=theme.ACCENT, size_hint_y=1.2)
         self.winner.tid = "end.winner"
         self.body.add_widget(self.winner)
-        self.how = Text("", size=theme.BODY, color=theme.MUTED, size_hint_y=None, height=40)
+        self.how = Text("", size=theme.BODY, color=theme.MUTED, size_hint_y=None, height=34)
         self.how.tid = "end.how"
         self.body.add_widget(self.how)
         #: What the end took off whom and why (Upwords: the tiles left on each rack, rule 6F).
@@ -71,7 +73,7 @@ class EndScreen(KioskScreen):
             first = game.deductions()[0]
             self.how.text = f"{outcome.termination}: {-first.points // first.tiles} points off each tile left"
         self.deducted.text = "\n".join(lines)
-        self.deducted.height = 28 * len(lines)
+        self.deducted.height = 26 * len(lines)
         self.deducted.opacity = 1 if lines else 0
         self.table.clear_widgets()
         scores = game.scores()

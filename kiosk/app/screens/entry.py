@@ -127,9 +127,8 @@ class EntryScreen(KioskScreen):
         else:
             view = timer.view()
             text = "TIME!" if view.phase == "expired" else view.digits
-            colour = {"expired": theme.BAD, "warning": theme.WARN, "paused": theme.MUTED}.get(
-                view.phase, theme.TEXT
-            )
+            colours = {"expired": theme.BAD, "warning": theme.WARN, "paused": theme.MUTED, "idle": theme.MUTED}
+            colour = colours.get(view.phase, theme.TEXT)
         if self.clock.text != text:
             self.clock.text, self.clock.color = text, colour
 

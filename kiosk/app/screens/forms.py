@@ -367,6 +367,8 @@ class TosswordsForm(Form):
         return f"tiles {self.tiles or '?'}   word {self.word or '?'}"
 
     def preview(self, text: str) -> str:
+        if self.game.can_steal() and not self.tiles:
+            return f"steal: {self.game.state.stealable.describe()}"
         keys = self.tiles[:2]
         die = "?" if self.die is None else self.die
         return f"keys {' '.join(keys) or '?'}, die {die}"
@@ -418,16 +420,19 @@ class TosswordsForm(Form):
         """The word found for the timed-out draw; then the tile to send back is chosen, on big
         buttons in the keyboard's place."""
         self._store(self.screen.keyboard.text)
-        word = self.word or self.tiles  # typed in either field: it is the word that counts
         draw = self.game.state.stealable
-        if not word:
+        if not (self.word or self.tiles):
             self.screen.app.warn(f"Type the word you found for {draw.describe()}, then tap Steal.")
             return None
-        self.word = word
+        if not self.word:  # typed where the tiles go: a steal has no draw of its own, it is the word
+            self.word, self.tiles = self.tiles, ""
+            self.editing = "tiles"
+            self._switch()
+        word = self.word
         victim = self.game.players[1 - self.game.state.to_move]
         from kivy.uix.gridlayout import GridLayout
 
-        grid = GridLayout(cols=9, spacing=4)
+        grid = GridLayout(cols=min(9, len(self.game.retired()[victim]) + 1), spacing=4)
         for tile in self.game.retired()[victim]:
             grid.add_widget(
                 BigButton(
@@ -441,7 +446,7 @@ class TosswordsForm(Form):
             BigButton("Back", tid="entry.send_back.none", face=theme.PANEL, size=theme.SMALL,
                       on_tap=self.screen.hide_choices)
         )
-        self.screen.show_choices(grid, f"{word} for {draw.describe()}: which of {victim}'s tiles goes back?")
+        self.screen.show_choices(grid, f"{word}: send back which of {victim}'s tiles?")
         return None
 
 

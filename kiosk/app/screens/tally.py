@@ -70,7 +70,10 @@ class TallyScreen(KioskScreen):
         for i, (name, left) in enumerate(game.racks.items()):
             row = BoxLayout(spacing=8, size_hint_y=None, height=theme.TOUCH - 8)
             row.add_widget(Text(name, size=theme.LARGE, bold=True, halign="left"))
-            cost = f"{plural(left, 'tile')} left: {lost[name].points}" if name in lost else "no tiles left"
+            now = game.scores().get(name, 0)
+            then = ended.scores().get(name, now) if ended is not None else now
+            cost = (f"{plural(left, 'tile')} left: {lost[name].points} ({now} → {then})" if name in lost
+                    else f"no tiles left ({now})")
             label = Text(cost, size=theme.BODY, halign="right", color=theme.WARN if left else theme.TEXT)
             label.tid = f"tally.left.{i}"
             row.add_widget(label)

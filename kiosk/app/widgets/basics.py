@@ -349,16 +349,22 @@ class Banner(BoxLayout):
         self.messages.sort(key=lambda m: m[1] != "error")
         self._render()
 
-    def leave(self, screen: str) -> None:
-        """The table leaves ``screen``: its problems go, except one raised just now (a screen
-        that says why and moves on in the same tap: the message belongs where it goes)."""
+    def leave(self, screen: str, to: str) -> None:
+        """The table leaves ``screen`` for ``to``: its messages go, except one raised just now (a
+        screen that says why and moves on in the same tap: that message belongs to ``to``)."""
         from kivy.clock import Clock
 
         now = Clock.frames
-        kept = [m for m in self.messages if m[2] != screen or m[1] != "error" or m[3] == now]
+        kept = [
+            (m[0], m[1], to, m[3]) if m[3] == now else m
+            for m in self.messages
+            if m[2] != screen or m[3] == now
+        ]
         if len(kept) != len(self.messages):
             self.messages = kept
             self._render()
+        else:
+            self.messages = kept
 
     def _render(self) -> None:
         from kivy.clock import Clock

@@ -17,6 +17,8 @@ from kivy.uix.widget import Widget
 from kiosk.app.widgets import theme
 
 _TEX_CACHE: dict[tuple[str, int, bool], Any] = {}
+#: The smallest font of a stack's height digit (px): see :meth:`GridView._stack`.
+STACK_DIGIT = 12
 
 
 def _text_texture(text: str, size: int, bold: bool = True) -> Any:
@@ -172,21 +174,28 @@ class GridView(_Canvas):
                     Line(rectangle=(x + 2, y + 2, cell - 4, cell - 4), width=2)
 
     def _stack(self, top: str, height: int, spot: tuple[int, int], x: float, y: float, cell: float) -> None:
-        """A stacked square: the height as a digit in the top right corner, the letter centred in
-        the room left of it, in the largest font that keeps it clear of the digit."""
-        digit = _text_texture(str(height), max(theme.SMALL, int(cell * 0.3)))
+        """A stacked square: the height as a small digit in the top right corner, the letter
+        centred in the room left of it, in the largest font that keeps it clear of the digit.
+
+        The digit is the one text on screen allowed below :data:`theme.SMALL` (down to
+        :data:`STACK_DIGIT` px): it is a mark on a tile, like the tile's own printed points,
+        and on the game screen's small squares a full-size digit would leave the letter no room.
+        """
+        digit = _text_texture(str(height), max(STACK_DIGIT, int(cell * 0.4)))
         dx, dy = x + cell - 1 - digit.width, y + cell - 1 - digit.height
         Color(*theme.ACCENT_TEXT)
         Rectangle(texture=digit, pos=(dx, dy), size=digit.size)
         self.painted_text.append(str(height))
         room = dx - (x + 1)  # the square's width left of the digit's column
         font = int(cell * 0.62)
-        while font > theme.SMALL:
-            face = _text_texture(top, font)
-            if face.width <= room - 1 and face.height <= cell - 2:
-                break
+        face = _text_texture(top, font)
+        while font > STACK_DIGIT and (face.width > room - 1 or face.height > cell - 2):
             font -= 1
-        box = self.letter(top, x + 1 + room / 2, y + cell / 2, font, theme.ACCENT_TEXT)
+            face = _text_texture(top, font)
+        lx, ly = x + 1 + (room - face.width) / 2, y + (cell - face.height) / 2
+        Rectangle(texture=face, pos=(lx, ly), size=face.size)
+        self.painted_text.append(top)
+        box = (lx, ly, float(face.width), float(face.height))
         self.stack_boxes[spot] = (box, (dx, dy, float(digit.width), float(digit.height)))
 
     def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
