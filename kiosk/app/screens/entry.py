@@ -127,8 +127,9 @@ class EntryScreen(KioskScreen):
         else:
             view = timer.view()
             text = "TIME!" if view.phase == "expired" else view.digits
-            colours = {"expired": theme.BAD, "warning": theme.WARN, "paused": theme.MUTED, "idle": theme.MUTED}
-            colour = colours.get(view.phase, theme.TEXT)
+            colour = {"expired": theme.BAD, "warning": theme.WARN}.get(
+                view.phase, theme.MUTED if view.phase in ("paused", "idle") else theme.TEXT
+            )
         if self.clock.text != text:
             self.clock.text, self.clock.color = text, colour
 
