@@ -60,3 +60,16 @@ def test_the_start_screen_never_offers_the_demos_players(tmp_path: Path) -> None
     assert session.new_game("upwords", list(PLAYERS), demo=True).ok
     assert session.last_players("upwords") == ["Mum", "Dad"]
     assert session.recent_players() == ["Mum", "Dad"]
+
+
+def test_a_turn_played_after_the_question_asks_it_again(tmp_path: Path) -> None:
+    session = _session(tmp_path)
+    assert session.new_game("upwords", ["Mum", "Dad"]).ok
+    family = session.game_id
+    demo = Demo()
+    assert "tap Demo step again" in demo.step(session)
+    assert session.submit(SCRIPT[0][1]).ok  # the family plays on
+    assert "tap Demo step again" in demo.step(session)  # asked again, nothing put aside
+    assert session.game_id == family
+    demo.step(session)
+    assert session.demo and session.game_id != family

@@ -40,6 +40,11 @@ def test_a_family_evening_five_games_each_cut_and_resumed(data: Path) -> None:
     upwords = _half("upwords", data)
     assert "Corrected entry 2" in upwords["corrected"]
     assert upwords["after_correction"] == {"Mum": 8, "Dad": 8}  # DEAN scores as DEAR did
+    assert upwords["agree_rows"] == ["7 tiles left: -35 (8 → -27)", "7 tiles left: -35 (8 → -27)"]
+    assert upwords["ended_early"] == [
+        "the players agreed to stop: 5 points off each tile left",
+        "Mum: 7 tiles left, -35 (rule 6F)\nDad: 7 tiles left, -35 (rule 6F)",
+    ]
     assert upwords["rematch_players"] == ["Dad", "Mum"] and upwords["rematch_mover"] == "Dad to play"
     assert "Wins in 2 games together" in upwords["rematch_summary"]
     toss = _half("tosswords", data)
@@ -57,3 +62,15 @@ def test_a_family_evening_five_games_each_cut_and_resumed(data: Path) -> None:
         upwords_game = next(g for g in games if g.game == "upwords" and g.players == ("Mum", "Dad"))
         words = [e.get("word") for e in log.events(upwords_game.id) if e.get("word")]
     assert words == ["MOOD", "DEAN"]
+    demo = run("evening_demo", data)
+    assert "tap Demo step again" in demo["demo_asked"]
+    assert demo["guests_go_on"] == [True, False]
+    assert demo["demo_open"] == [True, True]
+    assert demo["names_after_demo"] == ["Ann", "Bob"]  # the guests' names: their game, not the demo's
+    assert demo["offer"] == "Resume Upwords with Ann and Bob from turn 3?"
+    assert demo["guests_back"] == [True, False, ["8", "8"]]
+    with game_log(data) as log:
+        guests = [e.get("word") for e in log.events(demo["guests_id"])]
+        demo_games = [g for g in log.games(12) if g.demo]
+    assert guests == ["MOOD", "DEAR"]  # the demo never wrote into the guests' game
+    assert len(demo_games) == 1 and demo_games[0].status == "playing"

@@ -95,8 +95,8 @@ class Demo:
     busy: bool = False
     read_by_camera: int = 0
     confirmed_by_players: int = 0
-    #: The game (log id) the players were asked about putting aside for the demo.
-    _asked: int | None = None
+    #: The game (log id, entries) the players were asked about putting aside for the demo.
+    _asked: tuple[int | None, int] | None = None
 
     def close(self) -> None:
         """Stop the demo camera's worker (the app is stopping)."""
@@ -124,9 +124,11 @@ class Demo:
         # Only the demo's own game (marked so in its header) is ever played by a step: a
         # family's game is never written into, whatever its players are called.
         if game is None or not session.demo:
-            if game is not None and not game.is_over() and self._asked != session.game_id:
-                # Never put the table's game aside without asking; the answer is one more tap.
-                self._asked = session.game_id
+            asking = (session.game_id, len(game.events)) if game is not None else None
+            if game is not None and not game.is_over() and self._asked != asking:
+                # Never put the table's game aside without asking; the answer is one more tap,
+                # straight after (a turn played in between asks again).
+                self._asked = asking
                 return (
                     f"Demo: tap Demo step again to start the demo; this {game.title} game is kept "
                     "on the start screen to resume."

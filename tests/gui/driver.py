@@ -230,7 +230,7 @@ def main(argv: list[str]) -> int:
 
         Clock.schedule_once(advance, 0.1)
 
-    demo = scenario_name.startswith("demo")
+    demo = scenario_name.startswith("demo") or scenario_name.endswith("_demo")
     app = build_app(demo=demo, screenshots=shots, on_started=begin)
     app.run()
     result_path.write_text(json.dumps(outcome, indent=1, default=str))

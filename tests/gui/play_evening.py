@@ -122,7 +122,12 @@ def evening_upwords_b(ui: Any) -> Steps:
     ui.note("corrected", ui.app.screens["game"].news.text)
     yield from ui.press("history.back")
     ui.note("after_correction", ui.app.session.game.scores())
-    yield from passes(ui, 2)
+    # Bedtime with tiles still in the bag: they agree to stop, and the end says what it cost.
+    yield from ui.press("game.turn")
+    yield from ui.press("entry.end")
+    ui.note("agree_rows", [ui.read("tally.left.0"), ui.read("tally.left.1")])
+    yield from ui.press("tally.done")
+    ui.note("ended_early", [ui.read("end.how"), ui.text("end.deducted")])
     yield from the_end(ui, "evening-end-upwords")
     yield from ui.press("end.rematch")  # the same players; Mum moves to the next seat
     ui.note("rematch_players", list(ui.app.session.game.players))
@@ -195,3 +200,30 @@ def evening_option_b(ui: Any) -> Steps:
     yield from ui.press("start.stats")  # the evening in the Games list
     ui.note("games_list", [w.text for w in ui.app.screens["history"].lines.children][::-1])
     yield from ui.shot("evening-games-played")
+
+
+# ---------------------------------------------------------------------- the demo, at bedtime
+def evening_demo(ui: Any) -> Steps:
+    """Guests named Ann and Bob (the demo's own names) play Upwords; a child taps Demo step
+    with their game open: it asks, and their game goes on untouched. A second tap opens the
+    demo's own game; Start game then offers the guests' game back."""
+    yield
+    yield from pick_game(ui, "upwords", ["Ann", "Bob"])
+    guests = ui.app.session.game_id
+    yield from place_word(ui, "MOOD", "entry.col.less", "entry.col.less")
+    yield from ui.press("game.demo")
+    ui.note("demo_asked", ui.text("game.news"))
+    yield from place_word(ui, "DEAR", "entry.col.more", "entry.direction")  # Bob plays on
+    ui.note("guests_go_on", [ui.app.session.game_id == guests, ui.app.session.demo])
+    yield from ui.press("game.demo")  # a turn later: it asks again
+    yield from ui.press("game.demo")  # straight after: yes, the demo's game; the guests' kept
+    ui.note("demo_open", [ui.app.session.game_id != guests, ui.app.session.demo])
+    yield from ui.press("game.menu")
+    yield from ui.press("history.leave")
+    ui.note("names_after_demo", [ui.text("start.name.0"), ui.text("start.name.1")])
+    yield from ui.press("start.game.upwords")
+    yield from ui.press("start.go")
+    ui.note("offer", ui.read("start.offer"))
+    yield from ui.press("start.offer.resume", 0.2)
+    ui.note("guests_back", [ui.app.session.game_id == guests, ui.app.session.demo, ui.scores()])
+    ui.note("guests_id", guests)

@@ -8,6 +8,7 @@ never the session. The five games are in ``play_games.py``, the other situations
 
 from play_club import club_qr
 from play_evening import (
+    evening_demo,
     evening_option_a,
     evening_option_b,
     evening_tosswords_a,
@@ -74,6 +75,7 @@ __all__ = [
     "demo_street_turn",
     "dictionary_choice",
     "disk_full",
+    "evening_demo",
     "evening_option_a",
     "evening_option_b",
     "evening_tosswords_a",
