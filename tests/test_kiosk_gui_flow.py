@@ -67,7 +67,7 @@ def test_tosswords_entry_never_loops_and_offers_steal_only_when_one_can_be_made(
 def test_time_up_passes_the_turn_and_the_next_timer_runs(data: Path) -> None:
     found = run("timer_runs_out", data)
     assert found["start_timer"] == "Timer 15 s"
-    assert found["entry_clock"] in {str(n) for n in range(10, 16)}
+    assert found["entry_clock"] in {f"{n} s" for n in range(10, 16)}
     before, after, phase = found["settings_kept"]
     assert phase == "running" and after <= before and after < 15  # not back to a full turn
     assert found["expired_hint"] == "Time is up! tap here: next turn"

@@ -126,7 +126,8 @@ class EntryScreen(KioskScreen):
             text, colour = "", theme.MUTED
         else:
             view = timer.view()
-            text = "TIME!" if view.phase == "expired" else view.digits
+            digits = view.digits if ":" in view.digits else f"{view.digits} s"
+            text = "TIME!" if view.phase == "expired" else digits
             colour = {"expired": theme.BAD, "warning": theme.WARN}.get(
                 view.phase, theme.MUTED if view.phase in ("paused", "idle") else theme.TEXT
             )
