@@ -312,10 +312,10 @@ def time_up(game: Game[Any]) -> TimeUp:
         return TimeUp({"type": "no_word"}, "next team")
     if name == "tosswords":
         if game.options.get("steal"):  # a steal is checked against the draw: it is typed first
-            return TimeUp(None, "type the draw", "Time ran out: type the tiles, tap the die, then Timeout")
+            return TimeUp(None, "type the draw", "Time's up: the tiles, the die, then Timeout")
         return TimeUp({"type": "timeout"}, "next turn")
     if name == "wordspiel":
         if getattr(game, "phase", "") == "deal":
             return TimeUp(None, "type the card", "WordSpiel: type the flipped card")
-        return TimeUp(None, "draw a card", "Time ran out: draw the top card, keep it or spiral it")
+        return TimeUp(None, "draw a card", "Time's up: draw a card, keep or spiral")
     return TimeUp({"type": "pass"}, "next turn")
