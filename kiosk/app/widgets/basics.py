@@ -332,6 +332,9 @@ class Banner(BoxLayout):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(size_hint_y=None, height=0, opacity=0, padding=(6, 3), **kwargs)
+        # Opaque: the game screen skips the window's clear (widgets.still.cover_window), so the
+        # strip paints every pixel it owns, its margins too.
+        fill(self, theme.BG)
         self.label = BigButton("", tid="banner", on_tap=self.hide, face=theme.BAD, size=theme.BODY)
         self.add_widget(self.label)
         #: (message, level, the screen it was raised on, the frame it was raised in)
