@@ -73,3 +73,12 @@ def test_a_turn_played_after_the_question_asks_it_again(tmp_path: Path) -> None:
     assert session.game_id == family
     demo.step(session)
     assert session.demo and session.game_id != family
+
+
+def test_no_game_offers_real_names_before_anyone_typed_one() -> None:
+    from kiosk.play.playbook import GAME_ORDER, guide, placeholder_name
+
+    for name in GAME_ORDER:
+        sides = guide(name).default_sides
+        assert all(placeholder_name(side) for side in sides), (name, sides)
+        assert not set(sides) & set(PLAYERS)

@@ -37,6 +37,8 @@ class Guide:
     name: str
     title: str
     side: str  # "Team" or "Player"
+    #: Stand-ins until the players name themselves ("Player 1", "Team A": see
+    #: :func:`placeholder_name`), never people's names such as the demo's Ann and Bob.
     default_sides: tuple[str, ...]
     score_label: str
     kinds: tuple[ChallengeKind, ...]
@@ -84,7 +86,7 @@ GUIDES: dict[str, Guide] = {
         "upwords",
         "Upwords",
         "Player",
-        ("Ann", "Bob"),
+        ("Player 1", "Player 2"),
         "points",
         (
             ChallengeKind(
@@ -122,7 +124,7 @@ GUIDES: dict[str, Guide] = {
         "wordspiel",
         "WordSpiel",
         "Player",
-        ("Ann", "Bob", "Cy"),
+        ("Player 1", "Player 2", "Player 3"),
         "cards",
         (
             ChallengeKind(
@@ -141,7 +143,7 @@ GUIDES: dict[str, Guide] = {
         "option",
         "Option",
         "Player",
-        ("Ann", "Bob"),
+        ("Player 1", "Player 2"),
         "points",
         (
             ChallengeKind(
