@@ -1,0 +1,110 @@
+"""Does the camera offer the play? Upwords games under one fixed camera, read as the kiosk reads.
+
+    python -m bench plays                   # 8 games of 14 plays per family and board
+    python -m bench plays --quick           # 2 games
+    python -m bench plays --seeds 800000    # games nobody has looked at
+
+Randomised Upwords games (:func:`vision.synthetic.scenes.grid_scene` with ``sequence``: 14
+plays from the empty board, 1-5 tiles a play, stacks up to 5) on 8x8 and 10x10 boards, each
+under one camera that stays put while the room's light changes from picture to picture (the
+renderer's per-picture gradient, brightness, soft shadows and colour cast), no hands. Each game
+is calibrated as the docs say: the empty board, then the letters (and the set's thickness,
+:mod:`vision.set_geometry`) taught from a photo of the tiles laid out.
+
+After every play the picture is read the way the kiosk reads it: with the game's board before
+the play as history (the players confirmed it), and the play proposed by
+:func:`vision.upwords_reader.play_from_reading` only when no cell is in doubt. Counted per play:
+offered exactly (the tiles placed), **offered wrong** (the one failure not allowed), or not
+offered, and why (a hand seen where there is none, or cells in doubt). Baseline in the same run,
+same pictures: each read alone, without history.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bench import options
+from bench.bench_generalise import _teach
+from games.upwords_board import Board, Placement
+from kiosk.camera.view import history
+from vision.learn_board import learn_grid
+from vision.set_geometry import measure_tile_height
+from vision.synthetic.scenes import Scene, grid_scene
+from vision.upwords_reader import TileGeometry, UpwordsReader, play_from_reading
+
+PLAYS = 14
+KINDS = ("upwords8", "upwords10")
+
+
+def _reader(s: Scene) -> UpwordsReader:
+    """The reader a family's calibration gives: learnt look, taught letters, measured thickness."""
+    cal = s.calibration
+    found = measure_tile_height(s.teaching.image, cal.corners, cal.rows, cal.cols, s.face_frac,
+                                s.teaching_layout.keys())
+    geometry = (TileGeometry.from_shape(s.face_frac, found.thickness_mm(22.0), 5) if found
+                else TileGeometry.from_shape(s.face_frac, None, 5, measured=False))
+    appearance = learn_grid(cal.image, cal.corners, cal.rows, cal.cols, s.face_frac, s.teaching.image,
+                            s.teaching_layout.keys())
+    reader = UpwordsReader(cal.corners, cal.image_size, rows=cal.rows, cols=cal.cols, geometry=geometry,
+                           appearance=appearance)
+    reader.letters = _teach(reader, s.teaching.image, s.teaching_layout, 1)
+    return reader
+
+
+def _boards(s: Scene) -> list[tuple[Board, set[Placement]]]:
+    """The board before each play and the tiles that play placed, from the scene's truth."""
+    out, board = [], Board.empty(s.rows)
+    for frame in s.frames:
+        placed = {Placement(r, c, frame.letters[r][c]) for r in range(s.rows) for c in range(s.cols)
+                  if frame.heights[r][c] > board.height(r, c)}
+        out.append((board, placed))
+        board = board.place(placed)
+    return out
+
+
+def _judge(tally: Counter, before: Board, placed: set[Placement], reading) -> None:
+    proposal = play_from_reading(before, reading)
+    if proposal.ok:
+        tally["exact" if set(proposal.tiles) == placed else "WRONG"] += 1
+    elif any("hand" in f for c in reading.cells for f in c.flags):
+        tally["hand"] += 1
+    else:
+        tally["doubt"] += 1
+
+
+def run(kind: str, family: str, seeds: range) -> tuple[Counter, Counter, list[str]]:
+    kiosk, alone, per_game = Counter(), Counter(), []
+    for seed in seeds:
+        s = grid_scene(seed, family, kind, n_frames=PLAYS, hand_chance=0.0, sequence=True)
+        reader = _reader(s)
+        game = Counter()
+        for frame, (before, placed) in zip(s.frames, _boards(s), strict=True):
+            _judge(game, before, placed, reader.read(frame.image, previous=history(before)))
+            _judge(alone, before, placed, reader.read(frame.image))
+        kiosk.update(game)
+        per_game.append(f"{game['exact']}/{PLAYS}")
+    return kiosk, alone, per_game
+
+
+def _line(name: str, t: Counter) -> str:
+    n = max(sum(t.values()), 1)
+    return (f"  {name:<22} offered exactly {t['exact']:>3}/{n} ({t['exact'] / n:5.1%})   "
+            f"WRONG {t['WRONG']:>2}   not offered: a hand seen {t['hand']:>3}, "
+            f"cells in doubt {t['doubt']:>3}")
+
+
+def main() -> None:
+    args = options(seeds=0, seeds_help="first game seed (held-out runs: 800000 and up)")
+    games = 2 if args.quick else 8
+    for family in ("train", "held_out"):
+        for kind in KINDS:
+            seeds = range(args.seeds, args.seeds + games)
+            kiosk, alone, per_game = run(kind, family, seeds)
+            print(f"\n{kind}, {family} family, seeds {seeds.start}-{seeds.stop - 1} "
+                  f"({games} games of {PLAYS} plays)")
+            print(_line("with history (kiosk)", kiosk) + f"   per game: {' '.join(per_game)}")
+            print(_line("alone (baseline)", alone))
+
+
+if __name__ == "__main__":
+    main()
