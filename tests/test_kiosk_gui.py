@@ -48,6 +48,7 @@ def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> N
     assert found["after_compound_mover"] == "Blues"  # the Reds challenged wrongly: they lose their turn
     assert found["winner"] == "Reds win!"  # a team takes the plural
     assert found["history_lines"] > 10
+    assert_street_readable(found["street_measured"])
     with game_log(data) as log:
         game_id = log.games(1)[0].id
         events = log.events(game_id)
@@ -59,6 +60,19 @@ def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> N
         assert spelling["first_error"] == 6 and spelling["ruling"]["legal"] is False
         replayed = replay_lines(log.export(game_id).splitlines())
     assert replayed.outcome().winners == ("Reds",)
+
+
+def assert_street_readable(measured: dict[str, Any]) -> None:
+    """Every tile's letter sits inside its tile and is at least half as tall as the score
+    digits; the street takes more than a third of the screen's height."""
+    tiles = measured["tiles"]
+    assert len(tiles) == 17, tiles
+    half_score = measured["score_digits_px"] / 2
+    for letter, side, font, width, height in tiles:
+        assert width <= side and height <= side, (letter, side, width, height)
+        assert height >= half_score, (letter, height, measured["score_digits_px"])
+    assert measured["street_share"] > 0.45, measured["street_share"]
+    assert measured["ring_font"] >= measured["score_font"], measured["ring_font"]
 
 
 @needs_words

@@ -34,3 +34,17 @@ def test_the_camera_offers_the_word_its_moves_make_and_flags_a_typo(data: Path) 
     assert {k: v for k, v in found["positions_after"].items() if v} == {"P": -2, "R": -1, "L": -1}
     events = newest_events(data)
     assert [e["word"] for e in events if e["type"] == "word"] == ["PURPLE"]
+
+
+@needs_words
+def test_correcting_an_old_turn_is_not_compared_with_the_street_of_later_turns(data: Path) -> None:
+    found = run("demo_street_correction", data)
+    assert found["preview_PURPLE"] == found["preview_GIANT"] == ""  # both filmed as typed
+    assert found["old_field"] == "PURPLE"
+    assert not found["old_preview"].startswith("camera:"), found["old_preview"]  # no false "moved"
+    assert found["old_screen_after"] == "history", found["old_banners"]  # corrected, no warning
+    assert not any("camera saw" in b for b in found["old_banners"]), found["old_banners"]
+    assert found["latest_preview"].startswith("camera: ") and "tiles moved otherwise" in found["latest_preview"]
+    assert found["preview_text_top"] <= found["bar_bottom"], found  # the hint stays under the bar
+    events = newest_events(data)
+    assert [e["word"] for e in events if e["type"] == "word"] == ["PURPLE", "GIANT"]

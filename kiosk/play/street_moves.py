@@ -45,6 +45,34 @@ class StreetMoves:
                 parts.append(f"{letter} moved {abs(saw)}, the word moves it {abs(wanted)}")
         return "; ".join(parts)
 
+    def hint(self, game: Any, word: str) -> str:
+        """The disagreement short enough for the entry's field (two lines at most beside the
+        word): one tile in full, several by their letters; the banner on Done says it all."""
+        if not self.seen or not word.strip():
+            return ""
+        state = game.state
+        diff = mismatch(state, state.on_street, word.upper(), self.seen)
+        if len(diff) <= 1:
+            return self.disagreement(game, word)
+        return f"{len(diff)} tiles moved otherwise: {' '.join(diff)}"
+
+
+def camera_for(game: Any, correcting: int | None, camera: Any) -> Any:
+    """The camera, when its read can be compared with the turn being entered; else None.
+
+    The camera sees the street as it is now. A new turn, or a correction of the latest
+    entry, is played on the street the camera sees. A correction of an older entry is not:
+    the street is rebuilt from the entries up to and including that one, and when a later
+    entry moved tiles since, the read now would show that entry's moves as this one's (the
+    "moved" warnings would be false). Then the correction is entered without the camera.
+    """
+    if camera is None or correcting is None or game is None:
+        return camera
+    from kiosk.play.correction import before
+
+    at_that_turn = before(game, correcting + 1)
+    return camera if dict(at_that_turn.positions()) == dict(game.positions()) else None
+
 
 def street_moves(game: Any, camera: Any, authority: Any, limit: int = 3) -> StreetMoves:
     """The camera's view of this turn: nothing when there is no camera read of the street."""

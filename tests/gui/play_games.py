@@ -15,6 +15,7 @@ from play_steps import (
     pick_game,
     place_word,
     rule,
+    street_measured,
     street_to_the_end,
     the_end,
     timeout,
@@ -66,6 +67,7 @@ def wots(ui: Any) -> Steps:
     yield from ui.shot("challenge-verdict-illegal")
     yield from ui.press("challenge.ok")
     yield from ui.shot("game-wots-midgame")
+    ui.note("street_measured", street_measured(ui))
     # The Blues play SANDBOX; the Reds say it is two words: it is one, so the Reds lose a turn.
     ui.note("before_sandbox_mover", mover(ui))
     yield from enter_word(ui, "SANDBOX")

@@ -153,3 +153,23 @@ def the_end(ui: Any, shot: str) -> Steps:
 
 def mover(ui: Any) -> str:
     return ui.text("game.mover").removesuffix(" to play")
+
+
+def street_measured(ui: Any) -> dict[str, Any]:
+    """What the game screen's street drew, in pixels: each tile with its letter's rendered size,
+    the score digits' rendered height (the score labels' font), the ring's digits and the
+    street's share of the window's height."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.core.window import Window
+
+    screen = ui.app.screens["game"]
+    digits = CoreLabel(text="0123456789", font_size=screen.SCORE_FONT, bold=True)
+    digits.refresh()
+    street = screen.table.view
+    return {
+        "tiles": [list(t) for t in street.tiles],
+        "score_font": screen.SCORE_FONT,
+        "score_digits_px": digits.texture.height,
+        "ring_font": ui.widget("ring.digits").font_size,
+        "street_share": street.height / Window.height,
+    }

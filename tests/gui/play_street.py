@@ -68,3 +68,59 @@ def demo_street_turn(ui: Any) -> Steps:
     # closes (a render cut off mid-way at exit aborts the process).
     yield from ui.wait_for(lambda: camera.frames > filmed and camera._jobs.empty(), 80, 0.25)
     yield 1.0
+
+
+def _film_turn(ui: Any, word: str) -> Steps:
+    """The side to play pushes the tiles of ``word``; the camera films the street."""
+    from games.word_on_the_street import LETTERS, move_tiles
+
+    game = ui.app.session.game
+    moved, _ = move_tiles(game.state, game.state.on_street, word)
+    after = dict(zip(LETTERS, moved.positions, strict=True))
+    want = {k: v for k, v in after.items() if v != game.positions()[k] and abs(v) < 3}
+    ui.app.camera.film_street(after)
+    yield from _wait_for_street(ui, want)
+
+
+def demo_street_correction(ui: Any) -> Steps:
+    """Two turns filmed and played (PURPLE, then GIANT); the first corrected from History: the
+    camera sees the street after GIANT, so it is left out of that correction (no "moved"
+    warning from GIANT's moves); the latest turn is compared with the camera as usual, and its
+    "camera:" hint stays inside the field, clear of Cancel and Done."""
+    yield
+    yield from pick_game(ui, "word-on-the-street", ["Reds", "Blues"])
+    camera = ui.app.camera
+    yield from _wait_for_street(ui, None)
+    for word in ("PURPLE", "GIANT"):
+        yield from _film_turn(ui, word)
+        yield from ui.press("game.turn")
+        ui.type(word)
+        yield
+        ui.note(f"preview_{word}", ui.text("entry.preview"))
+        yield from ui.press("entry.done", 0.3)
+        assert ui.screen == "game", (ui.screen, ui.banners)
+    filmed = camera.frames
+    yield from ui.wait_for(lambda: camera.frames > filmed and camera._jobs.empty(), 80, 0.25)
+    yield from ui.press("game.menu")
+    yield from ui.press("history.correct")
+    yield from ui.press("correct.entry.0")  # "1. Reds: PURPLE", two turns back
+    yield 0.2
+    ui.note("old_preview", ui.text("entry.preview"))
+    ui.note("old_field", ui.text("entry.field"))
+    yield from ui.shot("entry-wots-correct-old")
+    yield from ui.press("entry.done", 0.3)
+    ui.note("old_screen_after", ui.screen)
+    ui.note("old_banners", ui.banners)
+    ui.clear_banners()
+    yield from ui.press("history.correct")
+    yield from ui.press("correct.entry.1")  # "2. Blues: GIANT", the latest: the camera sees it
+    yield 0.2
+    ui.app.screens["entry"].keyboard.set("ROBOTS")
+    yield
+    ui.note("latest_preview", ui.text("entry.preview"))
+    bar, preview = ui.widget("entry.cancel"), ui.widget("entry.preview")
+    ui.note("preview_top", preview.to_window(preview.x, preview.top)[1])
+    ui.note("preview_text_top", preview.to_window(0, preview.center_y + preview.texture_size[1] / 2)[1])
+    ui.note("bar_bottom", bar.to_window(bar.x, bar.y)[1])
+    yield from ui.shot("entry-wots-correct-latest")
+    yield from ui.press("entry.cancel")

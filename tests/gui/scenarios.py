@@ -57,7 +57,7 @@ from play_situations import (
     settings_and_stats,
     timer,
 )
-from play_street import demo_street_turn
+from play_street import demo_street_correction, demo_street_turn
 from play_timer import mute_keeps_timer, timer_cut_part1, timer_cut_part2
 
 __all__ = [
@@ -72,6 +72,7 @@ __all__ = [
     "demo_calibrate",
     "demo_own_game",
     "demo_street",
+    "demo_street_correction",
     "demo_street_turn",
     "dictionary_choice",
     "disk_full",

@@ -88,14 +88,20 @@ class WotsForm(Form):
         """One-tap choices: the dictionary words that make exactly the tile moves the camera saw."""
         from kiosk.play.street_moves import street_moves
 
-        app = self.screen.app
         authority = self.screen.session.word_authority() if hasattr(self.screen.session, "word_authority") \
             else None
-        self.moves = street_moves(self.game, app.camera, authority)
+        self.moves = street_moves(self.game, self._camera(), authority)
         self._flagged = ""
         for i, word in enumerate(self.moves.words):
             controls.add_widget(BigButton(word, tid=f"entry.offer.{i}", size=theme.SMALL,
                                           on_tap=lambda w=word: self._play_offer(w)))
+
+    def _camera(self) -> Any:
+        """The camera, unless this is a correction of a turn older than the street it sees."""
+        from kiosk.play.street_moves import camera_for
+
+        correcting = getattr(self.screen, "correcting", None)
+        return camera_for(self.screen.session.game, correcting, self.screen.app.camera)
 
     def _play_offer(self, word: str) -> None:
         event = super().event(word)
@@ -107,7 +113,7 @@ class WotsForm(Form):
         category = self.screen.app.current_category()
         card = f"card: {category}" if category else ""
         moves = getattr(self, "moves", None)
-        why = moves.disagreement(self.game, text) if moves is not None else ""
+        why = moves.hint(self.game, text) if moves is not None else ""
         return f"camera: {why}" if why else card
 
     def _with_category(self, event: dict[str, Any]) -> dict[str, Any]:
@@ -139,7 +145,7 @@ class WotsForm(Form):
         if letters and hasattr(self.screen, "show_street"):
             from kiosk.play.street_moves import street_picture
 
-            self.screen.show_street(street_picture(self.game, self.screen.app.camera, letters),
+            self.screen.show_street(street_picture(self.game, self._camera(), letters),
                                     "Red: check these tiles (tap the street to type)")
 
     def after_submit(self, event: dict[str, Any]) -> None:

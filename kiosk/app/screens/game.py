@@ -38,6 +38,11 @@ class _Prompt(Text):
 
 class GameScreen(KioskScreen):
     screen_name = "game"
+    #: The scores' digits: the street's tile letters are held to at least half their height.
+    SCORE_FONT = theme.LARGE
+    #: Word on the Street's card row: a finger-sized New card button and no taller (the street
+    #: below it needs the height).
+    CARD_ROW = 60
 
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
@@ -55,7 +60,7 @@ class GameScreen(KioskScreen):
         self._timer_game: int | None = None
         #: The log id of the game the news line speaks of: another game's news is never shown.
         self._news_game: int | None = None
-        top = BoxLayout(size_hint_y=None, height=88, spacing=theme.GAP)
+        top = BoxLayout(size_hint_y=None, height=68, spacing=theme.GAP)
         self.mover = Text("", size=theme.HUGE, bold=True, color=theme.ACCENT, halign="left", size_hint_x=0.42)
         self.mover.tid = "game.mover"
         top.add_widget(self.mover)
@@ -70,7 +75,12 @@ class GameScreen(KioskScreen):
         side.add_widget(self.news)
         top.add_widget(side)
         self.body.add_widget(top)
-        self.card_row = BoxLayout(size_hint_y=None, height=theme.TOUCH, spacing=theme.GAP)
+        # The timer column runs the full height beside the card row and the table: the ring
+        # gets the card row's height too (its digits stay large), the street the full width
+        # left of it.
+        main = BoxLayout(spacing=theme.GAP)
+        left = BoxLayout(orientation="vertical", spacing=theme.GAP)
+        self.card_row = BoxLayout(size_hint_y=None, height=self.CARD_ROW, spacing=theme.GAP)
         self.category = Text("", size=theme.LARGE, bold=True)
         self.category.tid = "game.category"
         card_panel = Panel()
@@ -86,12 +96,14 @@ class GameScreen(KioskScreen):
                 face=theme.INFO,
             )
         )
-        self.body.add_widget(self.card_row)
+        left.add_widget(self.card_row)
         middle = BoxLayout(spacing=theme.GAP)
         self.scores = BoxLayout(orientation="vertical", spacing=4, size_hint_x=None, width=210)
         middle.add_widget(self.scores)
         self.table = tables.TablePanel()
         middle.add_widget(self.table)
+        left.add_widget(middle)
+        main.add_widget(left)
         timer_box = BoxLayout(orientation="vertical", size_hint_x=None, width=200, spacing=4)
         # The ring's place in the layout; the ring itself is drawn over it, outside the still
         # layer, so its once-a-second change does not repaint the rest of the screen.
@@ -117,9 +129,9 @@ class GameScreen(KioskScreen):
         )
         self.mute_button.size_hint_y, self.mute_button.height = None, theme.TOUCH
         timer_box.add_widget(self.mute_button)
-        middle.add_widget(timer_box)
-        self.body.add_widget(middle)
-        self.buttons = BoxLayout(size_hint_y=None, height=theme.TOUCH + 6, spacing=theme.GAP)
+        main.add_widget(timer_box)
+        self.body.add_widget(main)
+        self.buttons = BoxLayout(size_hint_y=None, height=theme.TOUCH + 2, spacing=theme.GAP)
         self.timer_button = BigButton(
             "Start timer", tid="game.timer", on_tap=self.toggle_timer, face=theme.INFO
         )
@@ -201,7 +213,7 @@ class GameScreen(KioskScreen):
         self._show_mute(bool(self.app.settings.section("timer").get("mute", False)))
         self.table.show(game, self.app.camera)
         show_card = game.name == "word-on-the-street"
-        self.card_row.height = theme.TOUCH if show_card else 0
+        self.card_row.height = self.CARD_ROW if show_card else 0
         self.card_row.opacity = 1 if show_card else 0
         self.card_row.disabled = not show_card
         if show_card:
@@ -232,7 +244,7 @@ class GameScreen(KioskScreen):
             row.add_widget(Text(label, size=theme.BODY, bold=True, color=colour, halign="left"))
             score = Text(
                 str(scores.get(name, 0)),
-                size=theme.LARGE,
+                size=self.SCORE_FONT,
                 bold=True,
                 color=colour,
                 size_hint_x=0.4,

@@ -74,24 +74,39 @@ class StreetView(_Canvas):
     their lanes get a red frame). The first team's kerb is at the bottom, the second's at
     the top; each kerb is labelled with its team's name and captured count, and a captured
     tile (±3) is drawn on its captor's kerb, outside the street, in amber.
+
+    The five spaces of a lane get the height; a kerb row is four fifths of a space (a
+    captured tile only needs to be read, not pushed), so the street's tiles are as large as
+    the widget allows. A tile's letter is sized to sit inside its tile.
     """
 
-    LABEL = 24  # the kerb's name line
-    KERB_GAP = 6
+    LABEL = 20  # the kerb's name line
+    KERB_GAP = 2
+    KERB_ROW = 0.8  # a kerb row's height, in street rows
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        #: Each tile drawn in the last redraw: (letter, tile side, font px, letter width, letter height).
+        self.tiles: list[tuple[str, float, int, int, int]] = []
+
+    def redraw(self) -> None:
+        self.tiles = []
+        super().redraw()
 
     def paint(self, data: tuple[tuple[tuple[str, int], ...], tuple[str, str], frozenset[str]]) -> None:
         positions, teams, doubtful = data
         n = len(positions)
         col_w = self.width / max(1, n)
-        row_h = (self.height - 2 * (self.LABEL + self.KERB_GAP)) / 7
-        street_y = self.y + self.LABEL + row_h + self.KERB_GAP
+        row_h = (self.height - 2 * (self.LABEL + self.KERB_GAP)) / (5 + 2 * self.KERB_ROW)
+        kerb_h = row_h * self.KERB_ROW
+        street_y = self.y + self.LABEL + kerb_h + self.KERB_GAP
         Color(*theme.PANEL)
         RoundedRectangle(pos=(self.x, street_y), size=(self.width, 5 * row_h), radius=[8])
         Color(0.3, 0.32, 0.38, 1)  # the median strip
         Rectangle(pos=(self.x, street_y + row_h * 2), size=(self.width, row_h))
         Color(0.55, 0.57, 0.62, 1)  # the kerbs: a line each side of the street
-        Rectangle(pos=(self.x, street_y - 3), size=(self.width, 3))
-        Rectangle(pos=(self.x, street_y + 5 * row_h), size=(self.width, 3))
+        Rectangle(pos=(self.x, street_y - 2), size=(self.width, 2))
+        Rectangle(pos=(self.x, street_y + 5 * row_h), size=(self.width, 2))
         names = [*teams, "", ""]
         counts = (sum(1 for _, p in positions if p <= -3), sum(1 for _, p in positions if p >= 3))
         bottom_label_y = self.y + self.LABEL / 2
@@ -100,22 +115,36 @@ class StreetView(_Canvas):
             if name:
                 owner = f"{name}'" if name.endswith("s") else f"{name}'s"
                 self.label_left(f"{owner} kerb: {count} captured", self.x + 4, cy, theme.SMALL, theme.MUTED)
-        side = min(col_w, row_h) - 4
+        street_side = min(col_w, row_h) - 3
+        kerb_side = min(col_w, kerb_h) - 2
         for i, (letter, pos) in enumerate(positions):
             cx = self.x + col_w * (i + 0.5)
+            captured = abs(pos) >= 3
             if pos <= -3:  # on the first team's kerb, below the street
-                cy = street_y - self.KERB_GAP - row_h / 2
+                cy = street_y - self.KERB_GAP - kerb_h / 2
             elif pos >= 3:
-                cy = street_y + 5 * row_h + self.KERB_GAP + row_h / 2
+                cy = street_y + 5 * row_h + self.KERB_GAP + kerb_h / 2
             else:
                 cy = street_y + row_h * (pos + 2.5)
-            captured = abs(pos) >= 3
+            side = kerb_side if captured else street_side
             Color(*(theme.ACCENT if captured else (0.93, 0.9, 0.8, 1)))
             RoundedRectangle(pos=(cx - side / 2, cy - side / 2), size=(side, side), radius=[4])
-            self.letter(letter, cx, cy, int(side * 0.68), theme.ACCENT_TEXT)
+            self.tile_letter(letter, cx, cy, side)
             if letter in doubtful:  # the camera is not sure of this column: the players look
                 Color(*theme.BAD)
                 Line(rectangle=(cx - col_w / 2 + 1, street_y + 2, col_w - 2, 5 * row_h - 4), width=2)
+
+    def tile_letter(self, letter: str, cx: float, cy: float, side: float) -> None:
+        """The largest letter (from 80 % of the tile down) whose rendering fits inside the tile."""
+        font = max(1, int(side * 0.8))
+        tex = _text_texture(letter, font)
+        while font > 8 and (tex.height > side or tex.width > side):
+            font -= 1
+            tex = _text_texture(letter, font)
+        self.painted_text.append(letter)
+        self.tiles.append((letter, side, font, tex.width, tex.height))
+        Color(*theme.ACCENT_TEXT)
+        Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size)
 
     def label_left(self, text: str, x: float, cy: float, size: int, rgba: Sequence[float]) -> None:
         self.painted_text.append(text)
