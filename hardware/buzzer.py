@@ -78,6 +78,16 @@ class Sounder:
     def sounding(self) -> bool:
         return self._tone is not None
 
+    @property
+    def heard(self) -> bool:
+        """Whether a person hears this buzzer: one is fitted and on real pins (gpiozero's mock
+        pins, off the Pi and in demo mode, only record what the buzzer would do)."""
+        if self.device is None:
+            return False
+        from gpiozero.pins.mock import MockFactory
+
+        return not isinstance(getattr(self.device, "pin_factory", None), MockFactory)
+
     def cue(self, cue: Cue, now: float) -> None:
         """Start the cue's sound now (a newer cue cuts off the one still playing)."""
         sound = self.settings.sound_for(cue)

@@ -68,7 +68,7 @@ def assert_street_readable(measured: dict[str, Any]) -> None:
     tiles = measured["tiles"]
     assert len(tiles) == 17, tiles
     half_score = measured["score_digits_px"] / 2
-    for letter, side, font, width, height in tiles:
+    for letter, side, _font, width, height in tiles:
         assert width <= side and height <= side, (letter, side, width, height)
         assert height >= half_score, (letter, height, measured["score_digits_px"])
     assert measured["street_share"] > 0.45, measured["street_share"]
@@ -132,6 +132,7 @@ def test_option_letter_points_a_wrong_challenge_and_the_rack_count(data: Path) -
     assert found["TOOL_came_with"] == ["1 point"] * 4
     assert found["LOOT_came_with"] == ["3 points", "2 points", "2 points", "3 points"]  # taught once by TOOL
     assert found["loot_verdict"] == "LEGAL"
+    assert found["loot_now"] == "Now: LOOT stands; Ann loses 10 points"  # the sheet's -10, said
     assert found["tolqz_verdict"] == "ILLEGAL"
     assert found["winner"] == "Bob wins!"
     game = newest_game(data)

@@ -44,7 +44,8 @@ def test_correcting_an_old_turn_is_not_compared_with_the_street_of_later_turns(d
     assert not found["old_preview"].startswith("camera:"), found["old_preview"]  # no false "moved"
     assert found["old_screen_after"] == "history", found["old_banners"]  # corrected, no warning
     assert not any("camera saw" in b for b in found["old_banners"]), found["old_banners"]
-    assert found["latest_preview"].startswith("camera: ") and "tiles moved otherwise" in found["latest_preview"]
+    latest = found["latest_preview"]
+    assert latest.startswith("camera: ") and "tiles moved otherwise" in latest, latest
     assert found["preview_text_top"] <= found["bar_bottom"], found  # the hint stays under the bar
     events = newest_events(data)
     assert [e["word"] for e in events if e["type"] == "word"] == ["PURPLE", "GIANT"]

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import array
+import logging
 import shutil
+import time
 import wave
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,3 +63,100 @@ def test_alsa_plays_the_cue_files(tmp_path: Path) -> None:
     for path in cue_set(tmp_path).values():
         done = subprocess.run(["aplay", "-q", "-D", "null", str(path)], capture_output=True, timeout=30)
         assert done.returncode == 0, done.stderr
+
+
+def _alsa_home(tmp_path: Path, pcm: str) -> Path:
+    """A home folder whose ~/.asoundrc makes ALSA's default device ``pcm`` (read by aplay)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".asoundrc").write_text(f"pcm.!default {{ {pcm} }}\n")
+    return home
+
+
+def _until(done: Any, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while not done() and time.monotonic() < end:
+        time.sleep(0.05)
+
+
+needs_aplay = pytest.mark.skipif(
+    shutil.which("aplay") is None, reason="aplay (apt package alsa-utils) is not installed"
+)
+
+
+@needs_aplay
+def test_in_demo_mode_the_timers_cues_go_through_the_sound_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Demo mode puts the buzzer on gpiozero's mock pins: nobody hears it, so the real timer's
+    warning and final beep are played by aplay (on ALSA's null device, via ~/.asoundrc)."""
+    from kiosk.app.wiring import open_speaker, open_timer
+    from kiosk.files.settings import Settings
+
+    monkeypatch.setenv("HOME", str(_alsa_home(tmp_path, "type null")))
+    monkeypatch.setenv("TABLEKEEPER_DATA", str(tmp_path / "data"))
+    settings = Settings(values={"timer": {"warning": 1, "ticks": False}})
+    timer = open_timer(settings, demo=True)
+    try:
+        assert timer.table.sounder.device is not None and not timer.table.sounder.heard
+        speaker = open_speaker(settings, timer)
+        timer.reset(2.0)
+        timer.toggle()
+        _until(lambda: "final" in speaker.played, 8.0)
+    finally:
+        timer.close()
+    assert [kind for kind in speaker.played if kind in ("warning", "final")] == ["warning", "final"]
+    assert speaker.problem == ""
+
+
+def test_a_buzzer_on_real_pins_is_heard_and_none_fitted_is_not() -> None:
+    from gpiozero import Buzzer
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.buzzer import Sounder
+
+    assert Sounder(None).heard is False
+    with Buzzer(17, pin_factory=MockFactory()) as mocked:
+        assert Sounder(mocked).heard is False
+
+
+@needs_aplay
+def test_a_device_that_does_not_exist_is_logged_once_not_once_a_cue(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    speaker = Speaker(tmp_path, device="tablekeeper_no_such_device")
+    with caplog.at_level(logging.WARNING, logger="kiosk.play.speaker"):
+        for _ in range(3):
+            assert speaker.cue("tick") is True  # started: aplay then fails on its own
+        _until(lambda: bool(caplog.records), 5.0)
+        time.sleep(1.0)  # the other two players fail too, quietly
+    records = [r for r in caplog.records if r.name == "kiosk.play.speaker"]
+    assert len(records) == 1, [r.getMessage() for r in records]
+    assert "tablekeeper_no_such_device" in records[0].getMessage()  # aplay's own reason
+    assert "exit status 1" in records[0].getMessage()
+    assert speaker.played == [] and speaker.problem.startswith("No sound from the audio output")
+
+
+@needs_aplay
+def test_an_alsa_default_that_cannot_open_is_logged_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("HOME", str(_alsa_home(tmp_path, "type hw card 97")))  # no such sound card
+    speaker = Speaker(tmp_path / "sounds")
+    with caplog.at_level(logging.WARNING, logger="kiosk.play.speaker"):
+        speaker.cue("warning")
+        speaker.cue("final")
+        _until(lambda: bool(caplog.records), 5.0)
+        time.sleep(1.0)
+    assert len([r for r in caplog.records if r.name == "kiosk.play.speaker"]) == 1
+
+
+def test_without_aplay_the_reason_is_logged_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no aplay on the path
+    speaker = Speaker(tmp_path)
+    with caplog.at_level(logging.WARNING, logger="kiosk.play.speaker"):
+        assert [speaker.cue("warning"), speaker.cue("final")] == [False, False]
+    records = [r for r in caplog.records if r.name == "kiosk.play.speaker"]
+    assert len(records) == 1 and "alsa-utils" in records[0].getMessage()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from kiosk.play.wording import plural, scores_line, turn_scored, when, winner_line
+from kiosk.play.wording import consequence, plural, scores_line, turn_scored, when, winner_line
 
 
 def test_counts_agree_with_their_noun() -> None:
@@ -64,3 +64,32 @@ def test_a_turns_score_is_said_once_in_the_games_own_unit() -> None:
         "TRANCE (d6: 6): retired T R A N C E (6 tiles)"
     )
     assert turn_scored("", 1) == "1 point"
+
+
+def _option_challenge(legal: bool) -> tuple[str, tuple]:
+    """Ann plays TOOL (10) in a real Option engine; Bob challenges it with the given ruling."""
+    from games.option import Option
+
+    game = Option(["Ann", "Bob"])
+    points = zip("TOOL", (3, 2, 2, 3), strict=True)
+    letters = [{"letter": ch, "points": p, "color": "light"} for ch, p in points]
+    game.apply({"type": "play", "words": [{"word": "TOOL", "letters": letters}], "prisms": 4})
+    ruling = {"legal": legal, "reason": "TOOL is a word" if legal else "no", "rule": "Option, challenge"}
+    step = game.apply({"type": "challenge", "by": "Bob", "ruling": ruling})
+    return step.message, step.turns
+
+
+def test_a_ruling_says_every_score_change_the_sheet_applies() -> None:
+    message, turns = _option_challenge(legal=True)
+    assert message == "TOOL stands"  # the engine's words leave out the challenger's penalty ...
+    assert consequence(message, turns) == "TOOL stands; Bob loses 10 points"  # ... the line does not
+    message, turns = _option_challenge(legal=False)
+    assert consequence(message, turns).endswith("; Ann loses 10 points")  # TOOL's points come off
+
+
+def test_a_score_change_agrees_with_a_teams_name_and_the_games_unit() -> None:
+    from games.base import Turn
+
+    assert consequence("", [Turn("Reds", -1, "")], "letter", "Team") == "Reds lose 1 letter"
+    assert consequence("It stands", [Turn("Cy", 3, "")], "card") == "It stands; Cy gets 3 cards"
+    assert consequence("It stands", [Turn("Cy", 0, "")], "card") == "It stands"

@@ -110,7 +110,7 @@ def open_timer(settings: settings_file.Settings, demo: bool) -> TurnTimer:
 
 
 def open_speaker(settings: settings_file.Settings, timer: TurnTimer) -> Speaker:
-    """The audio output (``kiosk.play.speaker``): the timer's cues when no buzzer is wired, the
+    """The audio output (``kiosk.play.speaker``): the timer's cues when no buzzer is heard, the
     optional voice. The cue WAVs are made now, in the data folder."""
     from kiosk.files import paths
     from kiosk.play.speaker import Speaker
@@ -121,7 +121,9 @@ def open_speaker(settings: settings_file.Settings, timer: TurnTimer) -> Speaker:
         muted=bool(settings.section("timer").get("mute", False)),
     )
     table = timer.table
-    if getattr(table.sounder, "device", "none fitted") is None:  # a Sounder with no buzzer fitted
+    # No buzzer a person hears (none fitted, or one on gpiozero's mock pins — demo mode, a
+    # laptop): the cues go to the audio output instead, so the timer is never silent.
+    if not getattr(table.sounder, "heard", False):
 
         def play(view: TimerView) -> None:  # on the timer's thread; aplay runs on its own
             for cue in view.cues:

@@ -3,9 +3,13 @@
 The cue set is generated at start from the buzzer's own patterns
 (``hardware.sounds.SoundSettings.PATTERNS``: the same beeps, the same tones) into small
 WAV files with the standard library, and played with ``aplay`` (alsa-utils) — the Pi's
-headphone or HDMI output, or any computer's default sound output off the Pi. The optional
-voice speaks with ``espeak-ng`` (offline, Debian's package). Nothing here may stop the game:
-a missing player or device is one plain sentence in :attr:`Speaker.problem`, then silence.
+headphone or HDMI output, or any computer's default sound output off the Pi (``device``
+picks another ALSA device, ``aplay -D``). The optional voice speaks with ``espeak-ng``
+(offline, Debian's package). Nothing here may stop the game: a missing player, a device
+that cannot be opened or a player that exits with an error is one plain sentence in
+:attr:`Speaker.problem` and one warning in the log — the first time only, not once a cue
+(a turn has a cue every few seconds) — and the cues are still tried, so sound comes back
+when the device does.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import math
 import shutil
 import struct
 import subprocess
+import threading
 import wave
 from collections.abc import Sequence
 from pathlib import Path
@@ -56,14 +61,21 @@ def cue_set(folder: Path) -> dict[str, Path]:
 class Speaker:
     """Plays cue WAVs and, when asked, speaks; ``muted`` silences both at once."""
 
-    def __init__(self, folder: Path, *, voice: bool = False, muted: bool = False) -> None:
+    def __init__(
+        self, folder: Path, *, voice: bool = False, muted: bool = False, device: str = ""
+    ) -> None:
         self.folder = folder
         self.voice = voice
         self.muted = muted
+        self.device = device
         self.problem = ""
         self.player = shutil.which("aplay")
         self.speech = shutil.which("espeak-ng")
         self.cues: dict[str, Path] = {}
+        #: Cues the player played to the end without an error (by CueKind value), in order.
+        self.played: list[str] = []
+        self._lock = threading.Lock()
+        self._told = False
         try:
             self.cues = cue_set(folder)
         except OSError as exc:
@@ -72,25 +84,54 @@ class Speaker:
             self.problem = "No sound player (apt package alsa-utils): the timer is silent without a buzzer."
 
     def cue(self, kind: str) -> bool:
-        """Play a timer cue (by its CueKind value); False when nothing was played."""
+        """Play a timer cue (by its CueKind value); False when nothing was started."""
         path = self.cues.get(kind)
-        if self.muted or path is None or self.player is None:
+        if self.muted or path is None:
             return False
-        return self._spawn([self.player, "-q", str(path)])
+        if self.player is None:
+            self._failed(self.problem or "no sound player (apt package alsa-utils)")
+            return False
+        device = ["-D", self.device] if self.device else []
+        return self._spawn([self.player, "-q", *device, str(path)], kind)
 
     def say(self, text: str) -> bool:
         """Speak ``text`` when the voice is on (off by default)."""
         if self.muted or not self.voice or self.speech is None or not text:
             return False
-        return self._spawn([self.speech, "-s", "150", text])
+        return self._spawn([self.speech, "-s", "150", text], "")
 
-    def _spawn(self, command: list[str]) -> bool:
+    def _spawn(self, command: list[str], kind: str) -> bool:
+        """Start the player and watch it on a thread of its own: the caller (the timer's loop)
+        never waits for a sound, and a player that fails is heard of all the same."""
         try:
-            subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        except OSError as exc:  # the player vanished, a device error: the game goes on
-            log.warning("could not play %s: %s", command[0], exc)
+            proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        except OSError as exc:  # the player vanished, cannot run: the game goes on
+            self._failed(f"{Path(command[0]).name} could not start: {exc.strerror or exc}")
             return False
+        name = Path(command[0]).name
+        threading.Thread(target=self._watch, args=(proc, name, kind), daemon=True, name="sound").start()
         return True
+
+    def _watch(self, proc: subprocess.Popen[bytes], name: str, kind: str) -> None:
+        _, err = proc.communicate()
+        if proc.returncode == 0:
+            if kind:
+                with self._lock:
+                    self.played.append(kind)
+            return
+        # ALSA names the device it could not open a line or two before aplay's own last line.
+        lines = [line.strip() for line in (err or b"").decode(errors="replace").splitlines() if line.strip()]
+        why = " / ".join(lines[-2:])[:400] or "no reason given"
+        self._failed(f"{name} failed (exit status {proc.returncode}): {why}")
+
+    def _failed(self, reason: str) -> None:
+        """Say why there is no sound, once: in the log and in :attr:`problem`."""
+        with self._lock:
+            if self._told:
+                return
+            self._told = True
+            self.problem = f"No sound from the audio output: {reason}"
+        log.warning("no sound from the audio output (said once; later cues are tried quietly): %s", reason)
 
 
 def synthesise(text: str, path: Path) -> Path:

@@ -78,6 +78,24 @@ def turn_scored(summary: str, points: int, unit: str = "point") -> str:
     return f"{summary} ({plural(points, unit)})"
 
 
+def score_change(player: str, points: int, unit: str = "point", side: str = "Player") -> str:
+    """'Ann loses 10 points', 'Bob gets 1 card', 'Reds lose 1 letter': one score change as the
+    table says it (the verb agrees with a side's name as in :func:`winner_line`)."""
+    many = side.lower() != "player" and reads_plural(player)
+    verb = ("lose" if many else "loses") if points < 0 else ("get" if many else "gets")
+    return f"{player} {verb} {plural(abs(points), unit)}"
+
+
+def consequence(message: str, turns: Sequence[Any], unit: str = "point", side: str = "Player") -> str:
+    """What a ruling did, every score change included: 'LOOT stands; Ann loses 10 points'.
+
+    ``turns`` are the ruling's score-sheet lines (``games.base.Turn``: player, points); the
+    engine's message says what happens to the word, and a wrong challenger's penalty or the
+    points a word takes off the board are said with it, so nobody has to work them out."""
+    changes = [score_change(t.player, t.points, unit, side) for t in turns if getattr(t, "points", 0)]
+    return "; ".join(part for part in (message, *changes) if part)
+
+
 def when(stamp: str | None, now: datetime | None = None) -> str:
     """An ISO time stamp from the game log as a person says it, in local time:
     'today 19:40', 'yesterday 20:15', 'Mon 3 Nov 19:40', '3 Nov 2025' ('' when unknown)."""

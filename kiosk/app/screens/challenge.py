@@ -18,6 +18,7 @@ from kiosk.app.screens.base import KioskScreen
 from kiosk.app.widgets import theme
 from kiosk.app.widgets.basics import BigButton, Text
 from kiosk.play import playbook
+from kiosk.play.wording import consequence
 
 
 class ChallengeScreen(KioskScreen):
@@ -240,7 +241,7 @@ class ChallengeScreen(KioskScreen):
         self.area.add_widget(big)
         self.area.add_widget(Text(reason, size=theme.LARGE, size_hint_y=None, height=48))
         self.area.add_widget(Text(rule, size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=28))
-        said = f"Now: {result.message}" if result.message else f"Now: {then}"
+        said = f"Now: {consequence(result.message or then, result.turns, guide.unit, guide.side)}"
         now = Text(said, size=theme.BODY, color=theme.ACCENT)
         now.tid = "challenge.now"
         self.area.add_widget(now)
