@@ -179,3 +179,12 @@ def test_only_the_holding_fingers_lift_ends_the_technicians_hold(data: Path) -> 
     found = run("technician_late_lift", data)
     assert found["open_while_held"] is True
     assert found["screen"] == "settings"
+
+
+def test_the_technicians_door_and_the_last_technician_row_show_whole_at_the_end_of_the_list(
+    data: Path,
+) -> None:
+    found = run("settings_bottom", data)
+    for name in ("door", "calibrate"):
+        assert found[name]["whole"], (name, found[name])
+        assert found[name]["clear_of_bar"], (name, found[name])

@@ -256,3 +256,43 @@ def dictionary_choice(ui: Any) -> Steps:
     ui.note("verdict_texts", [w.text for w in screen.walk() if isinstance(w, Label)])
     ui.audit()
     yield from ui.shot("challenge-verdict-everyday")
+
+
+def _inside(ui: Any, tid: str) -> dict[str, Any]:
+    """Where a widget is drawn against the scrolling list that shows it and the window: every
+    edge inside both, and clear of the list's scroll bar."""
+    from kivy.core.window import Window
+    from kivy.uix.scrollview import ScrollView
+
+    widget = ui.widget(tid)
+    view = widget.parent
+    while not isinstance(view, ScrollView):
+        view = view.parent
+    x0, y0 = widget.to_window(widget.x, widget.y)
+    x1, y1 = widget.to_window(widget.right, widget.top)
+    vx0, vy0 = view.to_window(view.x, view.y)
+    vx1, vy1 = view.to_window(view.right, view.top)
+    bar = vx1 - view.bar_width - view.bar_margin
+    return {
+        "widget": [x0, y0, x1, y1],
+        "view": [vx0, vy0, vx1, vy1],
+        "whole": vx0 <= x0 and vy0 <= y0 and x1 <= vx1 and y1 <= vy1 and y0 >= 0 and y1 <= Window.height,
+        "clear_of_bar": x1 <= bar,
+    }
+
+
+def settings_bottom(ui: Any) -> Steps:
+    """The Settings list scrolled to its end, before and after the technician's door opens."""
+    yield
+    ui.clear_banners()
+    yield from ui.press("start.settings")
+    scroll = ui.app.screens["settings"].rows.parent
+    scroll.scroll_y = 0
+    yield 0.3
+    ui.note("door", _inside(ui, "settings.technician"))
+    yield from ui.shot("settings-bottom")
+    yield from ui.hold("settings.technician")
+    scroll.scroll_y = 0
+    yield 0.3
+    ui.note("calibrate", _inside(ui, "settings.calibrate"))
+    yield from ui.shot("settings-technician-bottom")

@@ -41,6 +41,7 @@ from play_settings import (
     pins_bad_file,
     pins_clash,
     pins_saved,
+    settings_bottom,
     technician_late_lift,
 )
 from play_situations import (
@@ -106,6 +107,7 @@ __all__ = [
     "resume_part1",
     "resume_part2",
     "settings_and_stats",
+    "settings_bottom",
     "stacked_letters",
     "technician_late_lift",
     "timer",

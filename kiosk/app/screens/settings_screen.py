@@ -58,7 +58,12 @@ class SettingsScreen(KioskScreen):
             )
         )
         scroll = ScrollView(do_scroll_x=False, bar_width=12)
-        self.rows = GridLayout(cols=1, spacing=4, size_hint_y=None)
+        # Room right of the rows for the scroll bar and below the last row: scrolled to its
+        # end, the list shows the technician's door (or the last technician row) whole, clear
+        # of the bar and of the screen's edge.
+        self.rows = GridLayout(
+            cols=1, spacing=4, size_hint_y=None, padding=(0, 0, scroll.bar_width + 6, theme.GAP * 2)
+        )
         self.rows.bind(minimum_height=self.rows.setter("height"))
         scroll.add_widget(self.rows)
         self.body.add_widget(scroll)
