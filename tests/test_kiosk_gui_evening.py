@@ -37,6 +37,13 @@ def _half(game: str, data: Path) -> dict:
 def test_a_family_evening_five_games_each_cut_and_resumed(data: Path) -> None:
     wots = _half("wots", data)
     assert wots["winner"] == "Parents win!"
+    mute = wots["mute"]  # muted mid-turn: the timer ran on with its time left, then sound again
+    assert mute["before"]["phase"] == mute["muted"]["phase"] == "running", mute
+    assert mute["muted"]["sound"].startswith("Muted") and mute["muted"]["button"] == "Pause"
+    assert 0 <= mute["before"]["remaining"] - mute["muted"]["remaining"] < 1.0, mute
+    assert mute["unmuted"]["phase"] == "running" and mute["unmuted"]["sound"] == "Sound on"
+    assert mute["muted"]["remaining"] - mute["unmuted"]["remaining"] < 1.0, mute
+    assert mute["speaker_muted"] is False
     upwords = _half("upwords", data)
     assert "Corrected entry 2" in upwords["corrected"]
     assert upwords["after_correction"] == {"Mum": 8, "Dad": 8}  # DEAN scores as DEAR did

@@ -68,3 +68,195 @@ def audit_clipping(root: Any, where: str) -> list[str]:
                     f"{widget.text[:40]!r}: {why}"
                 )
     return found
+
+
+# ---------------------------------------------------------------------- overlaps
+#: Pixels two boxes may share before they count as one covering the other (anti-aliasing,
+#: rounding in Kivy's layout).
+OVERLAP = 2
+
+Box = tuple[float, float, float, float]  # left, bottom, right, top in window pixels
+
+
+def _window_box(widget: Any, x: float, y: float, w: float, h: float) -> Box:
+    x0, y0 = widget.to_window(x, y)
+    x1, y1 = widget.to_window(x + w, y + h)
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def _cut_to(box: Box, frame: Box) -> Box | None:
+    left, bottom = max(box[0], frame[0]), max(box[1], frame[1])
+    right, top = min(box[2], frame[2]), min(box[3], frame[3])
+    return (left, bottom, right, top) if right - left > OVERLAP and top - bottom > OVERLAP else None
+
+
+def _seen_through(widget: Any, box: Box, root: Any) -> Box | None:
+    """The part of ``box`` a person sees: a scrolling list shows only what is inside it."""
+    from kivy.core.window import Window
+    from kivy.uix.scrollview import ScrollView
+
+    seen: Box | None = _cut_to(box, (0, 0, Window.width, Window.height))
+    parent = widget.parent
+    for _ in range(40):
+        if seen is None or parent is None or parent is root or parent is parent.parent:
+            break
+        if isinstance(parent, ScrollView):
+            seen = _cut_to(seen, _window_box(parent, parent.x, parent.y, parent.width, parent.height))
+        parent = parent.parent
+    return seen
+
+
+def text_boxes(root: Any) -> list[tuple[str, str, Box, Any, int]]:
+    """Every visible text on screen: (name, kind, window box, widget, group).
+
+    A button is its whole face (a finger's target); a label is the text it draws (its
+    texture, centred in the label); a board's text is each letter, number or badge it paints.
+    """
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    found = []
+    for widget in root.walk(restrict=True):
+        if not shown(widget, root):
+            continue
+        name = getattr(widget, "tid", "") or type(widget).__name__
+        if isinstance(widget, Button) and (widget.text.strip() or getattr(widget, "tid", "")):
+            box = _window_box(widget, widget.x, widget.y, widget.width, widget.height)
+            kind = "button"
+        elif isinstance(widget, Label) and widget.text.strip():
+            tw, th = widget.texture_size
+            box = _window_box(widget, widget.center_x - tw / 2, widget.center_y - th / 2, tw, th)
+            kind = "label"
+        else:
+            for text, (x, y, w, h), group in getattr(widget, "painted_boxes", ()):
+                seen = _seen_through(widget, _window_box(widget, x, y, w, h), root)
+                if seen is not None:
+                    found.append((f"{name} {text!r}", "painted", seen, widget, group))
+            continue
+        seen = _seen_through(widget, box, root)
+        if seen is not None:
+            found.append((f"{name} {widget.text[:30]!r}", kind, seen, widget, 0))
+    return found
+
+
+def _related(a: Any, b: Any) -> bool:
+    """One inside the other (a label on its panel, a button's own text)."""
+    for inner, outer in ((a, b), (b, a)):
+        parent = inner.parent
+        for _ in range(40):
+            if parent is None or parent is parent.parent:
+                break
+            if parent is outer:
+                return True
+            parent = parent.parent
+    return False
+
+
+def audit_overlaps(
+    root: Any,
+    where: str,
+    items: list[tuple[str, str, Box, Any, int]] | None = None,
+    banner: Any = None,
+    screen: Any = None,
+) -> list[str]:
+    """Every pair of visible texts or buttons that cover each other, in words.
+
+    Left out: a widget and what it holds (containment), texts a board paints as one mark (a
+    height badge and its digit), and a layer meant to lie over the screen (a widget with
+    ``layer_over = True``; a popup over a dimmed screen would be one).
+
+    The message ``banner`` is a layer too, but one with a place: it floats over a screen's
+    content to be tapped away, so it may cover what lies where the screen put it — under the
+    title bar (``banner_below``), or over the game screen's buttons — and never what the
+    screen keeps clear of it: the title bar (Done, Back, Cancel), the game screen's line of
+    whose turn it is, and on a screen that set no place aside for it, any button.
+    """
+    items = [i for i in (text_boxes(root) if items is None else items) if not _layered(i[3])]
+    found = []
+    for n, (name_a, kind_a, a, wa, ga) in enumerate(items):
+        for name_b, kind_b, b, wb, gb in items[n + 1 :]:
+            if wa is wb and (kind_a != "painted" or ga == gb):
+                continue
+            if wa is not wb and _related(wa, wb):
+                continue
+            share = _cut_to(a, b)
+            if share is None:
+                continue
+            if banner is not None and (_inside(wa, banner) or _inside(wb, banner)):
+                under, kind = (wb, kind_b) if _inside(wa, banner) else (wa, kind_a)
+                if not _kept_clear(under, kind, screen):
+                    continue
+            width, height = share[2] - share[0], share[3] - share[1]
+            found.append(f"{where}: {name_a} and {name_b} overlap ({width:.0f}x{height:.0f} px)")
+    return found
+
+
+def _inside(widget: Any, outer: Any) -> bool:
+    """``widget`` is ``outer`` or lies within it."""
+    parent = widget
+    for _ in range(60):
+        if parent is outer:
+            return True
+        if parent is None or parent is parent.parent:
+            return False
+        parent = parent.parent
+    return False
+
+
+def _kept_clear(widget: Any, kind: str, screen: Any) -> bool:
+    """Whether the screen keeps ``widget`` clear of the message banner (see audit_overlaps)."""
+    parent = widget
+    for _ in range(40):
+        if parent is None or parent is parent.parent:
+            break
+        if getattr(parent, "is_title_bar", False):
+            return True
+        parent = parent.parent
+    name = getattr(screen, "name", "")
+    if name == "game":
+        return getattr(widget, "tid", "") in ("game.mover", "game.info", "game.news")
+    return kind == "button" and not getattr(screen, "banner_below", 0)
+
+
+def _layered(widget: Any) -> bool:
+    parent = widget
+    for _ in range(40):
+        if parent is None or parent is parent.parent:
+            return False
+        if getattr(parent, "layer_over", False):
+            return True
+        parent = parent.parent
+    return False
+
+
+#: Overlaps another branch is fixing: (pattern of the audit's line, what covers what). The audit
+#: lets these through so the rest of it holds; each has a strict expected failure in
+#: tests/test_kiosk_gui_overlaps.py, which fails (XPASS) once the overlap is gone, so the
+#: entry can be dropped here and the audit tightened.
+KNOWN_OVERLAPS: list[tuple[str, str]] = [
+    (
+        r"^start: start\.game\.word-on-the-street .* and banner ",
+        "the message banner, at the top of the start screen (which sets no place aside for it), "
+        "covers the Word on the Street button (branch flowa lays the start screen out for the banner)",
+    ),
+    (
+        r"^start: start\.(game\.\w+|stats|settings) .* and banner ",
+        "the message banner on the start screen also covers the next game buttons and Games and "
+        "Settings when it is long (branch flowa lays the start screen out for the banner)",
+    ),
+    (
+        r"^game: game\.table\.grid '\w' and game\.table\.grid '(\d+|height badge \d+)' overlap",
+        "on the Upwords board a stacked tile's letter (a wide W, say) runs under the stack's "
+        "height badge and its digit (branch flowa redraws the badge)",
+    ),
+]
+
+
+def known_overlap(line: str) -> str | None:
+    """Why an overlap the audit found is known and left for now, or None."""
+    import re
+
+    for pattern, reason in KNOWN_OVERLAPS:
+        if re.search(pattern, line):
+            return reason
+    return None

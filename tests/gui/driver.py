@@ -34,13 +34,17 @@ class UI:
     def __init__(self, app: Any, shots: Path) -> None:
         self.app = app
         self.shots = shots
-        self.found: dict[str, Any] = {"clipped": []}
+        self.found: dict[str, Any] = {"clipped": [], "overlaps": []}
         self._measured: set[tuple[Any, ...]] = set()
+        self._laid_out: set[tuple[Any, ...]] = set()
 
     def audit(self) -> None:
-        """The clipping audit of the screen as it is now (each label measured once per size)."""
+        """The clipping and overlap audits of the screen as it is now (each label measured once
+        per size, each arrangement of texts on the screen once)."""
         from clipping import cut, shown
         from kivy.uix.label import Label
+
+        self._audit_overlaps()
 
         for widget in self.app.root.walk(restrict=True):
             if not isinstance(widget, Label):
@@ -53,6 +57,19 @@ class UI:
             if why:
                 name = getattr(widget, "tid", "") or type(widget).__name__
                 self.found["clipped"].append(f"{self.screen}: {name} {widget.text[:60]!r}: {why}")
+
+    def _audit_overlaps(self) -> None:
+        from clipping import audit_overlaps, text_boxes
+
+        items = text_boxes(self.app.root)
+        key = tuple((name, box) for name, _kind, box, _widget, _group in items)
+        if key in self._laid_out:
+            return
+        self._laid_out.add(key)
+        screen = self.app.manager.current_screen
+        for found in audit_overlaps(self.app.root, self.screen, items, self.app.banner, screen):
+            if found not in self.found["overlaps"]:
+                self.found["overlaps"].append(found)
 
     @property
     def screen(self) -> str:

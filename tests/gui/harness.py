@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gui.clipping import known_overlap
 
 from kiosk.gamelog.store import GameLog
 
@@ -64,6 +65,9 @@ def run(
     found = json.loads(result.read_text())
     # Every scenario is also a clipping audit: no label anywhere showed only part of its text.
     assert found.get("clipped", []) == [], "text cut on screen:\n" + "\n".join(found["clipped"])
+    # ... and an overlap audit: no text or button covered another (the known cases aside).
+    overlaps = [o for o in found.get("overlaps", []) if known_overlap(o) is None]
+    assert overlaps == [], "texts or buttons covering each other:\n" + "\n".join(overlaps)
     return found
 
 

@@ -91,8 +91,28 @@ def evening_wots_a(ui: Any) -> Steps:
     yield from _cut(ui, start_timer=False)
 
 
+def _mute_mid_turn(ui: Any) -> Steps:
+    """Dinner is served mid-turn: the sound off with one tap and on again; the turn's timer
+    runs on with the time it had (``TurnTimer.set_mute``)."""
+
+    def look() -> dict[str, Any]:
+        view = ui.app.timer.view()
+        return {"phase": view.phase, "remaining": view.remaining, "sound": ui.text("game.mute"),
+                "button": ui.text("game.timer")}
+
+    yield 0.3
+    before = look()
+    yield from ui.press("game.mute", 0.1)
+    muted = look()
+    yield from ui.shot("evening-muted-mid-turn")
+    yield from ui.press("game.mute", 0.1)
+    ui.note("mute", {"before": before, "muted": muted, "unmuted": look(),
+                     "speaker_muted": ui.app.speaker.muted})
+
+
 def evening_wots_b(ui: Any) -> Steps:
     yield from _came_back(ui)
+    yield from _mute_mid_turn(ui)
     yield from street_to_the_end(ui, "Parents", iter(WOTS_WORDS[1:]), turns=40)
     yield from _recorded(ui, "evening-end-wots")
 

@@ -38,6 +38,11 @@ class _Canvas(Widget):
         self.data: Any = None
         #: Every text drawn in the last redraw, in order (what a test reads off the board).
         self.painted_text: list[str] = []
+        #: Where each text (and each mark drawn to carry one, a height badge) was drawn in the
+        #: last redraw: (what, (x, y, width, height), group). Texts of one group belong together
+        #: (a badge and its digit); the overlap audit checks that no others cover each other.
+        self.painted_boxes: list[tuple[str, tuple[float, float, float, float], int]] = []
+        self._group = 0
         self.bind(size=lambda *_: self.redraw(), pos=lambda *_: self.redraw())
 
     def set(self, data: Any) -> None:
@@ -48,6 +53,8 @@ class _Canvas(Widget):
     def redraw(self) -> None:
         self.canvas.clear()
         self.painted_text = []
+        self.painted_boxes = []
+        self._group = 0
         if self.data is not None:
             with self.canvas:
                 self.paint(self.data)
@@ -56,15 +63,32 @@ class _Canvas(Widget):
         raise NotImplementedError
 
     def letter(
-        self, text: str, cx: float, cy: float, size: int, rgba: Sequence[float] = theme.TEXT
+        self,
+        text: str,
+        cx: float,
+        cy: float,
+        size: int,
+        rgba: Sequence[float] = theme.TEXT,
+        group: int = 0,
     ) -> tuple[float, float, float, float]:
         """Draw ``text`` centred on (cx, cy); returns the box it was drawn in (x, y, w, h)."""
-        self.painted_text.append(text)
         tex = _text_texture(text, max(theme.SMALL, size))
         Color(*rgba)
-        box = (cx - tex.width / 2, cy - tex.height / 2, float(tex.width), float(tex.height))
-        Rectangle(texture=tex, pos=box[:2], size=tex.size)
+        return self.paint_text(text, tex, cx - tex.width / 2, cy - tex.height / 2, group)
+
+    def paint_text(
+        self, text: str, tex: Any, x: float, y: float, group: int = 0
+    ) -> tuple[float, float, float, float]:
+        """Draw a text's texture at (x, y) and note where (``painted_text``, ``painted_boxes``)."""
+        box = (x, y, float(tex.width), float(tex.height))
+        self.painted_text.append(text)
+        self.painted_boxes.append((text, box, group or self.new_group()))
+        Rectangle(texture=tex, pos=(x, y), size=tex.size)
         return box
+
+    def new_group(self) -> int:
+        self._group += 1
+        return self._group
 
 
 class StreetView(_Canvas):
@@ -141,16 +165,14 @@ class StreetView(_Canvas):
         while font > 8 and (tex.height > side or tex.width > side):
             font -= 1
             tex = _text_texture(letter, font)
-        self.painted_text.append(letter)
         self.tiles.append((letter, side, font, tex.width, tex.height))
         Color(*theme.ACCENT_TEXT)
-        Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size)
+        self.paint_text(letter, tex, cx - tex.width / 2, cy - tex.height / 2)
 
     def label_left(self, text: str, x: float, cy: float, size: int, rgba: Sequence[float]) -> None:
-        self.painted_text.append(text)
         tex = _text_texture(text, max(theme.SMALL, size))
         Color(*rgba)
-        Rectangle(texture=tex, pos=(x, cy - tex.height / 2), size=tex.size)
+        self.paint_text(text, tex, x, cy - tex.height / 2)
 
 
 class GridView(_Canvas):
@@ -213,8 +235,7 @@ class GridView(_Canvas):
         digit = _text_texture(str(height), max(STACK_DIGIT, int(cell * 0.4)))
         dx, dy = x + cell - 1 - digit.width, y + cell - 1 - digit.height
         Color(*theme.ACCENT_TEXT)
-        Rectangle(texture=digit, pos=(dx, dy), size=digit.size)
-        self.painted_text.append(str(height))
+        self.paint_text(str(height), digit, dx, dy)
         room = dx - (x + 1)  # the square's width left of the digit's column
         font = int(cell * 0.62)
         face = _text_texture(top, font)
@@ -222,9 +243,7 @@ class GridView(_Canvas):
             font -= 1
             face = _text_texture(top, font)
         lx, ly = x + 1 + (room - face.width) / 2, y + (cell - face.height) / 2
-        Rectangle(texture=face, pos=(lx, ly), size=face.size)
-        self.painted_text.append(top)
-        box = (lx, ly, float(face.width), float(face.height))
+        box = self.paint_text(top, face, lx, ly)
         self.stack_boxes[spot] = (box, (dx, dy, float(digit.width), float(digit.height)))
 
     def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
