@@ -39,12 +39,9 @@ class UI:
         self._laid_out: set[tuple[Any, ...]] = set()
 
     def audit(self) -> None:
-        """The clipping and overlap audits of the screen as it is now (each label measured once
-        per size, each arrangement of texts on the screen once)."""
+        """The clipping audit of the screen as it is now (each label measured once per size)."""
         from clipping import cut, shown
         from kivy.uix.label import Label
-
-        self._audit_overlaps()
 
         for widget in self.app.root.walk(restrict=True):
             if not isinstance(widget, Label):
@@ -58,7 +55,10 @@ class UI:
                 name = getattr(widget, "tid", "") or type(widget).__name__
                 self.found["clipped"].append(f"{self.screen}: {name} {widget.text[:60]!r}: {why}")
 
-    def _audit_overlaps(self) -> None:
+    def audit_overlaps(self) -> None:
+        """The overlap audit of the screen as drawn (each arrangement of texts once). Run when
+        the app has drawn a frame, not between two taps of one step: a screen rebuilt by the
+        first tap is laid out only at the next frame, and nobody sees it in between."""
         from clipping import audit_overlaps, text_boxes
 
         items = text_boxes(self.app.root)
@@ -224,6 +224,7 @@ def main(argv: list[str]) -> int:
 
         def advance(_dt: float) -> None:
             try:
+                ui.audit_overlaps()  # what the last frame showed
                 wait = next(steps)
             except StopIteration:
                 outcome["ok"] = True

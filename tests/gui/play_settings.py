@@ -215,6 +215,9 @@ def technician_late_lift(ui: Any) -> Steps:
     yield from ui.into_view("settings.technician")
     door = ui.widget("settings.technician")
     holding, passing = UnitTestTouch(*door.center), UnitTestTouch(*door.center)
+    for touch in (holding, passing):  # handed on by the list: in the door's own coordinates
+        touch.x, touch.y = door.center  # (a touch not yet dispatched has no position of its own)
+        touch.pos = (touch.x, touch.y)
     door.on_touch_down(holding)  # the list has handed the holding finger to the door ...
     door.on_touch_up(passing)  # ... and the passing tap's late lift arrives
     yield door.hold + 0.5

@@ -43,6 +43,10 @@ class GameScreen(KioskScreen):
     #: Word on the Street's card row: a finger-sized New card button and no taller (the street
     #: below it needs the height).
     CARD_ROW = 60
+    #: The top row (whose turn, the info and news lines) and the most it grows to for news of
+    #: three lines: every pixel it does not need goes to the table.
+    TOP_ROW = 68
+    TOP_ROW_MOST = 96
 
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
@@ -60,7 +64,7 @@ class GameScreen(KioskScreen):
         self._timer_game: int | None = None
         #: The log id of the game the news line speaks of: another game's news is never shown.
         self._news_game: int | None = None
-        top = BoxLayout(size_hint_y=None, height=68, spacing=theme.GAP)
+        self.top_row = top = BoxLayout(size_hint_y=None, height=self.TOP_ROW, spacing=theme.GAP)
         self.mover = Text("", size=theme.HUGE, bold=True, color=theme.ACCENT, halign="left", size_hint_x=0.42)
         self.mover.tid = "game.mover"
         top.add_widget(self.mover)
@@ -73,6 +77,8 @@ class GameScreen(KioskScreen):
         self.news.tid = "game.news"
         side.add_widget(self.info)
         side.add_widget(self.news)
+        self._fit_top = Clock.create_trigger(self._grow_top, -1)
+        self.news.bind(text=self._fit_top, width=self._fit_top)
         top.add_widget(side)
         self.body.add_widget(top)
         # The timer column runs the full height beside the card row and the table: the ring
@@ -219,6 +225,19 @@ class GameScreen(KioskScreen):
         if show_card:
             self.category.text = self.app.current_category() or "Tap New card for a category"
         self.challenge_button.disabled = self.session.challenge_target() is None
+
+    def _grow_top(self, *_: Any) -> None:
+        """The top row as tall as the news needs (two lines fit the usual height, a third
+        takes more), never less than :attr:`TOP_ROW`."""
+        from kivy.core.text.markup import MarkupLabel
+
+        width = self.news.width - 8
+        need = 0
+        if self.news.text.strip() and width > 1:
+            core = MarkupLabel(text=self.news.text, font_size=theme.SMALL, text_size=(width, None))
+            core.refresh()
+            need = core.texture.size[1]
+        self.top_row.height = max(self.TOP_ROW, min(self.TOP_ROW_MOST, self.info.height + need + 4))
 
     def show_news(self, message: str) -> None:
         """What the last action did, under the game's info (whole: the font shrinks to fit)."""
