@@ -111,13 +111,14 @@ def text_boxes(root: Any) -> list[tuple[str, str, Box, Any, int]]:
 
     A button is its whole face (a finger's target); a label is the text it draws (its
     texture, centred in the label); a board's text is each letter, number or badge it paints.
+    A screen the manager is leaving (for a frame both are attached) is not on screen.
     """
     from kivy.uix.button import Button
     from kivy.uix.label import Label
 
     found = []
     for widget in root.walk(restrict=True):
-        if not shown(widget, root):
+        if not shown(widget, root) or _leaving(widget):
             continue
         name = getattr(widget, "tid", "") or type(widget).__name__
         if isinstance(widget, Button) and (widget.text.strip() or getattr(widget, "tid", "")):
@@ -137,6 +138,20 @@ def text_boxes(root: Any) -> list[tuple[str, str, Box, Any, int]]:
         if seen is not None:
             found.append((f"{name} {widget.text[:30]!r}", kind, seen, widget, 0))
     return found
+
+
+def _leaving(widget: Any) -> bool:
+    """Inside a screen that is not its manager's current one."""
+    from kivy.uix.screenmanager import Screen
+
+    parent = widget
+    for _ in range(60):
+        if parent is None or parent is parent.parent:
+            return False
+        if isinstance(parent, Screen) and parent.manager is not None:
+            return parent.manager.current_screen is not parent
+        parent = parent.parent
+    return False
 
 
 def _related(a: Any, b: Any) -> bool:
