@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from gui import harness
 from gui.faults import tmpfs
-from gui.harness import GUI, game_log, needs_words, newest_events, newest_game, run
+from gui.harness import GUI, assert_street_readable, game_log, needs_words, newest_events, newest_game, run
 
 from games.transcript import replay_lines
 from kiosk.play.categories import load_categories
@@ -60,19 +60,6 @@ def test_word_on_the_street_all_three_challenges_undo_and_a_win(data: Path) -> N
         assert spelling["first_error"] == 6 and spelling["ruling"]["legal"] is False
         replayed = replay_lines(log.export(game_id).splitlines())
     assert replayed.outcome().winners == ("Reds",)
-
-
-def assert_street_readable(measured: dict[str, Any]) -> None:
-    """Every tile's letter sits inside its tile and is at least half as tall as the score
-    digits; the street takes more than a third of the screen's height."""
-    tiles = measured["tiles"]
-    assert len(tiles) == 17, tiles
-    half_score = measured["score_digits_px"] / 2
-    for letter, side, _font, width, height in tiles:
-        assert width <= side and height <= side, (letter, side, width, height)
-        assert height >= half_score, (letter, height, measured["score_digits_px"])
-    assert measured["street_share"] > 0.45, measured["street_share"]
-    assert measured["ring_font"] >= measured["score_font"], measured["ring_font"]
 
 
 @needs_words

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gui import harness
-from gui.harness import GUI, needs_words, newest_events, run
+from gui.harness import GUI, assert_street_readable, needs_words, newest_events, run
 
 data, display = harness.data, harness.display  # a data folder per test, one screen per module
 
@@ -29,6 +29,7 @@ def test_the_camera_offers_the_word_its_moves_make_and_flags_a_typo(data: Path) 
     assert street["title"].startswith("Red: check these tiles")
     assert found["after_street_tap"] == {"street": False, "keyboard": True, "field": "PURLE"}
     assert found["street_flagged"] == ["P"]  # shown on the street, framed in red
+    assert_street_readable(found["street_measured"])  # the camera's caption leaves it readable
     assert found["screen_after_offer"] == "game"
     assert found["last_word"] == "PURPLE"
     assert {k: v for k, v in found["positions_after"].items() if v} == {"P": -2, "R": -1, "L": -1}

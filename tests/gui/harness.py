@@ -71,6 +71,19 @@ def run(
     return found
 
 
+def assert_street_readable(measured: dict[str, Any]) -> None:
+    """Every tile's letter sits inside its tile and is at least half as tall as the score
+    digits; the street takes 44 % of the screen's height or more (it had a third)."""
+    tiles = measured["tiles"]
+    assert len(tiles) == 17, tiles
+    half_score = measured["score_digits_px"] / 2
+    for letter, side, _font, width, height in tiles:
+        assert width <= side and height <= side, (letter, side, width, height)
+        assert height >= half_score, (letter, height, measured["score_digits_px"])
+    assert measured["street_share"] >= 0.44, measured["street_share"]  # was a third
+    assert measured["ring_font"] >= measured["score_font"], measured["ring_font"]
+
+
 def game_log(data: Path) -> GameLog:
     return GameLog(data / "games.sqlite3")
 

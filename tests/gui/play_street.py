@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from play_steps import Steps, pick_game
+from play_steps import Steps, pick_game, street_measured
 
 
 def _wait_for_street(ui: Any, want: dict[str, int] | None) -> Steps:
@@ -56,6 +56,7 @@ def demo_street_turn(ui: Any) -> Steps:
     yield from ui.press("entry.cancel", 0.3)  # the players look at the street: the disagreeing tile is framed
     ui.note("street_flagged", sorted(ui.widget("game.table.street").data[2]))
     yield from ui.shot("game-wots-camera-flagged")
+    ui.note("street_measured", street_measured(ui))  # with the camera's caption under it
     yield from ui.press("game.turn")
     offers = [ui.text(f"entry.offer.{i}") for i in range(3) if ui.has(f"entry.offer.{i}")]
     filmed = camera.frames

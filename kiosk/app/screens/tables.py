@@ -58,8 +58,9 @@ class TablePanel(BoxLayout):
     def show(self, game: Any, camera: Any = None) -> None:
         self._last = (game, camera)
         self._show(game, camera)
-        # No caption, no room taken: the street needs every pixel of height.
-        self.caption.height = 48 if self.caption.text else 0
+        # No caption, no room taken; the street's caption (the camera's read) is one line: the
+        # street needs every pixel of height.
+        self.caption.height = (26 if self.kind == "street" else 48) if self.caption.text else 0
         self.caption.opacity = 1 if self.caption.text else 0
 
     def _show(self, game: Any, camera: Any = None) -> None:

@@ -99,7 +99,7 @@ class StreetView(_Canvas):
     the top; each kerb is labelled with its team's name and captured count, and a captured
     tile (±3) is drawn on its captor's kerb, outside the street, in amber.
 
-    The five spaces of a lane get the height; a kerb row is four fifths of a space (a
+    The five spaces of a lane get the height; a kerb row is 85 % of a space (a
     captured tile only needs to be read, not pushed), so the street's tiles are as large as
     the widget allows. A tile's letter is sized to sit inside its tile.
     """
