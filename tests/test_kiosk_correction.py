@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from kiosk.gamelog.store import GameLog
@@ -46,3 +47,37 @@ def test_a_correction_that_breaks_a_later_turn_changes_nothing(tmp_path: Path) -
     assert session.game.events == before
     with GameLog(tmp_path / "games.sqlite3") as log:
         assert log.events(session.game_id) == before
+
+
+def test_a_street_correction_uses_the_camera_only_while_it_shows_that_turns_street() -> None:
+    """The camera sees the street of now: right for the latest turn (or one followed only by
+    turns that moved nothing), wrong for a turn whose tiles a later word moved again."""
+    from games.word_on_the_street import WordOnTheStreet
+    from kiosk.play.street_moves import camera_for
+
+    camera = object()  # camera_for only decides whether to hand the camera on
+    game = WordOnTheStreet(["Reds", "Blues"])
+    game.apply({"type": "word", "word": "PURPLE"})
+    assert camera_for(game, 0, camera) is camera  # the latest turn: the street it left
+    assert camera_for(game, None, camera) is camera  # a new turn, not a correction
+    game.apply({"type": "no_word"})
+    assert camera_for(game, 0, camera) is camera  # nothing moved since
+    game.apply({"type": "word", "word": "GIANT"})
+    assert camera_for(game, 0, None) is None
+    assert camera_for(game, 0, camera) is None  # GIANT moved tiles after PURPLE
+    assert camera_for(game, 2, camera) is camera
+
+
+def test_several_disagreeing_tiles_are_named_short_for_the_field() -> None:
+    from games.word_on_the_street import WordOnTheStreet
+    from games.wots_moves import word_moves
+    from kiosk.play.street_moves import StreetMoves
+
+    game = WordOnTheStreet(["Reds", "Blues"])
+    moves = StreetMoves(word_moves(game.state, game.state.on_street, "GIANT"))
+    assert moves.hint(game, "GIANT") == ""
+    assert moves.hint(game, "GIANTS") == moves.disagreement(game, "GIANTS") == "S did not move"
+    long = moves.disagreement(game, "ROBOTS")
+    short = moves.hint(game, "ROBOTS")
+    assert re.fullmatch(r"\d+ tiles moved otherwise: [A-Z]( [A-Z])+", short), short
+    assert len(short) < 50 < len(long), (short, long)
