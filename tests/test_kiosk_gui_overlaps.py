@@ -1,9 +1,10 @@
-"""The overlap audit's known cases: overlaps on screens another branch (flowa) is changing.
+"""The overlap audit's former known cases, now fixed: kept as tests so they stay fixed.
 
 Every GUI scenario runs the overlap audit (``tests/gui/clipping.py``, checked in
-``harness.run``) and lets only these through. Each is an expected failure here, strict: once
-the overlap is gone the test passes unexpectedly and fails the run, the sign to drop the
-case from ``clipping.KNOWN_OVERLAPS`` and tighten the audit.
+``harness.run``). Cases another branch was fixing were listed in ``clipping.KNOWN_OVERLAPS``
+with a strict expected failure here; both were fixed on main (the banner takes a strip
+above the screen; a stacked square's height is a corner digit clear of its letter), the
+list is empty and the audit lets nothing through.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from typing import Any
 
 import pytest
 from gui import harness
-from gui.clipping import KNOWN_OVERLAPS, known_overlap
 from gui.harness import GUI, needs_words, run
 
 display = harness.display  # one screen per module
@@ -29,21 +29,11 @@ def found(display: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, A
     return run("overlaps_known", data)
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_OVERLAPS[0][1])
 def test_the_start_screens_banner_leaves_the_word_on_the_street_button_uncovered(
     found: dict[str, Any],
 ) -> None:
-    covering = [o for o in found["start"] if "start.game.word-on-the-street" in o]
-    assert covering == []
+    assert found["start"] == []
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_OVERLAPS[2][1])
-def test_the_upwords_height_badge_leaves_a_stacked_letter_uncovered(found: dict[str, Any]) -> None:
-    covering = [o for o in found["board"] if "height badge" in o or "'2'" in o]
-    assert covering == []
-
-
-def test_the_known_cases_are_all_the_audit_lets_through(found: dict[str, Any]) -> None:
-    """What the audit saw here is the known cases and nothing else (each named by its reason)."""
-    assert found["start"] and found["board"]  # the cases still show ...
-    assert all(known_overlap(o) for o in found["start"] + found["board"])  # ... and only they
+def test_the_upwords_height_digit_leaves_a_stacked_letter_uncovered(found: dict[str, Any]) -> None:
+    assert found["board"] == []

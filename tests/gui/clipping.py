@@ -168,28 +168,19 @@ def _related(a: Any, b: Any) -> bool:
 
 
 def audit_overlaps(
-    root: Any,
-    where: str,
-    items: list[tuple[str, str, Box, Any, int]] | None = None,
-    banner: Any = None,
-    screen: Any = None,
+    root: Any, where: str, items: list[tuple[str, str, Box, Any, int]] | None = None
 ) -> list[str]:
     """Every pair of visible texts or buttons that cover each other, in words.
 
-    Left out: a widget and what it holds (containment), texts a board paints as one mark (a
-    height badge and its digit), and a layer meant to lie over the screen (a widget with
-    ``layer_over = True``; a popup over a dimmed screen would be one).
-
-    The message ``banner`` is a layer too, but one with a place: it floats over a screen's
-    content to be tapped away, so it may cover what lies where the screen put it — under the
-    title bar (``banner_below``), or over the game screen's buttons — and never what the
-    screen keeps clear of it: the title bar (Done, Back, Cancel), the game screen's line of
-    whose turn it is, and on a screen that set no place aside for it, any button.
+    Left out: a widget and what it holds (containment), texts a board paints as one mark, and
+    a layer meant to lie over the screen (a widget with ``layer_over = True``; none yet: a
+    popup over a dimmed screen would be one). The message banner is no such layer: it takes a
+    strip at the top and the screen is laid out below it, so it covers nothing.
     """
     items = [i for i in (text_boxes(root) if items is None else items) if not _layered(i[3])]
     found = []
     for n, (name_a, kind_a, a, wa, ga) in enumerate(items):
-        for name_b, kind_b, b, wb, gb in items[n + 1 :]:
+        for name_b, _kind_b, b, wb, gb in items[n + 1 :]:
             if wa is wb and (kind_a != "painted" or ga == gb):
                 continue
             if wa is not wb and _related(wa, wb):
@@ -197,40 +188,9 @@ def audit_overlaps(
             share = _cut_to(a, b)
             if share is None:
                 continue
-            if banner is not None and (_inside(wa, banner) or _inside(wb, banner)):
-                under, kind = (wb, kind_b) if _inside(wa, banner) else (wa, kind_a)
-                if not _kept_clear(under, kind, screen):
-                    continue
             width, height = share[2] - share[0], share[3] - share[1]
             found.append(f"{where}: {name_a} and {name_b} overlap ({width:.0f}x{height:.0f} px)")
     return found
-
-
-def _inside(widget: Any, outer: Any) -> bool:
-    """``widget`` is ``outer`` or lies within it."""
-    parent = widget
-    for _ in range(60):
-        if parent is outer:
-            return True
-        if parent is None or parent is parent.parent:
-            return False
-        parent = parent.parent
-    return False
-
-
-def _kept_clear(widget: Any, kind: str, screen: Any) -> bool:
-    """Whether the screen keeps ``widget`` clear of the message banner (see audit_overlaps)."""
-    parent = widget
-    for _ in range(40):
-        if parent is None or parent is parent.parent:
-            break
-        if getattr(parent, "is_title_bar", False):
-            return True
-        parent = parent.parent
-    name = getattr(screen, "name", "")
-    if name == "game":
-        return getattr(widget, "tid", "") in ("game.mover", "game.info", "game.news")
-    return kind == "button" and not getattr(screen, "banner_below", 0)
 
 
 def _layered(widget: Any) -> bool:
@@ -245,26 +205,11 @@ def _layered(widget: Any) -> bool:
 
 
 #: Overlaps another branch is fixing: (pattern of the audit's line, what covers what). The audit
-#: lets these through so the rest of it holds; each has a strict expected failure in
-#: tests/test_kiosk_gui_overlaps.py, which fails (XPASS) once the overlap is gone, so the
-#: entry can be dropped here and the audit tightened.
-KNOWN_OVERLAPS: list[tuple[str, str]] = [
-    (
-        r"^start: start\.game\.word-on-the-street .* and banner ",
-        "the message banner, at the top of the start screen (which sets no place aside for it), "
-        "covers the Word on the Street button (branch flowa lays the start screen out for the banner)",
-    ),
-    (
-        r"^start: start\.(game\.\w+|stats|settings) .* and banner ",
-        "the message banner on the start screen also covers the next game buttons and Games and "
-        "Settings when it is long (branch flowa lays the start screen out for the banner)",
-    ),
-    (
-        r"^game: game\.table\.grid '\w' and game\.table\.grid '(\d+|height badge \d+)' overlap",
-        "on the Upwords board a stacked tile's letter (a wide W, say) runs under the stack's "
-        "height badge and its digit (branch flowa redraws the badge)",
-    ),
-]
+#: lets these through so the rest of it holds; each gets a strict expected failure in
+#: tests/test_kiosk_gui_overlaps.py, which fails (XPASS) once the overlap is gone, so the entry
+#: can be dropped and the audit tightened. None now: the start screen's banner over the Word on
+#: the Street button and the Upwords height badge over a stacked letter were fixed on main.
+KNOWN_OVERLAPS: list[tuple[str, str]] = []
 
 
 def known_overlap(line: str) -> str | None:

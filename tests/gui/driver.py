@@ -66,8 +66,7 @@ class UI:
         if key in self._laid_out:
             return
         self._laid_out.add(key)
-        screen = self.app.manager.current_screen
-        for found in audit_overlaps(self.app.root, self.screen, items, self.app.banner, screen):
+        for found in audit_overlaps(self.app.root, self.screen, items):
             if found not in self.found["overlaps"]:
                 self.found["overlaps"].append(found)
 

@@ -393,14 +393,13 @@ def live_camera(ui: Any) -> Steps:
 
 
 def overlaps_known(ui: Any) -> Steps:
-    """The overlaps another branch is fixing, shown as a family meets them: a start-up problem's
+    """The overlaps the audit once let through, as a family met them: a start-up problem's
     banner on the start screen, and a W stacked on an M on the Upwords board."""
     from clipping import audit_overlaps
 
     yield 0.3
     assert ui.banners, "the damaged settings file gives a banner at start"
-    screen = ui.app.manager.current_screen
-    ui.note("start", audit_overlaps(ui.app.root, "start", banner=ui.app.banner, screen=screen))
+    ui.note("start", audit_overlaps(ui.app.root, "start"))
     yield from ui.shot("overlap-start-banner")
     ui.clear_banners()
     yield from pick_game(ui, "upwords", ["Ann", "Bob"])
@@ -410,6 +409,5 @@ def overlaps_known(ui: Any) -> Steps:
     yield from place_word(ui, "WOOD", "entry.col.less", "entry.col.less")  # W stacked on the M
     yield 0.2
     ui.clear_banners()
-    screen = ui.app.manager.current_screen
-    ui.note("board", audit_overlaps(ui.app.root, "game", banner=ui.app.banner, screen=screen))
+    ui.note("board", audit_overlaps(ui.app.root, "game"))
     yield from ui.shot("overlap-upwords-badge")
