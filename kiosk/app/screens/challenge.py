@@ -53,7 +53,14 @@ class ChallengeScreen(KioskScreen):
         self.bar.title.text = f"Challenge {owner} word" if target.player else "Challenge"
         self.next_step()
 
+    def _word_row(self, shown: bool) -> None:
+        """The challenged word in large type while the table decides; with the ruling it goes
+        to the title ("The ruling on FUN") and its row to the verdict, which needs the height
+        (under a message strip the two did not fit, and the verdict ran over the word)."""
+        self.word.height, self.word.opacity = (70, 1) if shown else (0, 0)
+
     def next_step(self) -> None:
+        self._word_row(True)
         game = self.session.game
         guide = playbook.guide(game.name)
         if len(guide.kinds) > 1 and "kind" not in self.choice:
@@ -254,6 +261,8 @@ class ChallengeScreen(KioskScreen):
         row.add_widget(BigButton("Back to game", tid="challenge.ok", accent=True, on_tap=self.back))
         self.area.add_widget(row)
         self.word.text = self.session.game.events[-1].get("word") or self.word.text
+        self._word_row(False)
+        self.bar.title.text = f"The ruling on {self.word.text}" if self.word.text else "The ruling"
         self.app.say(f"{verdict}. {reason}")
 
     def house_word(self) -> None:
