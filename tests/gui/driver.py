@@ -39,10 +39,13 @@ class UI:
         self._laid_out: set[tuple[Any, ...]] = set()
 
     def audit(self) -> None:
-        """The clipping audit of the screen as it is now (each label measured once per size)."""
+        """The clipping audit of the screen as the next frame draws it (each label measured once
+        per size): a screen just rebuilt by a tap is laid out first, as Kivy does before drawing,
+        so a box not yet given its size is not taken for text cut short."""
         from clipping import cut, shown
         from kivy.uix.label import Label
 
+        self._lay_out()
         for widget in self.app.root.walk(restrict=True):
             if not isinstance(widget, Label):
                 continue
@@ -54,6 +57,16 @@ class UI:
             if why:
                 name = getattr(widget, "tid", "") or type(widget).__name__
                 self.found["clipped"].append(f"{self.screen}: {name} {widget.text[:60]!r}: {why}")
+
+    def _lay_out(self) -> None:
+        """Every layout's pending pass, top down, until sizes settle (nested layouts that size by
+        their children take a few)."""
+        from kivy.uix.layout import Layout
+
+        for _ in range(3):
+            for widget in self.app.root.walk(restrict=True):
+                if isinstance(widget, Layout):
+                    widget.do_layout()
 
     def audit_overlaps(self) -> None:
         """The overlap audit of the screen as drawn (each arrangement of texts once). Run when
