@@ -3,6 +3,8 @@
     python -m bench hands                    # 8 scenes per kind and family (several minutes)
     python -m bench hands --quick            # 3 scenes
     python -m bench hands --seeds 81000      # scenes nobody has looked at (held-out: +10,000)
+    python -m bench hands --light-change     # skin-toned tables, the light changed since calibration
+    python -m bench hands --light-change --scenes 5 --seeds 87000   # 5 scenes per kind and family
 
 Randomised renders (:mod:`vision.synthetic.scenes`) of Upwords 8x8, crossword 15x15 and Word on the
 Street, a hand in about half the pictures, each scene calibrated as a family does it. For the
@@ -18,24 +20,35 @@ Street, a hand in about half the pictures, each scene calibrated as a family doe
 
 Baseline, same pictures: the skin-colour check (:mod:`vision.hands`), which is what the reader
 uses when the calibration kept no picture.
+
+``--light-change``: the same kinds (and Upwords 10x10) on skin-toned tables
+(:data:`vision.synthetic.scenes.LIGHT_CHANGE_TABLES`), every later picture in a light changed
+since calibration (brightness x0.6-1.6, white balance +-25 % per channel, a moving soft shadow,
+glare: :func:`vision.synthetic.scenes.changed_light`); train and held-out families side by side,
+the arm check against the arm check that takes out only the whole picture's colour cast
+(:data:`vision.arms.LIGHT_FIELD` off) as the baseline.
 """
 
 from __future__ import annotations
 
 import statistics
+import sys
 import time
 from dataclasses import replace
+from functools import lru_cache
 
+import vision.arms
 from bench import options
 from bench.bench_generalise import grid_readers, judge_cell
 from vision.hands import UNDER_HAND
 from vision.learn_board import learn_street
 from vision.letters import LetterClassifier, LetterReader, augmented
 from vision.street import StreetGeometry, StreetReader
-from vision.synthetic.scenes import grid_scene, street_scene
+from vision.synthetic.scenes import Scene, grid_scene, street_scene
 from vision.synthetic.textures import STREET_LETTERS
 
 KINDS = ("upwords8", "grid15", "street")
+LIGHT_KINDS = ("upwords8", "upwords10", "grid15", "street")
 
 
 def _street_reader(s, keep_picture: bool) -> StreetReader:
@@ -51,19 +64,26 @@ def _street_reader(s, keep_picture: bool) -> StreetReader:
     return reader
 
 
+@lru_cache(maxsize=16)  # both checks read the same scenes: rendered once
+def _scene(kind: str, family: str, seed: int, light_change: bool) -> Scene:
+    if kind == "street":
+        return street_scene(seed, family, n_frames=6, hand_chance=0.5, light_change=light_change)
+    return grid_scene(seed, family, kind, n_frames=6, hand_chance=0.5, sequence=True,
+                      light_change=light_change)
+
+
 def _flagged(flags) -> bool:
     return any("hand" in f for f in flags)
 
 
-def run(kind: str, family: str, seeds: range, keep_picture: bool) -> dict:
+def run(kind: str, family: str, seeds: range, keep_picture: bool, light_change: bool = False) -> dict:
     out = {"hand": 0, "hand_flagged": 0, "calm": 0, "calm_flagged": 0, "beside": 0, "beside_flagged": 0,
            "silent": 0, "times": []}
     for seed in seeds:
+        s = _scene(kind, family, seed, light_change)
         if kind == "street":
-            s = street_scene(seed, family, n_frames=6, hand_chance=0.5)
             reader = _street_reader(s, keep_picture)
         else:
-            s = grid_scene(seed, family, kind, n_frames=6, hand_chance=0.5, sequence=True)
             reader = grid_readers(s, True)
             if not keep_picture:
                 reader.appearance = replace(reader.appearance, scene=None)
@@ -88,10 +108,43 @@ def run(kind: str, family: str, seeds: range, keep_picture: bool) -> dict:
     return out
 
 
+def _line(r: dict) -> str:
+    return (f"hands flagged {r['hand_flagged']:3d}/{r['hand']:<3d} "
+            f"false alarms {r['calm_flagged']:3d}/{r['calm']:<3d} "
+            f"silently wrong {r['silent']:3d}")
+
+
+def light_change(base: int, n: int) -> None:
+    """Both families under a changed light, today's arm check beside the baseline's."""
+    print(f"light changed since calibration, skin-toned tables: {n} scenes per kind and family, 6 pictures "
+          f"each, a hand in about half; train seeds from {base}, held-out from {base + 10000}")
+    totals: dict = {}
+    for kind in LIGHT_KINDS:
+        cols = []
+        for family, start in (("train", base), ("held_out", base + 10000)):
+            for field, label in ((True, "light field"), (False, "baseline")):
+                vision.arms.LIGHT_FIELD = field
+                try:
+                    r = run(kind, family, range(start, start + n), True, light_change=True)
+                finally:
+                    vision.arms.LIGHT_FIELD = True
+                total = totals.setdefault((family, label), {})
+                for key in ("hand", "hand_flagged", "calm", "calm_flagged", "silent"):
+                    total[key] = total.get(key, 0) + r[key]
+                cols.append(f"{family:8s} {kind:9s} {label:11s} {_line(r)}")
+        print("\n".join(cols), flush=True)
+    for (family, label), r in totals.items():
+        print(f"{family:8s} {'all':9s} {label:11s} {_line(r)}")
+
+
 def main() -> int:
-    args = options(81000, "first scene seed (held-out scenes start 10,000 later)")
+    args, rest = options(81000, "first scene seed (held-out scenes start 10,000 later)"), sys.argv[1:]
     quick = args.quick
     n = 3 if quick else 8
+    if "--light-change" in rest:
+        scenes = rest[rest.index("--scenes") + 1] if "--scenes" in rest[:-1] else None
+        light_change(args.seeds, int(scenes) if scenes and scenes.isdigit() else n)
+        return 0
     print(f"{n} scenes per kind and family, 6 pictures each, a hand in about half; seeds from {args.seeds}")
     for family, base in (("train", args.seeds), ("held_out", args.seeds + 10000)):
         for kind in KINDS:

@@ -21,9 +21,13 @@ reader's own checks catch those.
 
 from __future__ import annotations
 
+import itertools
+import json
 from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 from functools import cache
-from typing import NamedTuple
+from pathlib import Path
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -86,6 +90,81 @@ TILE_FACE_CELLS = 0.15
 TILE_LIGHTNESS_WEIGHT = 0.5
 
 
+#: Where the fitted light thresholds live (:mod:`vision.synthetic.fit_hands` writes it).
+LIGHT_FILE = Path(__file__).with_name("models") / "hands.json"
+
+
+@dataclass(frozen=True)
+class LightThresholds:
+    """How a change of light is told from an arm: fitted on ``train``-family renders
+    (:mod:`vision.synthetic.fit_hands`), never set by hand.
+
+    ``scale``: the finest the light's map may vary (share of the picture's shorter side) —
+    finer follows a shadow's edge closely but begins to follow an arm; ``outlier``: a pixel
+    scoring over this (in thresholds' units) is left out of the map's next step
+    (:func:`_light_change`);
+    ``chroma``, ``light``, ``texture``: a pixel has changed when its chromaticity, brightness
+    and fine texture moved this much (log ratios) from the calibration picture once the field
+    is out, the three added in quadrature, each in units of its own."""
+
+    scale: float
+    outlier: float
+    chroma: float
+    light: float
+    texture: float
+
+    #: the candidates :meth:`fit` tries
+    SCALES = (0.15, 0.25)
+    OUTLIERS = (0.5, 0.7)
+    #: times the cast-only check's (CHROMA_CHANGE, ...): the field must lower false alarms by
+    #: explaining the light, not by seeing less (wider thresholds, tried at 1.15, chose fewer
+    #: false alarms on the fitting pictures and missed an arm over a board's frame elsewhere)
+    UNITS = (1.0,)
+
+    def save(self, path: str | Path, facts: dict[str, Any]) -> None:
+        Path(path).write_text(json.dumps({"thresholds": asdict(self), "fitted_on": facts}, indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path = LIGHT_FILE) -> LightThresholds:
+        try:
+            data = json.loads(Path(path).read_text())
+            return cls(**{k: float(v) for k, v in data["thresholds"].items()})
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"the hands' light thresholds in {path} cannot be read ({error}); "
+                             "refit them: python -m vision.synthetic.fit_hands") from error
+
+    @classmethod
+    def fit(cls, data: Sequence[Any], flagged: Callable[[Any, LightThresholds], bool]
+            ) -> tuple[LightThresholds, dict[str, Any]]:
+        """The candidate that misses the fewest hands over the cells in ``data`` (examples with
+        ``over_cells`` and ``hand``; ``flagged(example, candidate)``), then flags the fewest
+        pictures without a hand: a missed hand can leave a cell read wrong and sure, a false
+        alarm only makes the kiosk wait. Ties go to the most lenient (the surest to see hands
+        the fit never saw): the narrowest thresholds, the coarsest field, the most of the
+        picture left out of it."""
+        best: tuple | None = None
+        calm = [e for e in data if not e.hand]
+        over = [e for e in data if e.over_cells]
+        for scale, outlier, units in itertools.product(cls.SCALES, cls.OUTLIERS, cls.UNITS):
+            candidate = cls(scale, outlier, CHROMA_CHANGE * units, LIGHT_CHANGE * units,
+                            TEXTURE_CHANGE * units)
+            alarms = sum(flagged(e, candidate) for e in calm)
+            missed = sum(not flagged(e, candidate) for e in over)
+            key = (missed, alarms, units, -scale, -outlier)
+            if best is None or key < best[0]:
+                best = (key, candidate, alarms, missed)
+        assert best is not None
+        _, chosen, alarms, missed = best
+        return chosen, {"pictures_without_hand": len(calm), "false_alarms": alarms,
+                        "hands_over_cells": len(over), "hands_missed": missed}
+
+
+@cache
+def light_thresholds() -> LightThresholds:
+    """The fitted thresholds (:data:`LIGHT_FILE`), read once."""
+    return LightThresholds.load()
+
+
 def reference_scene(image: np.ndarray) -> np.ndarray:
     """The calibration picture as the arm check keeps it."""
     return shrink(image)[0]
@@ -117,6 +196,7 @@ class _Signals(NamedTuple):
     light: np.ndarray  # the brightness itself (exp of the log, kept: the colour's trust needs it)
     log_texture: np.ndarray  # log of the fine texture (relative to brightness), plus 0.01
     darkest: np.ndarray  # the darkest colour channel (0..255): near 0, the chromaticity is clipped
+    brightest: np.ndarray  # the brightest colour channel (0..255): near 255, it is clipped too
 
 
 #: log(v + 6) for every byte value: a table look-up, not a logarithm per pixel and channel.
@@ -135,7 +215,8 @@ def _signals(bgr: np.ndarray) -> _Signals:
     # Grain relative to brightness, so a shadow (which dims grain and ground alike) is no change.
     texture = cv2.blur((np.sqrt(np.maximum(mean_sq - mean * mean, 0.0)) + 4.0) / (mean + 8.0), (5, 5))
     darkest = cv2.min(cv2.min(soft[..., 0], soft[..., 1]), soft[..., 2])
-    return _Signals(colour, np.exp(brightness), np.log(texture + 0.01), darkest)
+    brightest = cv2.max(cv2.max(soft[..., 0], soft[..., 1]), soft[..., 2])
+    return _Signals(colour, np.exp(brightness), np.log(texture + 0.01), darkest, brightest)
 
 
 def _in_todays_light(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
@@ -233,6 +314,10 @@ ENTRY_CELLS = 0.25
 #: cells. (Such an arm meets the edge along a third of a cell or more and covers many cells.)
 ENTRY_AREA_CELLS = 4.0
 
+#: Take the light's smooth change out before comparing (:func:`_light_change`); off, only the
+#: whole picture's colour cast is (the benchmark's baseline).
+LIGHT_FIELD = True
+
 _STACKED_CACHE: list = []  # [(what :func:`_stacked` was given, what it gave)]: one board at a time
 _SCENE_CACHE: list = []  # [(the calibration picture, {how: what it gave})]: one board at a time
 
@@ -248,9 +333,10 @@ def _of_scene(scene: np.ndarray, how):
     return kept[1][how]
 
 
-def _change(now: _Signals, then: _Signals) -> np.ndarray:
+def _change(now: _Signals, then: _Signals, light: LightThresholds | None = None) -> np.ndarray:
     """How far each pixel differs from the reference: 1 is the threshold. ``now``, ``then``:
-    the :func:`_signals` of the picture and of the reference."""
+    the :func:`_signals` of the picture and of the reference; ``light``: the fitted thresholds
+    (None: the cast-only check's, :data:`CHROMA_CHANGE` ...)."""
     diff = now.colour - then.colour
     diff -= np.median(diff[::4, ::4].reshape(-1, 3), axis=0)  # the whole picture's cast and exposure
     d_red, d_blue, d_light = cv2.split(diff)
@@ -263,11 +349,95 @@ def _change(now: _Signals, then: _Signals) -> np.ndarray:
     # as one picture lifts that channel.
     floor = cv2.max(now.darkest, then.darkest).astype(np.float32)
     trust *= np.clip((floor - CLIPPED_BELOW) * (1.0 / 16.0), 0.0, 1.0)
+    units = (CHROMA_CHANGE, LIGHT_CHANGE, TEXTURE_CHANGE)
+    if light is not None:
+        units = (light.chroma, light.light, light.texture)
+        # A channel at the top of its range (a brighter lamp, glare) says nothing of its colour
+        # either: its ratios are cut at 255.
+        ceiling = cv2.max(now.brightest, then.brightest).astype(np.float32)
+        trust *= np.clip((255.0 - CLIPPED_BELOW - ceiling) * (1.0 / 16.0), 0.0, 1.0)
     # Each cue in units of its own threshold, added in quadrature: a dark arm on a brown table
     # changes colour, brightness and grain each a little, which together is a lot.
-    return (trust * (d_red * d_red + d_blue * d_blue) * (1.0 / CHROMA_CHANGE**2)
-            + (d_light * (1.0 / LIGHT_CHANGE)) ** 2
-            + ((now.log_texture - then.log_texture) * (1.0 / TEXTURE_CHANGE)) ** 2)
+    return (trust * (d_red * d_red + d_blue * d_blue) * (1.0 / units[0] ** 2)
+            + (d_light * (1.0 / units[1])) ** 2
+            + ((now.log_texture - then.log_texture) * (1.0 / units[2])) ** 2)
+
+
+#: The light's map is worked out on a picture this many times smaller each way (it is smooth;
+#: a blur there costs a sixteenth).
+_FIELD_SHRINK = 4
+
+
+def _light_change(now: _Signals, then: _Signals, light: LightThresholds) -> np.ndarray:
+    """:func:`_change` once the light's smooth change is taken out: how far each pixel differs
+    from the calibration picture, 1 the threshold.
+
+    Why: a change of light is smooth and spread — a dimmer or brighter room, another white
+    balance, a lamp on one side — while an arm is compact. In log ratios (chromaticity,
+    brightness, fine texture) such a change is a smooth field; it is taken as a median over
+    blocks the picture's shorter side wide (an arm covers far less), then refined by weighted
+    blurs down to ``light.scale`` of the shorter side, the pixels it explains worst (over
+    ``light.outlier`` of the threshold: an arm, new tiles) left out of each next step, so the
+    field goes round a compact change instead of into it. The field is kept coarse: an arm over
+    a board can cover half of it. Pixels cut at 255 say nothing of the light (nor does a dark
+    pixel's colour) and count accordingly.
+"""
+    diff = cv2.merge([*cv2.split(now.colour - then.colour), now.log_texture - then.log_texture])
+    h, w = diff.shape[:2]
+    lit = np.minimum(now.light, then.light)
+    trust = (lit / (lit + 40.0)) ** 2
+    trust *= np.clip((cv2.max(now.darkest, then.darkest).astype(np.float32) - CLIPPED_BELOW) * (1.0 / 16.0),
+                     0.0, 1.0)
+    unclipped = np.clip((255.0 - CLIPPED_BELOW - cv2.max(now.brightest, then.brightest).astype(np.float32))
+                        * (1.0 / 16.0), 0.0, 1.0)
+    trust *= unclipped
+    units = np.float32([light.chroma, light.chroma, light.light, light.texture])
+    base = np.repeat(unclipped[..., None], 4, axis=2)
+    base[..., :2] *= trust[..., None]
+    low = (max(1, w // _FIELD_SHRINK), max(1, h // _FIELD_SHRINK))
+    finest = light.scale * min(h, w) / _FIELD_SHRINK
+    field = _block_medians(diff, base[..., 2] > 0.5, max(4, min(h, w)))
+
+    def residual() -> np.ndarray:
+        off = (diff - field) / units
+        return trust * (off[..., 0] ** 2 + off[..., 1] ** 2) + off[..., 2] ** 2 + off[..., 3] ** 2
+
+    score = residual()
+    for sigma in (2.0 * finest, finest):
+        keep = (score < light.outlier**2).astype(np.float32)
+        fresh = _smooth(diff, base * keep[..., None], low, sigma, field)
+        field = np.where(np.isfinite(fresh), fresh, field)
+        score = residual()
+    return score
+
+
+def _block_medians(diff: np.ndarray, usable: np.ndarray, block: int) -> np.ndarray:
+    """Per pixel, the median of ``diff`` over the ``usable`` pixels of its block (``block``
+    pixels square), drawn smoothly between the blocks' middles; a block with too few usable
+    pixels takes the median over the whole picture."""
+    h, w = diff.shape[:2]
+    by, bx = -(-h // block), -(-w // block)
+    overall = np.median(diff[usable], axis=0) if usable.any() else np.zeros(diff.shape[2], np.float32)
+    grid = np.empty((by, bx, diff.shape[2]), np.float32)
+    for i in range(by):
+        for j in range(bx):
+            part = usable[i * block:(i + 1) * block, j * block:(j + 1) * block]
+            grid[i, j] = (np.median(diff[i * block:(i + 1) * block, j * block:(j + 1) * block][part], axis=0)
+                          if part.sum() >= block else overall)
+    return cv2.resize(grid, (bx * block, by * block), interpolation=cv2.INTER_LINEAR)[:h, :w]
+
+
+def _smooth(values: np.ndarray, weights: np.ndarray, low: tuple[int, int], sigma: float,
+            fallback: np.ndarray | None) -> np.ndarray:
+    """The ``weights``-weighted blur (sigma pixels of a picture ``low`` in size) of ``values``,
+    at ``values``' size; ``fallback`` where there is too little weight near (NaN without)."""
+    h, w = values.shape[:2]
+    num = cv2.GaussianBlur(cv2.resize(values * weights, low, interpolation=cv2.INTER_AREA), (0, 0), sigma)
+    den = cv2.GaussianBlur(cv2.resize(weights, low, interpolation=cv2.INTER_AREA), (0, 0), sigma)
+    out = cv2.resize(num / np.maximum(den, 1e-6), (w, h), interpolation=cv2.INTER_LINEAR)
+    thin = cv2.resize(den, (w, h), interpolation=cv2.INTER_LINEAR) < 0.02
+    out[thin] = np.nan if fallback is None else fallback[thin]
+    return out
 
 
 def _changed(score: np.ndarray) -> np.ndarray:
@@ -323,12 +493,14 @@ def _cross_the_table(labels: np.ndarray, count: int, table: np.ndarray, cell_are
 
 def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray,
               tile_lab: np.ndarray | None = None, stacks: Sequence[np.ndarray] = (),
-              small: tuple[np.ndarray, float] | None = None) -> np.ndarray:
+              small: tuple[np.ndarray, float] | None = None, light: LightThresholds | None = None
+              ) -> np.ndarray:
     """Share of each cell (rows x cols) an arm reaching in from outside covers; ``scene``: the
     calibration picture (:func:`reference_scene`), ``corners``: the playing area in ``image``;
     ``stacks``: outlines (in ``image``) of the tallest stacks the border cells can hold, where
     tiles may stand out over the surround (:func:`_long_from_the_rim`); ``small``: the picture
-    as :func:`shrink` gives it, when the caller has it already."""
+    as :func:`shrink` gives it, when the caller has it already; ``light``: how a change of light
+    is told from an arm (None: the fitted file's, :func:`light_thresholds`)."""
     small, scale = shrink(image) if small is None else small
     if small.shape != scene.shape:
         return np.zeros((rows, cols))
@@ -346,7 +518,10 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     # finds an arm at all (a pixel changed under both is changed under the first: most pictures
     # have no arm, and this halves their cost).
     now = _signals(small)
-    by_gain = _change(now, _of_scene(scene, _signals))
+    by_cast = by_gain = _change(now, _of_scene(scene, _signals))
+    if LIGHT_FIELD:
+        light = light or light_thresholds()
+        by_gain = np.minimum(by_gain, _light_change(now, _of_scene(scene, _signals), light))
     # the picture beyond the playing area and its surround: the table, where an arm comes from
     outline = np.float32([[[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]]])
     ring = cv2.perspectiveTransform(outline, np.linalg.inv(to_board))[0]
@@ -374,7 +549,7 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     if covered.max() < SIDES_WHEN_COVER_BELOW:
         # An arm that changed the picture too little to be seen reaching the cells: its sides may
         # show
-        sides = _new_sides(small, scene, table[0], cell_area, by_gain > 1.0)
+        sides = _new_sides(small, scene, table[0], cell_area, by_cast > 1.0)
         if sides.any():
             seen_by_sides = cv2.warpPerspective(sides, to_board, size, flags=cv2.INTER_NEAREST).astype(bool)
             covered = np.maximum(covered, _covered(seen_by_sides, rows, cols))

@@ -37,6 +37,10 @@ class Effects:
     noise_sigma: float = 0.0
     jpeg_quality: int | None = None
     white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)   # B, G, R gains: the camera's colour cast
+    glare: float = 0.0                # 0: none; 0.6: a lamp's soft reflection adding 60 % of full white
+    glare_at: tuple[float, float] = (0.5, 0.5)   # its middle, as shares of the picture's width and height
+    glare_radius: float = 0.12        # its size, as a share of the picture's shorter side
+    hand_lit: bool = False            # the hand under the room's light and cast, as the table is
 
     @classmethod
     def random(cls, rng: np.random.Generator, image_size: tuple[int, int],
@@ -71,10 +75,16 @@ def apply_effects(image: np.ndarray, effects: Effects) -> np.ndarray:
         light *= 1.0 + effects.light_gradient * 0.5 * ramp
     if effects.shadow:
         light *= 1.0 - effects.shadow * _shadow_mask((h, w), effects.shadow_seed)
-    out = image.astype(np.float32) * light[..., None]
+    out = image.astype(np.float32)
+    if effects.hand is not None and effects.hand_lit:
+        out = _draw_hand(out, effects.hand)
+    out *= light[..., None]
     if effects.white_balance != (1.0, 1.0, 1.0):
         out *= np.asarray(effects.white_balance, np.float32)[None, None, :]
-    if effects.hand is not None:
+    if effects.glare:
+        spot = effects.glare * _glare_mask((h, w), effects.glare_at, effects.glare_radius)[..., None]
+        out = out + 255.0 * spot
+    if effects.hand is not None and not effects.hand_lit:
         out = _draw_hand(out, effects.hand)
     if effects.blur_sigma > 0.05:
         out = cv2.GaussianBlur(out, (0, 0), effects.blur_sigma)
@@ -87,6 +97,16 @@ def apply_effects(image: np.ndarray, effects: Effects) -> np.ndarray:
         if ok:
             result = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return result
+
+
+def _glare_mask(shape: tuple[int, int], at: tuple[float, float], radius: float) -> np.ndarray:
+    """A lamp's reflection on a glossy table or board (0..1): a bright soft spot, strongest in
+    its middle. It is light added (the lamp's, white once the camera's white balance has it), not
+    a gain: what it covers loses its colour, most where it was darkest."""
+    h, w = shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r = max(radius * min(w, h), 1.0)
+    return np.exp(-((xx - at[0] * w) ** 2 + (yy - at[1] * h) ** 2) / (2.0 * r * r)).astype(np.float32)
 
 
 def _shadow_mask(shape: tuple[int, int], seed: int) -> np.ndarray:

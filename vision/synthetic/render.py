@@ -134,12 +134,14 @@ class Rendered:
 
 
 def _table(rng: np.random.Generator, size: tuple[int, int], look: BoardStyle | None = None) -> np.ndarray:
-    """The table top: wood (warm, grain along one axis), cloth (a fine weave), carpet (coarse
-    speckle) or a plain surface."""
+    """The table top: wood (warm, grain along one axis; a random brown unless the look gives its
+    colour), cloth (a fine weave), carpet (coarse speckle), cork (pressed granules), a printed
+    cloth (a repeated motif in darker and lighter ink) or a plain surface."""
     look = look or BoardStyle()
     w, h = size
     if look.table == "wood" or look.table_colour is None:
-        base = tuple(int(v) for v in rng.integers([40, 80, 120], [70, 110, 160]))
+        base = (look.table_colour if look.table == "wood" and look.table_colour is not None
+                else tuple(int(v) for v in rng.integers([40, 80, 120], [70, 110, 160])))
         table = _noise_texture(rng, (h, w), base, 10.0).astype(np.float32)
         yy = np.arange(h, dtype=np.float32)[:, None]
         grain = 8.0 * np.sin(yy / rng.uniform(3.0, 7.0) + 3 * np.sin(np.arange(w)[None, :] / 90.0))
@@ -151,6 +153,21 @@ def _table(rng: np.random.Generator, size: tuple[int, int], look: BoardStyle | N
     elif look.table == "carpet":
         speckle = rng.normal(0.0, 22.0, (h, w)).astype(np.float32)
         table += cv2.GaussianBlur(speckle, (0, 0), 1.0)[..., None]
+    elif look.table == "cork":
+        grains = rng.normal(0.0, 1.0, (h, w)).astype(np.float32)
+        grains = cv2.GaussianBlur(grains, (0, 0), 1.6)
+        grains *= 30.0 / max(float(grains.std()), 1e-6)
+        table *= 1.0 + grains[..., None] / 255.0 * np.float32([1.2, 1.0, 0.8])
+    elif look.table == "printed":
+        period = float(rng.uniform(28.0, 60.0))
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        u, v = (xx % period) / period - 0.5, (yy % period) / period - 0.5
+        dot = (u * u + v * v < 0.06).astype(np.float32)
+        ring = (np.abs(np.hypot(u, v) - 0.4) < 0.04).astype(np.float32)
+        ink = np.float32(rng.uniform(-90.0, -40.0, 3))
+        second = np.float32(rng.uniform(-50.0, 30.0, 3))
+        table += cv2.GaussianBlur(dot, (0, 0), 0.7)[..., None] * ink + cv2.GaussianBlur(ring, (0, 0), 0.7)[
+            ..., None] * second
     return np.clip(table, 0, 255).astype(np.uint8)
 
 

@@ -65,6 +65,43 @@ def _effects(rng: np.random.Generator, style: BoardStyle, size: tuple[int, int],
     return fx
 
 
+#: Tables of the light-change scenes (kind, BGR): skin-toned, as a hand is. Per family, so
+#: held-out scenes stand on tables nothing was fitted on (a pinker wood, a printed cloth).
+LIGHT_CHANGE_TABLES = {
+    "train": (("wood", (115, 160, 205)), ("cork", (90, 140, 190)), ("cloth", (165, 195, 215))),
+    "held_out": (("wood", (130, 160, 220)), ("printed", (170, 190, 215)), ("plain", (150, 180, 210))),
+}
+
+
+def _light_rng(seed: int) -> np.random.Generator:
+    """The light-change draws come from their own generator, so a scene with ``light_change``
+    has the same tiles, pose and hands as without it: only the light and the table differ."""
+    return np.random.default_rng([seed, 0x1167])
+
+
+def _light_table(rng: np.random.Generator, style: BoardStyle, family: str) -> BoardStyle:
+    kind, colour = LIGHT_CHANGE_TABLES[family][int(rng.integers(0, len(LIGHT_CHANGE_TABLES[family])))]
+    return replace(style, table=kind, table_colour=tuple(int(np.clip(v + rng.normal(0, 10), 0, 255))
+                                                         for v in colour))
+
+
+def changed_light(rng: np.random.Generator, calibration: Effects, fx: Effects) -> Effects:
+    """``fx`` under a light changed since ``calibration`` as a room's changes: overall brightness
+    x0.6-1.6, white balance +-25 % per channel, sometimes a soft shadow (somewhere else each
+    time) and sometimes a lamp's glare."""
+    return replace(
+        fx,
+        brightness=calibration.brightness * float(rng.uniform(0.6, 1.6)),
+        white_balance=tuple(float(b * rng.uniform(0.75, 1.25)) for b in calibration.white_balance),
+        shadow=float(rng.uniform(0.2, 0.5)) if rng.random() < 0.5 else 0.0,
+        shadow_seed=int(rng.integers(0, 2**31 - 1)),
+        glare=float(rng.uniform(0.3, 0.7)) if rng.random() < 0.4 else 0.0,
+        glare_at=(float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.1, 0.9))),
+        glare_radius=float(rng.uniform(0.06, 0.15)),
+        hand_lit=True,
+    )
+
+
 def _grid_cells(rng: np.random.Generator, rows: int, cols: int, letters: tuple[str, ...], max_height: int,
                 fill: float | None = None) -> dict[tuple[int, int], tuple[str, int]]:
     density = rng.uniform(0.08, 0.55)
@@ -111,7 +148,8 @@ def _leaning(pose: Pose, min_tilt: float, max_tilt: float) -> Pose:
 
 def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frames: int = 3,
                max_tilt: float = 35.0, hand_chance: float = 0.15, sequence: bool = False,
-               fill: float | None = None, any_set: bool = False, min_tilt: float = 0.0) -> Scene:
+               fill: float | None = None, any_set: bool = False, min_tilt: float = 0.0,
+               light_change: bool = False) -> Scene:
     """An Upwords (8x8, 10x10, stacks) or crossword-style 15x15 (loose flat tiles) scene.
 
     ``sequence``: the frames are one game, turn by turn (for reading with history); otherwise
@@ -119,9 +157,16 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
     tile with chance ``fill`` (by default a random 8-55 %; 1.0 is a full board). ``any_set``:
     stacking sets of any make (cells :data:`ANY_PITCH_MM` apart, tiles :data:`ANY_THICKNESS_MM`
     thick) rather than the style family's. The camera leans ``min_tilt`` to ``max_tilt`` degrees
-    from straight overhead."""
+    from straight overhead.
+
+    ``light_change``: the table is skin-toned (:data:`LIGHT_CHANGE_TABLES`) and each frame's
+    light has changed since calibration (:func:`changed_light`); tiles, pose and hands are the
+    same as without."""
     rng = np.random.default_rng(seed)
     style = random_style(rng, family)
+    light_rng = _light_rng(seed)
+    if light_change:
+        style = _light_table(light_rng, style, family)
     shape = random_tile_shape(rng, family)
     rows = {"upwords8": 8, "upwords10": 10, "grid15": 15}[kind]
     pitch = 22.0 if kind != "grid15" else float(rng.uniform(17.0, 20.0))
@@ -142,23 +187,33 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
         return render_upwords(cells, spec=spec, pose=pose, effects=effects, seed=seed_, style=style,
                               jitter_mm=jitter, board_seed=board_seed, contact_shadow=shade)
 
-    calibration = shot({}, _effects(rng, style, size, 0.0), int(rng.integers(0, 2**31 - 1)))
+    calibration_fx = _effects(rng, style, size, 0.0)
+    calibration = shot({}, calibration_fx, int(rng.integers(0, 2**31 - 1)))
     lay = {rc: letter for rc, (letter, _) in teaching_layout(letters, rows, rows).items()}
     teaching = shot({rc: (letter, 1) for rc, letter in lay.items()}, _effects(rng, style, size, 0.0),
                     int(rng.integers(0, 2**31 - 1)))
     max_height = 1 if loose else 5
     states = (_game_states(rng, rows, letters, max_height, n_frames) if sequence else
               [_grid_cells(rng, rows, rows, letters, max_height, fill) for _ in range(n_frames)])
-    frames = tuple(shot(state, _effects(rng, style, size, hand_chance), int(rng.integers(0, 2**31 - 1)))
-                   for state in states)
-    return Scene(kind, style, shape["face_frac"], shape["thickness_mm"], calibration, teaching, lay, frames)
+    frames = []
+    for state in states:
+        fx = _effects(rng, style, size, hand_chance)
+        if light_change:
+            fx = changed_light(light_rng, calibration_fx, fx)
+        frames.append(shot(state, fx, int(rng.integers(0, 2**31 - 1))))
+    return Scene(kind, style, shape["face_frac"], shape["thickness_mm"], calibration, teaching, lay,
+                 tuple(frames))
 
 
 def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: float = 35.0,
-                 hand_chance: float = 0.15) -> Scene:
-    """A Word on the Street scene: the start position, then tiles pushed about and captured."""
+                 hand_chance: float = 0.15, light_change: bool = False) -> Scene:
+    """A Word on the Street scene: the start position, then tiles pushed about and captured
+    (``light_change``: as :func:`grid_scene`'s)."""
     rng = np.random.default_rng(seed)
     style = random_style(rng, family)
+    light_rng = _light_rng(seed)
+    if light_change:
+        style = _light_table(light_rng, style, family)
     shape = random_tile_shape(rng, family)
     pitch = float(rng.uniform(26.0, 32.0))
     spec = StreetSpec(pitch_mm=pitch, lane_mm=pitch * float(rng.uniform(0.9, 1.1)),
@@ -172,11 +227,14 @@ def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: 
         return render_street(positions, spec=spec, pose=pose, effects=effects, seed=seed_, style=style,
                              board_seed=board_seed, contact_shadow=shade)
 
-    calibration = shot({}, _effects(rng, style, size, 0.0), int(rng.integers(0, 2**31 - 1)))
+    calibration_fx = _effects(rng, style, size, 0.0)
+    calibration = shot({}, calibration_fx, int(rng.integers(0, 2**31 - 1)))
     frames = []
     for _ in range(n_frames):
         positions = {letter: int(rng.choice([-3, -2, -1, 0, 0, 1, 2, 3])) for letter in STREET_LETTERS}
         fx = _effects(rng, style, size, hand_chance)
+        if light_change:
+            fx = changed_light(light_rng, calibration_fx, fx)
         frames.append(shot(positions, fx, int(rng.integers(0, 2**31 - 1))))
     lay = {(2, c): letter for c, letter in enumerate(STREET_LETTERS)}
     return Scene("street", style, shape["face_frac"], shape["thickness_mm"], calibration, None, lay,

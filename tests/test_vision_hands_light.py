@@ -1,0 +1,83 @@
+"""A change of light is no hand: the arm check takes the light's smooth change out first.
+
+On a skin-toned table a brighter or dimmer room, another white balance, a person's soft shadow
+or a lamp's glare changes the table as an arm would (docs/reading.md, "Hands and arms"); a
+hand over the cells under the same light must still be seen. Rendered ``train``-family boards
+(the held-out family is the benchmark's: ``python -m bench hands --light-change``).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.arms import LIGHT_FILE, LightThresholds, arm_cells
+from vision.hands import UNDER_HAND
+from vision.learn_board import learn_grid
+from vision.synthetic.render import Effects, Hand, Pose, render_upwords
+from vision.synthetic.scenes import LIGHT_CHANGE_TABLES
+from vision.synthetic.style import BoardStyle
+
+TABLE_KIND, TABLE_COLOUR = LIGHT_CHANGE_TABLES["train"][0]  # a light, skin-toned wood
+STYLE = BoardStyle(board=(45, 70, 105), floor=(34, 52, 80), table=TABLE_KIND, table_colour=TABLE_COLOUR)
+SKIN = (120, 150, 205)  # a train-family skin tone: the table's own colour, near enough
+POSE = Pose(tilt_deg=18, yaw_deg=8)
+TILES = {(3, c): ("MOODS"[c - 2], 1) for c in range(2, 7)}
+
+#: one of each kind of change, relative to the calibration's even light
+LIGHTS = {
+    "dimmer": Effects(brightness=0.6),
+    "brighter": Effects(brightness=1.6),
+    "warmer": Effects(white_balance=(0.78, 1.0, 1.22)),
+    "cooler": Effects(white_balance=(1.22, 1.05, 0.8)),
+    "shadow": Effects(shadow=0.45, shadow_seed=11),
+    "glare": Effects(glare=0.6, glare_at=(0.4, 0.45), glare_radius=0.1),
+}
+
+
+@pytest.fixture(scope="module")
+def board():
+    empty = render_upwords({}, pose=POSE, style=STYLE, seed=1, board_seed=5)
+    teach = render_upwords(TILES, pose=POSE, style=STYLE, seed=2, board_seed=5)
+    appearance = learn_grid(empty.image, empty.corners, 8, 8, 19.5 / 22, teach.image, TILES.keys())
+    return empty, appearance
+
+
+def _covered(board, effects: Effects) -> np.ndarray:
+    empty, appearance = board
+    shot = render_upwords(TILES, pose=POSE, style=STYLE, seed=3, board_seed=5, effects=effects)
+    return arm_cells(shot.image, empty.corners, 8, 8, appearance.scene, appearance.tile_lab)
+
+
+@pytest.mark.parametrize("light", sorted(LIGHTS))
+def test_a_change_of_light_on_a_skin_toned_table_is_no_hand(board, light: str) -> None:
+    covered = _covered(board, LIGHTS[light])
+    assert covered.max() <= UNDER_HAND, f"{light}: under an arm: {np.argwhere(covered > UNDER_HAND)}"
+
+
+@pytest.mark.parametrize("light", sorted(LIGHTS))
+def test_a_hand_over_the_cells_in_the_same_light_is_seen(board, light: str) -> None:
+    empty = board[0]
+    width = empty.image_size[0]
+    centre = np.asarray(empty.corners, float).reshape(4, 2).mean(axis=0)
+    hand = Hand(tip=(float(centre[0]), float(centre[1])), angle_deg=20.0, width_px=0.12 * width, colour=SKIN)
+    fx = LIGHTS[light]
+    covered = _covered(board, Effects(**{**{f: getattr(fx, f) for f in fx.__dataclass_fields__},
+                                         "hand": hand, "hand_lit": True}))
+    assert (covered > UNDER_HAND).sum() >= 2, f"{light}: the hand over the cells was not seen"
+
+
+def test_the_light_thresholds_say_what_they_were_fitted_on() -> None:
+    data = json.loads(LIGHT_FILE.read_text())
+    facts = data["fitted_on"]
+    assert facts["family"] == "train" and facts["pictures"] > 0 and facts["seed"] is not None
+    assert LightThresholds.load() == LightThresholds(**data["thresholds"])
+
+
+def test_unreadable_light_thresholds_say_how_to_refit(tmp_path) -> None:
+    broken = tmp_path / "hands.json"
+    broken.write_text('{"thresholds": {"scale": 0.1}}')
+    with pytest.raises(ValueError, match="fit_hands"):
+        LightThresholds.load(broken)
