@@ -493,8 +493,8 @@ def _cross_the_table(labels: np.ndarray, count: int, table: np.ndarray, cell_are
 
 def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray,
               tile_lab: np.ndarray | None = None, stacks: Sequence[np.ndarray] = (),
-              small: tuple[np.ndarray, float] | None = None, light: LightThresholds | None = None
-              ) -> np.ndarray:
+              small: tuple[np.ndarray, float] | None = None, light: LightThresholds | None = None,
+              light_field: bool = True) -> np.ndarray:
     """Share of each cell (rows x cols) an arm reaching in from outside covers; ``scene``: the
     calibration picture (:func:`reference_scene`), ``corners``: the playing area in ``image``;
     ``stacks``: outlines (in ``image``) of the tallest stacks the border cells can hold, where
@@ -519,7 +519,7 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     # have no arm, and this halves their cost).
     now = _signals(small)
     by_cast = by_gain = _change(now, _of_scene(scene, _signals))
-    if LIGHT_FIELD:
+    if LIGHT_FIELD and light_field:
         light = light or light_thresholds()
         by_gain = np.minimum(by_gain, _light_change(now, _of_scene(scene, _signals), light))
     # the picture beyond the playing area and its surround: the table, where an arm comes from

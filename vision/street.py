@@ -98,7 +98,8 @@ class StreetReader:
                 inks_start = None if self.appearance.inks is None else self.appearance.inks[MEDIAN_ROW]
                 prob, doubts = settle_median(prob, now[0], self.appearance.faces[MEDIAN_ROW], inks[0],
                                              inks_start)
-            hand = hand_cells(board, self.rows, self.cols, self.appearance, image, self.corners)
+            hand = hand_cells(board, self.rows, self.cols, self.appearance, image, self.corners,
+                              light_field=False)
             any_hand = bool((hand > UNDER_HAND).any())
             flags = [hand_flags(hand[:, col].max(), any_hand) + ([doubt] if doubt else [])
                      for col, doubt in enumerate(doubts)]
