@@ -3,6 +3,7 @@
     python -m bench plays                   # 8 games of 14 plays per family and board
     python -m bench plays --quick           # 2 games
     python -m bench plays --seeds 800000    # games nobody has looked at
+    python -m bench plays --light-change    # on skin-toned tables, the light changed since calibration
 
 Randomised Upwords games (:func:`vision.synthetic.scenes.grid_scene` with ``sequence``: 14
 plays from the empty board, 1-5 tiles a play, stacks up to 5) on 8x8 and 10x10 boards, each
@@ -21,6 +22,7 @@ same pictures: each read alone, without history.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 
 from bench import options
@@ -72,10 +74,12 @@ def _judge(tally: Counter, before: Board, placed: set[Placement], reading) -> No
         tally["doubt"] += 1
 
 
-def run(kind: str, family: str, seeds: range) -> tuple[Counter, Counter, list[str]]:
+def run(kind: str, family: str, seeds: range, light_change: bool = False
+        ) -> tuple[Counter, Counter, list[str]]:
     kiosk, alone, per_game = Counter(), Counter(), []
     for seed in seeds:
-        s = grid_scene(seed, family, kind, n_frames=PLAYS, hand_chance=0.0, sequence=True)
+        s = grid_scene(seed, family, kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
+                       light_change=light_change)
         reader = _reader(s)
         game = Counter()
         for frame, (before, placed) in zip(s.frames, _boards(s), strict=True):
@@ -95,13 +99,14 @@ def _line(name: str, t: Counter) -> str:
 
 def main() -> None:
     args = options(seeds=0, seeds_help="first game seed (held-out runs: 800000 and up)")
+    light_change = "--light-change" in sys.argv
     games = 2 if args.quick else 8
     for family in ("train", "held_out"):
         for kind in KINDS:
             seeds = range(args.seeds, args.seeds + games)
-            kiosk, alone, per_game = run(kind, family, seeds)
+            kiosk, alone, per_game = run(kind, family, seeds, light_change)
             print(f"\n{kind}, {family} family, seeds {seeds.start}-{seeds.stop - 1} "
-                  f"({games} games of {PLAYS} plays)")
+                  f"({games} games of {PLAYS} plays{', light changed' if light_change else ''})")
             print(_line("with history (kiosk)", kiosk) + f"   per game: {' '.join(per_game)}")
             print(_line("alone (baseline)", alone))
 
