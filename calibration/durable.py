@@ -24,20 +24,26 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data``; raise OSError (e.g. disk full) with the old file untouched."""
+def write_atomically(path: Path, data: bytes, *, sync: bool = True) -> None:
+    """Replace ``path`` with ``data``; raise OSError (e.g. disk full) with the old file untouched.
+
+    ``sync=False`` skips the two fsyncs: a killed process still leaves the old file or the new
+    one, but a power cut may leave the old one. For a record that may lag, never run ahead.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if sync:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    fsync_folder(path.parent)
+    if sync:
+        fsync_folder(path.parent)
 
 
 def fsync_folder(folder: Path) -> None:

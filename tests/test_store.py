@@ -12,6 +12,7 @@ import storekit
 
 from games.transcript import replay_lines
 from kiosk.gamelog.store import GameLog, GameSummary, StoreError
+from kiosk.gamelog.schema import SCHEMA_VERSION
 
 
 @pytest.fixture
@@ -27,7 +28,7 @@ def test_a_new_log_is_created_with_its_folder_in_wal_mode(tmp_path: Path) -> Non
         assert store.problems == [] and store.integrity() == "ok"
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
     conn.close()
 
 

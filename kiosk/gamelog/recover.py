@@ -1,12 +1,18 @@
-"""What happens to a damaged game log: keep it aside, never delete it, save what can be read.
+"""What happens to a damaged game log: keep it aside, never delete it, save only what is true.
 
-SQLite can usually still read most of a file whose pages are partly damaged (a failing SD
-card, a file copied while in use). The damaged file and its WAL are renamed together, so
-a person can look at them later, and everything that still reads is copied into the fresh
-log **row by row**: a damaged page costs the games and entries stored on it, not the whole
-log. A game whose header row is damaged is rebuilt from its name and its players table when
-those still read. :class:`Salvage` counts what was kept and what was not, and
-:meth:`Salvage.sentence` says it to the players in plain words.
+The damaged file and its side files (``-wal``, ``-shm``, ``-ack``) are renamed together,
+byte for byte, for a person to look at later. Salvage then works on *copies* in a scratch
+folder (:mod:`kiosk.gamelog.scratch`): the WAL's committed pages laid over the main file,
+the file padded to whole pages, and SQLite's own page-by-page recovery (``sqlite3 .recover``)
+of that. Each copy is read **row by row**: a damaged page costs the games and entries stored
+on it, not the whole log.
+
+What reads is not yet true. Every row carries a CRC-32 (:mod:`kiosk.gamelog.schema`): an
+entry whose checksum fails is dropped and counted, never replayed. Entries follow one another,
+so a game keeps its entries up to the first one missing or dropped, and is then replayed
+through its engine: a game that does not replay is kept up to the last entry that does.
+:class:`Salvage` counts what came back (games whole, games in part and up to which turn,
+entries dropped) and :meth:`Salvage.sentence` says it to the players in plain words.
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ import contextlib
 import itertools
 import json
 import logging
+import os
 import sqlite3
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,10 +32,12 @@ from typing import Any, TypeGuard
 
 from calibration import durable
 from kiosk.gamelog.contract import Log
+from kiosk.gamelog.scratch import copies_to_read, has_checksums
+from kiosk.gamelog.schema import header_crc, text_crc
 
 log = logging.getLogger(__name__)
 
-_SIDE_FILES = ("-wal", "-shm")
+_SIDE_FILES = ("-wal", "-shm", "-ack")
 #: When the events of a game cannot be listed, entries are probed one by one up to this many
 #: numbers past the last one that read (a gap longer than this ends the search).
 _PROBE_GAP = 64
@@ -36,10 +46,27 @@ _MAX_ID = 1_000_000
 
 
 def keep_aside(path: Path, now: datetime) -> Path | None:
-    """Rename ``path`` (and its ``-wal``/``-shm``) to ``NAME.damaged-STAMP``; return the new name."""
-    if not path.exists():
+    """Rename ``path`` (and its side files) to ``NAME.damaged-STAMP``; return the new name.
+
+    A main file that is missing beside its ``-wal`` is kept as that WAL alone, under the name
+    the pair would have had (the salvage reads the WAL by itself).
+    """
+    tag = f"damaged-{now.strftime('%Y%m%d-%H%M%S')}"
+    if path.exists():
+        return durable.keep_aside(path, tag, _SIDE_FILES)
+    wal = path.with_name(path.name + "-wal")
+    if not wal.exists():
         return None
-    return durable.keep_aside(path, f"damaged-{now.strftime('%Y%m%d-%H%M%S')}", _SIDE_FILES)
+    target, n = path.with_name(f"{path.name}.{tag}"), 1
+    while target.with_name(target.name + "-wal").exists():
+        n += 1
+        target = path.with_name(f"{path.name}.{tag}-{n}")
+    for suffix in _SIDE_FILES:
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            os.replace(side, target.with_name(target.name + suffix))
+    durable.fsync_folder(path.parent)
+    return target
 
 
 @dataclass
@@ -51,15 +78,17 @@ class GameSaved:
     #: the game's id in the damaged log, and in the new one
     old_id: int = 0
     new_id: int = 0
-    lost: list[int] = field(default_factory=list)
-    #: the number of the last entry that read, when entries after it may be lost too
-    #: (their rows gave errors and their count is unknown); None otherwise
-    lost_after: int | None = None
+    #: how many entries the game had: known from its checksummed row, else the highest
+    #: entry number seen (then ``unsure``: entries past it may be lost unseen)
+    total: int = 0
+    unsure: bool = False
     header_rebuilt: bool = False
+    #: why the game stops where it does, when it is kept in part
+    why: str = ""
 
     @property
     def whole(self) -> bool:
-        return not self.lost and self.lost_after is None and not self.header_rebuilt
+        return self.kept == self.total and not self.unsure and not self.header_rebuilt
 
 
 @dataclass
@@ -67,13 +96,31 @@ class Salvage:
     """What :func:`salvage_into` kept and what it could not."""
 
     saved: list[GameSaved] = field(default_factory=list)
-    #: games known to exist (by id) whose header could not be read at all
+    #: games known to exist (by id) whose header could not be read, or failed its checksum
     lost_games: list[int] = field(default_factory=list)
+    #: entries known to have existed that did not come back (in kept and in lost games)
+    dropped: int = 0
+    #: of those, entries that read but failed their checksum (altered by the damage)
+    altered: int = 0
     #: the damaged file could not be opened, or no list of games could be made from it
     unreadable: str = ""
+    #: how the salvage went (the WAL read by hand, the sqlite3 tool missing, ...): the journal
+    notes: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.saved)
+
+    @property
+    def whole(self) -> list[GameSaved]:
+        return [g for g in self.saved if g.whole]
+
+    @property
+    def partial(self) -> list[GameSaved]:
+        return [g for g in self.saved if not g.whole]
+
+    def kept(self, old_id: int) -> int | None:
+        """How many entries of the damaged log's game ``old_id`` came back (None: not the game)."""
+        return next((g.kept for g in self.saved if g.old_id == old_id), None)
 
     def sentence(self, limit: int | None = None) -> str:
         """Exactly what was kept and what was not, for the banner and the journal.
@@ -85,74 +132,71 @@ class Salvage:
             return f"Nothing could be read from it ({self.unreadable}): no game was recovered."
         if not self.saved and not self.lost_games:
             return "It held no games."
-        parts = []
         total = len(self.saved) + len(self.lost_games)
-        whole = [g for g in self.saved if g.whole]
-        parts.append(f"Recovered {len(self.saved)} of {total} game(s)")
-        if self.saved:
-            parts[-1] += f" ({len(whole)} complete)"
-        partial = [g for g in self.saved if not g.whole]
-        for game in partial[:limit]:
-            bits = []
-            if game.header_rebuilt:
-                bits.append("its setup was rebuilt from the player list (game options reset)")
-            missing = [f"entries {_numbers(game.lost)}"] if game.lost else []
-            if game.lost_after is not None:
-                missing.append(f"any entry after {game.lost_after}")
-            if missing:
-                bits.append(f"{game.kept} entries kept, {' and '.join(missing)} lost")
-            parts.append(f"{game.label}: {'; '.join(bits)}")
-        if limit is not None and len(partial) > limit:
-            parts.append(f"{len(partial) - limit} more game(s) lost some entries (the journal lists them)")
+        parts = [
+            f"Recovered {len(self.saved)} of {total} game(s): {len(self.whole)} whole, "
+            f"{len(self.partial)} in part"
+        ]
+        for game in self.partial[:limit]:
+            parts.append(f"{game.label} {_how_far(game)}")
+        if limit is not None and len(self.partial) > limit:
+            parts.append(f"{len(self.partial) - limit} more game(s) in part (the journal lists them)")
+        if self.dropped:
+            altered = f" ({self.altered} altered by the damage)" if self.altered else ""
+            parts.append(f"{self.dropped} entries dropped{altered}")
         if self.lost_games:
-            parts.append(f"not recovered: {len(self.lost_games)} game(s) whose header could not be read")
+            parts.append(f"not recovered: {len(self.lost_games)} game(s) whose header was damaged")
         return "; ".join(parts) + "."
 
 
-def _numbers(values: Iterable[int]) -> str:
-    return ", ".join(str(v) for v in values)
+def _how_far(game: GameSaved) -> str:
+    if game.kept == 0:
+        reach = "recovered without any turn"
+    else:
+        reach = f"recovered up to turn {game.kept}"
+    if game.unsure:
+        reach += " (any later turn lost)"
+    elif game.total > game.kept:
+        reach += f" of {game.total}"
+    if game.header_rebuilt:
+        reach += ", its setup rebuilt from the player list (game options reset)"
+    return reach + (f" ({game.why})" if game.why else "")
 
 
-def salvage_into(damaged: Path, store: Log) -> Salvage:
-    """Copy every game header and every event that still reads from ``damaged`` into ``store``."""
-    result = Salvage()
-    if damaged.stat().st_size == 0:
-        return result
-    try:
-        src = sqlite3.connect(f"{damaged.as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        log.warning("cannot open the damaged log %s read-only: %s", damaged, exc)
-        result.unreadable = str(exc)
-        return result
-    try:
-        try:
-            ids = _game_ids(src)
-        except Exception as exc:  # a damaged file can fail in ways no one listed; never crash
-            log.exception("listing the games of the damaged log")
-            ids, result.unreadable = None, str(exc)
-        if ids is None:
-            result.unreadable = result.unreadable or "its table of games is unreadable"
-            return result
-        for old_id in ids:
-            try:
-                _copy_game(src, old_id, store, result)
-            except (sqlite3.Error, ValueError, TypeError) as exc:
-                log.warning("game %s of the damaged log could not be copied: %s", old_id, exc)
-                result.lost_games.append(old_id)
-            except Exception as exc:  # a StoreError from the new log, or noise: say so, keep going
-                log.warning("game %s of the damaged log could not be saved again: %s", old_id, exc)
-                result.lost_games.append(old_id)
-    finally:
-        with contextlib.suppress(sqlite3.Error):
-            src.close()
-    log.warning("salvage of %s: %s", damaged, result.sentence())
-    return result
+# ------------------------------------------------------------------ reading one copy
+@dataclass
+class _Found:
+    """One game as read from one copy of the damaged log, before anything is written."""
+
+    old_id: int
+    header: dict[str, Any] | None = None
+    rebuilt: bool = False
+    finished: object = None
+    abandoned: object = None
+    outcome: object = None
+    #: the entries 1..n that read and match their checksums, in order
+    events: list[dict[str, Any]] = field(default_factory=list)
+    total: int | None = None
+    seen: int = 0
+    errors_after: bool = False
+    altered: int = 0
+    header_altered: bool = False
+    why: str = ""
+    replayed: Any = None
+
+
+def _lenient(raw: bytes) -> str:
+    """Text as read from a damaged file: a byte that is not UTF-8 must not raise (its row's
+    checksum then fails; a row from before checksums keeps the replacement character)."""
+    return raw.decode("utf-8", "replace")
 
 
 def _rows(src: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]] | None:
     try:
         return src.execute(sql, args).fetchall()
     except sqlite3.Error:
+        return None
+    except (ValueError, OverflowError, MemoryError):  # a damaged row can hold anything
         return None
 
 
@@ -195,7 +239,7 @@ def _game_ids(src: sqlite3.Connection) -> list[int] | None:
 
 def _ids(values: Iterable[Any]) -> list[int]:
     """Values that can be game ids (a damaged row can hand back text or a huge number)."""
-    return [v for v in values if isinstance(v, int) and 0 < v <= _MAX_ID]
+    return [v for v in values if isinstance(v, int) and not isinstance(v, bool) and 0 < v <= _MAX_ID]
 
 
 def _is_header(header: object) -> TypeGuard[dict[str, Any]]:
@@ -208,78 +252,220 @@ def _is_header(header: object) -> TypeGuard[dict[str, Any]]:
     )
 
 
-def _copy_game(src: sqlite3.Connection, old_id: int, store: Log, result: Salvage) -> None:
-    row = _rows(src, "SELECT game, header, finished, abandoned, outcome FROM games WHERE id = ?", (old_id,))
+def _read_game(src: sqlite3.Connection, old_id: int, checked: bool) -> _Found | None:
+    """The game as this copy holds it (None: no such game, an id the counter had used).
+
+    ``checked``: the copy's tables have checksum columns, so a row without a matching
+    checksum is damaged; a log from before checksums is trusted as it reads.
+    """
+    found = _Found(old_id)
+    cols = "game, header, finished, abandoned, outcome" + (", entries, crc" if checked else "")
+    row = _rows(src, f"SELECT {cols} FROM games WHERE id = ?", (old_id,))
     if row == []:
-        return  # no such game (an id the counter had used): nothing was lost
-    header: dict[str, Any] | None = None
-    name = finished = abandoned = outcome = None
+        if _rows(src, "SELECT 1 FROM events WHERE game_id = ? LIMIT 1", (old_id,)) == []:
+            return None
+    name = None
     if row:
-        name, raw, finished, abandoned, outcome = row[0]
-        with contextlib.suppress(TypeError, ValueError):
+        name, raw, found.finished, found.abandoned, found.outcome, *sums = row[0]
+        header: Any = None
+        with contextlib.suppress(TypeError, ValueError, RecursionError):
             header = json.loads(raw)
-    rebuilt = False
-    if not _is_header(header):
+        if checked:
+            entries, crc = sums
+            good = isinstance(raw, str) and isinstance(entries, int) and isinstance(crc, int)
+            if good and header_crc(raw, entries) == crc and _is_header(header):
+                found.header, found.total = header, entries
+            elif raw is not None:
+                found.header_altered = True
+        elif _is_header(header):
+            found.header = header
+    if found.header is None and not checked:
+        # A log from before checksums: the players table still names the game's sides.
         players = _rows(src, "SELECT name FROM players WHERE game_id = ? ORDER BY seat", (old_id,))
-        if not isinstance(name, str) or not name or not players:
-            result.lost_games.append(old_id)
-            return
-        header, rebuilt = {"game": str(name), "players": [str(p[0]) for p in players]}, True
-    kept, lost, tail = _events(src, old_id)
-    new_id = store.start_game(header)
-    copied = 0
-    for seq, event in kept:
-        try:
-            store.append(new_id, event)
-            copied += 1
-        except Exception as exc:  # not an event at all (damaged JSON that still parsed)
-            log.warning("entry %s of game %s not saved again: %s", seq, old_id, exc)
-            lost.append(seq)
-    if finished:
-        with contextlib.suppress(TypeError, ValueError):
-            outcome = json.loads(outcome) if outcome else None
-        store.finish(new_id, outcome if isinstance(outcome, dict) else {"winners": []})
-    elif abandoned:
-        store.abandon(new_id)
-    players = ", ".join(str(p) for p in header.get("players", []))  # type: ignore[assignment]
-    label = f"game {old_id} ({header['game']}: {players})"
-    result.saved.append(GameSaved(label, copied, old_id, new_id, sorted(lost), tail, rebuilt))
+        if isinstance(name, str) and name and players and all(isinstance(p[0], str) for p in players):
+            found.header, found.rebuilt = {"game": name, "players": [str(p[0]) for p in players]}, True
+    _read_events(src, found, checked)
+    return found
 
 
-Events = list[tuple[int, dict[str, Any]]]
+def _read_events(src: sqlite3.Connection, found: _Found, checked: bool) -> None:
+    """The entries 1..n that read and check, stopping at the first that does not.
 
-
-def _events(src: sqlite3.Connection, game_id: int) -> tuple[Events, list[int], int | None]:
-    """(seq, event) for every entry that reads, the numbers of those that do not, and the last
-    number that read when entries past it may be lost too (known only when probing)."""
-    # A damaged listing can skip rows (a leaf page with a wrong cell count) or hand back
-    # noise, so every number is probed by its primary key: up to the top of the listing, then
-    # on until a long run of numbers has no row.
-    listed = _rows(src, "SELECT seq FROM events WHERE game_id = ?", (game_id,)) or []
-    top = max((v for (v,) in listed if isinstance(v, int) and 0 < v <= _MAX_ID), default=0)
-    kept: list[tuple[int, dict[str, Any]]] = []
-    lost: list[int] = []
+    A damaged listing can skip rows (a leaf page with a wrong cell count) or hand back
+    noise, so every number is probed by its primary key: up to the top of the listing, then
+    on until a long run of numbers has no row.
+    """
+    gid = found.old_id
+    listed = _rows(src, "SELECT seq FROM events WHERE game_id = ?", (gid,)) or []
+    top = max(_ids(v for (v,) in listed), default=0)
+    cols = "body, crc" if checked else "body, NULL"
     gap = 0
+    broken = False
     for seq in itertools.count(1):
         if seq > top and gap >= _PROBE_GAP:
             break
-        row = _rows(src, "SELECT body FROM events WHERE game_id = ? AND seq = ?", (game_id, seq))
-        event: Any = None
-        if row:
-            with contextlib.suppress(TypeError, ValueError):
-                event = json.loads(row[0][0])
-        if isinstance(event, dict):
-            kept.append((seq, event))
-            gap = 0
+        row = _rows(src, f"SELECT {cols} FROM events WHERE game_id = ? AND seq = ?", (gid, seq))
+        if row == []:
+            gap += 1
+            broken = True
             continue
-        if row != []:  # an error, or a body that is no longer an event
-            lost.append(seq)
-        gap += 1
-    # Entries are numbered 1, 2, 3 ... without gaps (undo takes only the last), so every
-    # number below the last one that read is an entry, lost if it did not read. Past it,
-    # errors (or a listing that went further) may be entries, or may be nothing.
-    last = kept[-1][0] if kept else 0
-    got = {seq for seq, _ in kept}
-    tail = last if top > last or any(s > last for s in lost) else None
-    lost = [n for n in range(1, last) if n not in got]
-    return kept, lost, tail
+        gap = 0
+        found.seen = seq
+        if row is None:  # the row is there but does not read
+            broken = True
+            continue
+        body, crc = row[0]
+        event: Any = None
+        with contextlib.suppress(TypeError, ValueError, RecursionError):
+            event = json.loads(body)
+        true = isinstance(body, str) and (not checked or (isinstance(crc, int) and text_crc(body) == crc))
+        if not true:
+            found.altered += 1
+        if not true or not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            broken = True
+            continue
+        if not broken:
+            found.events.append(event)
+    found.errors_after = found.seen > len(found.events)
+
+
+def _replay(found: _Found) -> None:
+    """Keep the entries the game's engine accepts in order; stop at the first it refuses."""
+    from games.transcript import new_from_header
+
+    if found.header is None:
+        return
+    try:
+        game = new_from_header(found.header)
+    except Exception as exc:  # an engine missing or a header it refuses: kept unchecked, said
+        found.why = f"not checked: {exc}"
+        return
+    for number, event in enumerate(found.events, start=1):
+        try:
+            game.apply(event)
+        except Exception as exc:
+            found.why = f"turn {number} does not replay: {exc}"
+            del found.events[number - 1 :]
+            break
+    found.replayed = game
+
+
+def _read_copy(path: Path, checked: bool) -> dict[int, _Found] | str:
+    """Every game this copy holds, replayed; or why nothing could be read from it."""
+    try:
+        src = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+    except sqlite3.Error as exc:
+        return str(exc)
+    src.text_factory = _lenient
+    try:
+        try:
+            ids = _game_ids(src)
+        except Exception as exc:  # a damaged file can fail in ways no one listed; never crash
+            log.warning("listing the games of %s: %s", path, exc)
+            return str(exc)
+        if ids is None:
+            return "its table of games is unreadable"
+        out: dict[int, _Found] = {}
+        for old_id in ids:
+            try:
+                found = _read_game(src, old_id, checked)
+            except Exception as exc:
+                log.warning("game %s of %s could not be read: %s", old_id, path, exc)
+                found = _Found(old_id)
+            if found is not None:
+                _replay(found)
+                out[old_id] = found
+        return out
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            src.close()
+
+
+def _better(a: _Found | None, b: _Found) -> _Found:
+    """Of one game read from two copies, the one that brings back more that is true."""
+    if a is None:
+        return b
+    key_a = (a.header is not None and not a.rebuilt, len(a.events), a.total is not None, a.seen)
+    key_b = (b.header is not None and not b.rebuilt, len(b.events), b.total is not None, b.seen)
+    return b if key_b > key_a else a
+
+
+# ------------------------------------------------------------------ writing what is true
+def salvage_into(damaged: Path, store: Log) -> Salvage:
+    """Copy every game header and every entry of ``damaged`` that reads true into ``store``."""
+    result = Salvage()
+    with tempfile.TemporaryDirectory(prefix="tablekeeper-salvage-") as tmp:
+        copies, result.notes = copies_to_read(damaged, Path(tmp))
+        games: dict[int, _Found] = {}
+        why_not = ""
+        # One answer for every copy: a copy whose schema lost the checksum columns must not
+        # pass its rows off as a log from before checksums.
+        checked = any(has_checksums(copy) for copy in copies)
+        for copy in copies:
+            read = _read_copy(copy, checked)
+            if isinstance(read, str):
+                why_not = why_not or read
+                continue
+            for old_id, found in read.items():
+                games[old_id] = _better(games.get(old_id), found)
+        if not games and why_not and not _anything(copies):
+            result.unreadable = why_not
+    for old_id in sorted(games):
+        found = games[old_id]
+        try:
+            _write_game(found, store, result)
+        except Exception as exc:  # a StoreError from the new log, or noise: say so, keep going
+            log.warning("game %s of the damaged log could not be saved again: %s", old_id, exc)
+            if old_id not in result.lost_games:
+                result.lost_games.append(old_id)
+    for note in result.notes:
+        log.warning("salvage of %s: %s", damaged, note)
+    log.warning("salvage of %s: %s", damaged, result.sentence())
+    return result
+
+
+def _anything(copies: list[Path]) -> bool:
+    return any(p.exists() and p.stat().st_size > 0 for p in copies)
+
+
+def _write_game(found: _Found, store: Log, result: Salvage) -> None:
+    total = found.total if found.total is not None else found.seen
+    result.altered += found.altered
+    if found.header is None:
+        result.lost_games.append(found.old_id)
+        result.dropped += max(total, found.seen)
+        return
+    header = found.header
+    new_id = store.start_game(header)
+    kept = 0
+    for event in found.events:
+        store.append(new_id, event)
+        kept += 1
+    total = max(total, found.seen, kept)
+    result.dropped += total - kept
+    players = ", ".join(str(p) for p in header.get("players", []))
+    label = f"game {found.old_id} ({header['game']}: {players})"
+    unsure = found.total is None and (found.errors_after or found.rebuilt)
+    saved = GameSaved(label, kept, found.old_id, new_id, total, unsure, found.rebuilt, found.why)
+    result.saved.append(saved)
+    game = found.replayed
+    if saved.whole and (found.finished or (game is not None and game.is_over())):
+        store.finish(new_id, _outcome(found, game))
+    elif found.finished or found.abandoned:
+        # A game that had ended but came back in part is not resumed as if in progress.
+        store.abandon(new_id)
+
+
+def _outcome(found: _Found, game: Any) -> dict[str, Any]:
+    """The engine's own result when the replayed game is over; else the stored one if it reads."""
+    if game is not None and game.is_over():
+        result = game.outcome()
+        return {"winners": list(result.winners), "termination": result.termination}
+    stored: Any = None
+    with contextlib.suppress(TypeError, ValueError, RecursionError):
+        stored = json.loads(found.outcome) if isinstance(found.outcome, str) else None
+    players = set(found.header.get("players", [])) if found.header else set()
+    if isinstance(stored, dict) and isinstance(stored.get("winners"), list):
+        if set(map(str, stored["winners"])) <= players:
+            return stored
+    return {"winners": []}

@@ -11,9 +11,12 @@ rebuilt from the log through its engine (:meth:`GameLog.rebuild`).
 ...     log.append(gid, {"type": "word", "word": "PURPLE"})
 ...     log.export(gid)                                            # a transcript
 
-Failures raise :class:`StoreError` with a sentence a player can act on. A damaged file
-is never deleted: it is moved aside, whatever can still be read from it is copied into a
-fresh log, and :attr:`GameLog.problems` says what happened.
+Failures raise :class:`StoreError` with a sentence a player can act on. Opening never
+raises over a damaged file: any error reading it (SQLite's, a byte that is not UTF-8, a
+checksum that fails) means "damaged". A damaged file is never deleted: it is moved aside with
+its side files, whatever still reads *true* is copied into a fresh log
+(:mod:`kiosk.gamelog.recover`), and :attr:`GameLog.problems` says what happened. A log that
+holds fewer entries than it last acknowledged (:mod:`kiosk.gamelog.ack`) is said too.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import Any
 from calibration.durable import fsync_folder
 from kiosk.files import paths
 from kiosk.gamelog import queries as store_queries
+from kiosk.gamelog.ack import DAMAGED, JOURNAL_LOST, Ack, forget_ack, loss_sentence, read_ack, write_ack
 from kiosk.gamelog.errors import (
     BAD_INPUT,
     CORRUPT,
@@ -44,7 +48,8 @@ from kiosk.gamelog.errors import (
 )
 from kiosk.gamelog.queries import GameSummary
 from kiosk.gamelog.recover import Salvage, keep_aside, salvage_into
-from kiosk.gamelog.schema import SCHEMA_VERSION, create_schema, schema_version
+from kiosk.gamelog.schema import SCHEMA_VERSION, create_schema, header_crc, schema_version, text_crc
+from kiosk.gamelog.walfile import DB_HEADER, page_size_of
 
 __all__ = ["GameLog", "GameSummary", "StoreError"]
 
@@ -83,12 +88,20 @@ class GameLog:
         self._conn: sqlite3.Connection | None = None
         #: What salvage kept from a damaged log (None when the log was healthy).
         self.salvage: Salvage | None = None
+        #: whether writes record themselves in the -ack file (not while salvage copies rows)
+        self._acks = True
+        acknowledged = read_ack(self.path)
         try:
             self._conn = self._open()
         except StoreError as exc:
             if exc.kind != CORRUPT:
                 raise
             self._recover(exc)
+        except Exception as exc:  # noqa: BLE001 - whatever a damaged file does, it is damage
+            log.exception("opening the game log %s", self.path)
+            detail = f"{type(exc).__name__}: {exc}"
+            self._recover(StoreError(f"the game log {self.path} is damaged ({detail})", CORRUPT, detail))
+        self._check_acknowledged(acknowledged)
 
     # ----------------------------------------------------------------- opening
     def _connect(self) -> sqlite3.Connection:
@@ -126,6 +139,7 @@ class GameLog:
             raise translate(exc, self.path) from None
 
     def _open(self) -> sqlite3.Connection:
+        self._refuse_if_main_lost()
         self._refuse_if_hollow()
         conn = self._connect()
         try:
@@ -140,10 +154,51 @@ class GameLog:
             if version < SCHEMA_VERSION:
                 with _transaction(conn):
                     create_schema(conn, version)
+            wrong = _unchecked_rows(conn)
         except (sqlite3.Error, OSError) as exc:
             conn.close()
             raise translate(exc, self.path) from None
+        except BaseException:
+            conn.close()
+            raise
+        if wrong:
+            conn.close()
+            raise StoreError(f"the game log {self.path} is damaged: {wrong}", CORRUPT, detail=wrong)
         return conn
+
+    def _refuse_if_main_lost(self) -> None:
+        """A main file that is empty, cut short or unreadable beside a ``-wal`` is damaged.
+
+        That is what a power cut can leave on an SD card: the committed entries are in the
+        WAL, the main file lost its blocks. Checked with plain file reads, before SQLite
+        sees the pair: SQLite would take the empty file for a new database and reset the
+        WAL, and the games would be gone. Kept aside, the WAL's pages are recovered by hand.
+        """
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            wal_size = wal.stat().st_size
+        except OSError:
+            return
+        if wal_size == 0:
+            return
+        journal = f"its journal ({wal.name}, {wal_size} bytes) was kept with it"
+        try:
+            with self.path.open("rb") as fh:
+                head = fh.read(DB_HEADER)
+        except FileNotFoundError:
+            detail = f"its main file is missing; {journal}"
+        except PermissionError:
+            return  # not damage: _connect says whose permission is missing
+        except OSError as exc:
+            detail = f"its main file cannot be read ({exc.strerror or exc}); {journal}"
+        else:
+            if not head:
+                detail = f"its main file is empty (0 bytes); {journal}"
+            elif len(head) < DB_HEADER or not page_size_of(head):
+                detail = f"its main file is not a database (header damaged); {journal}"
+            else:
+                return
+        raise StoreError(f"the game log {self.path} is damaged: {detail}", CORRUPT, detail=detail)
 
     def _refuse_if_hollow(self) -> None:
         """An existing file that is empty or has no game tables is a damaged log, not a new one.
@@ -179,11 +234,45 @@ class GameLog:
             raise translate(exc, self.path) from None
         self.kept_aside = aside
         self._conn = self._open()
-        self.salvage = salvage_into(aside, self) if aside is not None else Salvage()
+        self._acks = False
+        try:
+            self.salvage = salvage_into(aside, self) if aside is not None else Salvage()
+        except Exception as exc:  # noqa: BLE001 - never a restart loop over a salvage
+            log.exception("salvage of %s", aside)
+            self.salvage = Salvage(unreadable=f"the salvage failed: {type(exc).__name__}: {exc}")
+        finally:
+            self._acks = True
         reason = " ".join(str(cause.detail or cause).replace("*** in database main ***", "").split())
         opening = f"The game log was damaged ({reason}). It was kept as {aside} and a new log was started."
-        log.error("%s %s", opening, self.salvage.sentence())
+        log.error("%s %s %s", opening, self.salvage.sentence(), " ".join(self.salvage.notes))
         self.problems.append(f"{opening} {self.salvage.sentence(limit=3)}")
+
+    def _check_acknowledged(self, ack: Ack | None) -> None:
+        """Say so when the log holds fewer entries than it last acknowledged, then forget it."""
+        if ack is None:
+            return
+        if self.salvage is not None:
+            held = self.salvage.kept(ack.game)
+        else:
+            try:
+                rows = self._read(
+                    "SELECT (SELECT COUNT(*) FROM events WHERE game_id = ?) FROM games WHERE id = ?",
+                    (ack.game, ack.game),
+                )
+            except StoreError as exc:
+                log.warning("cannot compare the game log with its last write: %s", exc)
+                return
+            held = int(rows[0][0]) if rows else None
+        sentence = loss_sentence(ack, held, DAMAGED if self.salvage is not None else JOURNAL_LOST)
+        if sentence is None:
+            return
+        log.error("%s", sentence)
+        self.problems.append(sentence)
+        forget_ack(self.path)  # said once; the next write records the log as it now is
+
+    def _acknowledge(self, game_id: int, entries: int, label: str = "", *, lowering: bool = False) -> None:
+        if self._acks and not self.refuse_writes:
+            write_ack(self.path, Ack(int(game_id), int(entries), label), lowering=lowering)
 
     # ----------------------------------------------------------------- plumbing
     @property
@@ -249,14 +338,15 @@ class GameLog:
         body = _to_json(dict(header), "the game header")
         with self._writing("the new game") as conn:
             cur = conn.execute(
-                "INSERT INTO games (game, header, started) VALUES (?, ?, ?)",
-                (header["game"], body, self._stamp()),
+                "INSERT INTO games (game, header, started, entries, crc) VALUES (?, ?, ?, 0, ?)",
+                (header["game"], body, self._stamp(), header_crc(body, 0)),
             )
             game_id = int(cur.lastrowid or 0)
             conn.executemany(
                 "INSERT INTO players (game_id, seat, name) VALUES (?, ?, ?)",
                 [(game_id, seat, name) for seat, name in enumerate(players)],
             )
+        self._acknowledge(game_id, 0, _label(header))
         return game_id
 
     def append(self, game_id: int, event: Mapping[str, Any]) -> int:
@@ -266,7 +356,7 @@ class GameLog:
         body = _to_json(dict(event), "the event")
         with self._writing("the last entry") as conn:
             # Checked inside the transaction: another thread cannot abandon it in between.
-            row = conn.execute("SELECT abandoned FROM games WHERE id = ?", (int(game_id),)).fetchone()
+            row = conn.execute("SELECT abandoned, header FROM games WHERE id = ?", (int(game_id),)).fetchone()
             if row is None:
                 raise StoreError(f"there is no game {game_id} in the log", NO_SUCH_GAME)
             if row[0]:
@@ -275,8 +365,11 @@ class GameLog:
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (int(game_id),)
             ).fetchone()[0]
             conn.execute(
-                "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", (int(game_id), seq, body)
+                "INSERT INTO events (game_id, seq, body, crc) VALUES (?, ?, ?, ?)",
+                (int(game_id), seq, body, text_crc(body)),
             )
+            _count_entries(conn, int(game_id), row[1], int(seq))
+        self._acknowledge(game_id, int(seq), _label_of(row[1]))
         return int(seq)
 
     def drop_last(self, game_id: int) -> dict[str, Any] | None:
@@ -288,7 +381,11 @@ class GameLog:
             ).fetchone()
             if row is None:
                 return None
+            # Recorded before the commit: a power cut in between leaves the record short, never long.
+            header = conn.execute("SELECT header FROM games WHERE id = ?", (int(game_id),)).fetchone()[0]
+            self._acknowledge(game_id, int(row[0]) - 1, _label_of(header), lowering=True)
             conn.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (int(game_id), row[0]))
+            _count_entries(conn, int(game_id), header, int(row[0]) - 1)
             # A game taken back past its end is being played again.
             conn.execute(
                 "UPDATE games SET finished = NULL, outcome = NULL WHERE id = ? AND finished IS NOT NULL",
@@ -312,12 +409,19 @@ class GameLog:
             if not 0 <= index <= len(rows):
                 raise StoreError(f"game {game_id} has no event {index + 1}", BAD_INPUT)
             first = rows[index][0] if index < len(rows) else (rows[-1][0] + 1 if rows else 1)
+            header = conn.execute("SELECT header FROM games WHERE id = ?", (int(game_id),)).fetchone()[0]
+            label = _label_of(header)
+            count = first - 1 + len(bodies)
+            if count < len(rows):  # before the commit: never more than the log holds
+                self._acknowledge(game_id, count, label, lowering=True)
             conn.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (int(game_id), first))
             for n, body in enumerate(bodies):
                 conn.execute(
-                    "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
-                    (int(game_id), first + n, body),
+                    "INSERT INTO events (game_id, seq, body, crc) VALUES (?, ?, ?, ?)",
+                    (int(game_id), first + n, body, text_crc(body)),
                 )
+            _count_entries(conn, int(game_id), header, count)
+        self._acknowledge(game_id, count, label)
 
     def finish(self, game_id: int, outcome: Any) -> None:
         """Mark the game over. ``outcome``: ``{"winners": [...], "termination": "..."}`` or an Outcome.
@@ -425,6 +529,56 @@ class GameLog:
         """SQLite's own full check: ``"ok"`` for a healthy file (used by doctor and tests)."""
         rows = self._read("PRAGMA integrity_check")
         return "; ".join(str(r[0]) for r in rows)
+
+
+def _count_entries(conn: sqlite3.Connection, game_id: int, header: str, entries: int) -> None:
+    """The game's count of entries, under the header's checksum: a salvage then knows how
+    many entries the game had, even when the last of them are lost."""
+    conn.execute(
+        "UPDATE games SET entries = ?, crc = ? WHERE id = ?", (entries, header_crc(header, entries), game_id)
+    )
+
+
+def _label(header: Mapping[str, Any]) -> str:
+    """How a game is named to the players: "upwords: Ann, Bob"."""
+    players = header.get("players") or []
+    return f"{header.get('game')}: {', '.join(str(p) for p in players)}"
+
+
+def _label_of(header_json: str) -> str:
+    try:
+        header = json.loads(header_json)
+    except (TypeError, ValueError):
+        return ""
+    return _label(header) if isinstance(header, dict) else ""
+
+
+def _unchecked_rows(conn: sqlite3.Connection) -> str:
+    """Every row against its checksum, every game's count against its entries: "" when all
+    agree, else what does not. Raw bytes are checked, so a byte that is not UTF-8 is a
+    mismatch here, not an exception later. A row's columns all named, so a damaged schema
+    that SQLite still parses (a column renamed by one flipped byte) fails here too."""
+    conn.text_factory = bytes
+    try:
+        bad_games = bad_entries = 0
+        counts = dict(conn.execute("SELECT game_id, COUNT(*) FROM events GROUP BY game_id").fetchall())
+        for gid, _game, header, _s, _f, _a, _o, entries, crc in conn.execute(
+            "SELECT id, game, header, started, finished, abandoned, outcome, entries, crc FROM games"
+        ):
+            ok = isinstance(header, bytes) and isinstance(entries, int) and isinstance(crc, int)
+            if not ok or header_crc(header, entries) != crc or counts.get(gid, 0) != entries:
+                bad_games += 1
+        for body, crc in conn.execute("SELECT body, crc FROM events"):
+            if not isinstance(body, bytes) or not isinstance(crc, int) or text_crc(body) != crc:
+                bad_entries += 1
+        conn.execute("SELECT game_id, seat, name, score, won, best_turn FROM players LIMIT 1").fetchall()
+    finally:
+        conn.text_factory = str
+    if not bad_games and not bad_entries:
+        return ""
+    return (
+        f"{bad_games} game(s) and {bad_entries} entries do not match their checksums"
+    )
 
 
 @contextlib.contextmanager
