@@ -11,8 +11,8 @@ import pytest
 import storekit
 
 from games.transcript import replay_lines
-from kiosk.gamelog.store import GameLog, GameSummary, StoreError
 from kiosk.gamelog.schema import SCHEMA_VERSION
+from kiosk.gamelog.store import GameLog, GameSummary, StoreError
 
 
 @pytest.fixture

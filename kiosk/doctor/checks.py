@@ -165,7 +165,7 @@ def check_data_dir(ctx: Context) -> Result:
 
 
 def check_game_log(ctx: Context) -> Result:
-    """Read-only: doctor never creates, changes or moves the log."""
+    """Read-only: doctor never creates, changes, moves or even opens the log (only a copy)."""
     name = "game log"
     path = paths.game_log_file()
     aside = sorted(path.parent.glob(f"{path.name}.damaged-*[0-9]"))
@@ -173,36 +173,68 @@ def check_game_log(ctx: Context) -> Result:
         if aside:
             return _kept_aside(name, f"{path}: none yet", aside)
         return Result.ok(name, f"{path}: none yet (created at the first game)")
-    from kiosk.gamelog.errors import is_corruption
-
     restart = (
         "sudo systemctl restart tablekeeper  (it keeps the damaged log aside, "
         "recovers what it can and starts a new one)"
     )
-    if path.stat().st_size == 0 and not path.with_name(path.name + "-wal").exists():
-        return Result.fail(name, f"{path} is damaged: it is empty (0 bytes), its games are gone", restart)
-    try:
-        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
-        try:
-            verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if verdict == "ok" and "games" not in tables:
-                verdict = "it holds no game tables"
-            games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] if verdict == "ok" else 0
-        finally:
-            conn.close()
-    except sqlite3.Error as exc:
-        if not is_corruption(exc):  # e.g. a WAL log in a folder this user may not write
+    wal = path.with_name(path.name + "-wal")
+    wal_size = wal.stat().st_size if wal.exists() else 0
+    if path.stat().st_size == 0:
+        if wal_size:
             return Result.fail(
-                name, f"cannot open {path}: {exc}", f"sudo chown -R {ctx.service_user}: {path.parent}"
+                name,
+                f"{path} is damaged: it is empty (0 bytes), but its journal {wal.name} holds "
+                f"{wal_size} bytes of entries (the kiosk keeps both aside and recovers them)",
+                restart,
             )
-        verdict = str(exc)
-        games = 0
+        return Result.fail(name, f"{path} is damaged: it is empty (0 bytes), its games are gone", restart)
+    verdict, games = _read_log_copy(path)
+    if verdict is None:
+        return Result.fail(name, f"cannot read {path}", f"sudo chown -R {ctx.service_user}: {path.parent}")
     if verdict != "ok":
         return Result.fail(name, f"{path} is damaged ({verdict})", restart)
     if aside:
         return _kept_aside(name, f"{path}: healthy, {games} game(s)", aside)
     return Result.ok(name, f"{path}: healthy, {games} game(s)")
+
+
+def _read_log_copy(path: Path) -> tuple[str | None, int]:
+    """SQLite's verdict on a *copy* of the log with its side files, and its count of games.
+
+    The kiosk's own file is only copied, never opened: a connection to it, even read-only,
+    could take part in the WAL's life (a checkpoint, the WAL reset at close), and a log being
+    rescued must be found exactly as it was. None when the files cannot be read at all.
+    """
+    from kiosk.gamelog.errors import is_corruption
+
+    with tempfile.TemporaryDirectory(prefix="tablekeeper-doctor-") as tmp:
+        copy = Path(tmp) / path.name
+        try:
+            shutil.copyfile(path, copy)
+            for suffix in ("-wal", "-shm"):
+                side = path.with_name(path.name + suffix)
+                if side.exists():
+                    shutil.copyfile(side, copy.with_name(copy.name + suffix))
+        except OSError:
+            return None, 0
+        try:
+            conn = sqlite3.connect(copy)
+            conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
+            try:
+                verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
+                tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                if verdict == "ok" and "games" not in tables:
+                    verdict = "it holds no game tables"
+                games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] if verdict == "ok" else 0
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            if not is_corruption(exc):
+                return f"it cannot be read as a database ({exc})", 0
+            return str(exc), 0
+        except Exception as exc:
+            return f"{type(exc).__name__}: {exc}", 0
+    return str(verdict), int(games)
 
 
 def _kept_aside(name: str, now: str, aside: list[Path]) -> Result:

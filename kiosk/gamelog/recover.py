@@ -32,8 +32,8 @@ from typing import Any, TypeGuard
 
 from calibration import durable
 from kiosk.gamelog.contract import Log
-from kiosk.gamelog.scratch import copies_to_read, has_checksums
 from kiosk.gamelog.schema import header_crc, text_crc
+from kiosk.gamelog.scratch import copies_to_read, has_checksums
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,8 @@ _SIDE_FILES = ("-wal", "-shm", "-ack")
 _PROBE_GAP = 64
 #: More games than a kiosk plays in decades: a larger id read from a damaged row is noise.
 _MAX_ID = 1_000_000
+#: More entries than one game ever holds: a larger entry number read from a damaged row is noise.
+_MAX_ENTRIES = 5_000
 
 
 def keep_aside(path: Path, now: datetime) -> Path | None:
@@ -150,10 +152,7 @@ class Salvage:
 
 
 def _how_far(game: GameSaved) -> str:
-    if game.kept == 0:
-        reach = "recovered without any turn"
-    else:
-        reach = f"recovered up to turn {game.kept}"
+    reach = f"recovered up to turn {game.kept}" if game.kept else "recovered without any turn"
     if game.unsure:
         reach += " (any later turn lost)"
     elif game.total > game.kept:
@@ -217,8 +216,8 @@ def _game_ids(src: sqlite3.Connection) -> list[int] | None:
             readable = True
             found.update(_ids(r[0] for r in rows))
     top = _rows(src, "SELECT seq FROM sqlite_sequence WHERE name = 'games'")
-    if top and _ids([top[0][0]]):
-        readable = True
+    if top and _ids([top[0][0]]) and top[0][0] <= max(found, default=0) + _PROBE_GAP:
+        readable = True  # a counter far past every id seen is noise, not thousands of games
         found.update(range(1, int(top[0][0]) + 1))
     if not readable:
         # No table scans: probe ids one by one through the primary key, until a long gap.
@@ -261,9 +260,8 @@ def _read_game(src: sqlite3.Connection, old_id: int, checked: bool) -> _Found | 
     found = _Found(old_id)
     cols = "game, header, finished, abandoned, outcome" + (", entries, crc" if checked else "")
     row = _rows(src, f"SELECT {cols} FROM games WHERE id = ?", (old_id,))
-    if row == []:
-        if _rows(src, "SELECT 1 FROM events WHERE game_id = ? LIMIT 1", (old_id,)) == []:
-            return None
+    if row == [] and _rows(src, "SELECT 1 FROM events WHERE game_id = ? LIMIT 1", (old_id,)) == []:
+        return None
     name = None
     if row:
         name, raw, found.finished, found.abandoned, found.outcome, *sums = row[0]
@@ -297,7 +295,7 @@ def _read_events(src: sqlite3.Connection, found: _Found, checked: bool) -> None:
     """
     gid = found.old_id
     listed = _rows(src, "SELECT seq FROM events WHERE game_id = ?", (gid,)) or []
-    top = max(_ids(v for (v,) in listed), default=0)
+    top = max((v for v in _ids(v for (v,) in listed) if v <= _MAX_ENTRIES), default=0)
     cols = "body, crc" if checked else "body, NULL"
     gap = 0
     broken = False
@@ -465,7 +463,7 @@ def _outcome(found: _Found, game: Any) -> dict[str, Any]:
     with contextlib.suppress(TypeError, ValueError, RecursionError):
         stored = json.loads(found.outcome) if isinstance(found.outcome, str) else None
     players = set(found.header.get("players", [])) if found.header else set()
-    if isinstance(stored, dict) and isinstance(stored.get("winners"), list):
-        if set(map(str, stored["winners"])) <= players:
-            return stored
+    winners = stored.get("winners") if isinstance(stored, dict) else None
+    if isinstance(stored, dict) and isinstance(winners, list) and set(map(str, winners)) <= players:
+        return stored
     return {"winners": []}
