@@ -18,12 +18,12 @@ entries dropped) and :meth:`Salvage.sentence` says it to the players in plain wo
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import logging
 import os
 import sqlite3
 import tempfile
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -33,7 +33,7 @@ from typing import Any, TypeGuard
 from calibration import durable
 from kiosk.gamelog.contract import Log
 from kiosk.gamelog.schema import header_crc, text_crc
-from kiosk.gamelog.scratch import copies_to_read, has_checksums
+from kiosk.gamelog.scratch import RECOVERED, bounded, copies_to_read, has_checksums
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,23 @@ _PROBE_GAP = 64
 _MAX_ID = 1_000_000
 #: More entries than one game ever holds: a larger entry number read from a damaged row is noise.
 _MAX_ENTRIES = 5_000
+#: The whole salvage (copies, SQLite's recovery, reading them) stops after this long, keeping
+#: what it has read: the kiosk must start. A log of a few MB takes a few seconds on a Pi.
+SALVAGE_SECONDS = 20.0
+
+
+class _Budget:
+    """The salvage's time: every loop and every SQLite statement stops at ``deadline``."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+        self.hit = False
+
+    def out(self) -> bool:
+        if time.monotonic() > self.deadline:
+            self.hit = True
+        return self.hit
 
 
 def keep_aside(path: Path, now: datetime) -> Path | None:
@@ -108,6 +125,13 @@ class Salvage:
     unreadable: str = ""
     #: how the salvage went (the WAL read by hand, the sqlite3 tool missing, ...): the journal
     notes: list[str] = field(default_factory=list)
+    #: the size in bytes of the damaged file and its -wal, and where they are kept
+    size: int = 0
+    kept_at: Path | None = None
+    #: a copy read cleanly and held no game at all (or none of our tables)
+    empty: bool = False
+    #: the time budget ran out, after this many seconds: what was read by then is kept
+    stopped_after: float = 0.0
 
     def __len__(self) -> int:
         return len(self.saved)
@@ -130,10 +154,18 @@ class Salvage:
         ``limit``: name at most this many partly recovered games (the banner must fit on a
         7-inch screen); the rest are counted, and the journal gets the full list.
         """
-        if self.unreadable:
-            return f"Nothing could be read from it ({self.unreadable}): no game was recovered."
+        stopped = (
+            f" The salvage stopped after {self.stopped_after:.0f} s: what was read so far is kept."
+            if self.stopped_after else ""
+        )
         if not self.saved and not self.lost_games:
-            return "It held no games."
+            if self.size and (self.unreadable or not self.empty):
+                why = f" ({self.unreadable})" if self.unreadable else ""
+                return (
+                    f"No game could be recovered: {self.size} bytes of the damaged log could not be "
+                    f"read{why}; it is kept at {self.kept_at}.{stopped}"
+                )
+            return "It held no games." + stopped
         total = len(self.saved) + len(self.lost_games)
         parts = [
             f"Recovered {len(self.saved)} of {total} game(s): {len(self.whole)} whole, "
@@ -148,7 +180,7 @@ class Salvage:
             parts.append(f"{self.dropped} entries dropped{altered}")
         if self.lost_games:
             parts.append(f"not recovered: {len(self.lost_games)} game(s) whose header was damaged")
-        return "; ".join(parts) + "."
+        return "; ".join(parts) + "." + stopped
 
 
 def _how_far(game: GameSaved) -> str:
@@ -199,13 +231,15 @@ def _rows(src: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> list
         return None
 
 
-def _game_ids(src: sqlite3.Connection) -> list[int] | None:
-    """Every game id any table still knows of (games, players, events, the id counter)."""
+def _game_ids(src: sqlite3.Connection, budget: _Budget) -> tuple[list[int] | None, bool]:
+    """Every game id any table still knows of (games, players, events, the id counter), and
+    whether the copy read cleanly as holding no game at all."""
     tables = _rows(src, "SELECT name FROM sqlite_master WHERE type = 'table'")
     if tables is not None and not {"games", "players", "events"} & {str(t[0]) for t in tables}:
-        return []  # a database, but none of ours: it held no games
+        return [], True  # a database, but none of ours: it held no games
     found: set[int] = set()
     readable = False
+    scans = 0
     for sql in (
         "SELECT id FROM games",
         "SELECT DISTINCT game_id FROM players",
@@ -214,7 +248,10 @@ def _game_ids(src: sqlite3.Connection) -> list[int] | None:
         rows = _rows(src, sql)
         if rows is not None:
             readable = True
+            scans += 1
             found.update(_ids(r[0] for r in rows))
+    if scans == 3 and not found:
+        return [], True
     top = _rows(src, "SELECT seq FROM sqlite_sequence WHERE name = 'games'")
     if top and _ids([top[0][0]]) and top[0][0] <= max(found, default=0) + _PROBE_GAP:
         readable = True  # a counter far past every id seen is noise, not thousands of games
@@ -222,7 +259,7 @@ def _game_ids(src: sqlite3.Connection) -> list[int] | None:
     if not readable:
         # No table scans: probe ids one by one through the primary key, until a long gap.
         gap, n = 0, 0
-        while gap < _PROBE_GAP:
+        while gap < _PROBE_GAP and not budget.out():
             n += 1
             row = _rows(src, "SELECT id FROM games WHERE id = ?", (n,))
             if row is None or row:
@@ -232,8 +269,8 @@ def _game_ids(src: sqlite3.Connection) -> list[int] | None:
             else:
                 gap += 1
         if not readable:
-            return None
-    return sorted(found)
+            return None, False
+    return sorted(found), False
 
 
 def _ids(values: Iterable[Any]) -> list[int]:
@@ -251,7 +288,7 @@ def _is_header(header: object) -> TypeGuard[dict[str, Any]]:
     )
 
 
-def _read_game(src: sqlite3.Connection, old_id: int, checked: bool) -> _Found | None:
+def _read_game(src: sqlite3.Connection, old_id: int, checked: bool, budget: _Budget) -> _Found | None:
     """The game as this copy holds it (None: no such game, an id the counter had used).
 
     ``checked``: the copy's tables have checksum columns, so a row without a matching
@@ -282,36 +319,40 @@ def _read_game(src: sqlite3.Connection, old_id: int, checked: bool) -> _Found | 
         players = _rows(src, "SELECT name FROM players WHERE game_id = ? ORDER BY seat", (old_id,))
         if isinstance(name, str) and name and players and all(isinstance(p[0], str) for p in players):
             found.header, found.rebuilt = {"game": name, "players": [str(p[0]) for p in players]}, True
-    _read_events(src, found, checked)
+    _read_events(src, found, checked, budget)
     return found
 
 
-def _read_events(src: sqlite3.Connection, found: _Found, checked: bool) -> None:
+def _read_events(src: sqlite3.Connection, found: _Found, checked: bool, budget: _Budget) -> None:
     """The entries 1..n that read and check, stopping at the first that does not.
 
     A damaged listing can skip rows (a leaf page with a wrong cell count) or hand back
-    noise, so every number is probed by its primary key: up to the top of the listing, then
-    on until a long run of numbers has no row.
+    noise, so every number is probed by its primary key: up to the top of the listing or the
+    count in the game's row, then on until a long run of numbers has no row *or does not
+    read* (a damaged page on the way to them fails every number past it), and never past
+    ``_MAX_ENTRIES``.
     """
     gid = found.old_id
     listed = _rows(src, "SELECT seq FROM events WHERE game_id = ?", (gid,)) or []
     top = max((v for v in _ids(v for (v,) in listed) if v <= _MAX_ENTRIES), default=0)
+    top = max(top, min(found.total or 0, _MAX_ENTRIES))
     cols = "body, crc" if checked else "body, NULL"
-    gap = 0
-    broken = False
-    for seq in itertools.count(1):
-        if seq > top and gap >= _PROBE_GAP:
+    misses = 0
+    broken = unread = False
+    for seq in range(1, _MAX_ENTRIES + 1):
+        if seq > top and misses >= _PROBE_GAP:
+            break
+        if budget.out():
+            unread = True
             break
         row = _rows(src, f"SELECT {cols} FROM events WHERE game_id = ? AND seq = ?", (gid, seq))
-        if row == []:
-            gap += 1
+        if not row:  # no row ([]), or the way to it does not read (None): either way a miss
+            misses += 1
             broken = True
+            unread = unread or row is None
             continue
-        gap = 0
+        misses = 0
         found.seen = seq
-        if row is None:  # the row is there but does not read
-            broken = True
-            continue
         body, crc = row[0]
         event: Any = None
         with contextlib.suppress(TypeError, ValueError, RecursionError):
@@ -324,7 +365,7 @@ def _read_events(src: sqlite3.Connection, found: _Found, checked: bool) -> None:
             continue
         if not broken:
             found.events.append(event)
-    found.errors_after = found.seen > len(found.events)
+    found.errors_after = unread or found.seen > len(found.events)
 
 
 def _replay(found: _Found) -> None:
@@ -348,32 +389,36 @@ def _replay(found: _Found) -> None:
     found.replayed = game
 
 
-def _read_copy(path: Path, checked: bool) -> dict[int, _Found] | str:
-    """Every game this copy holds, replayed; or why nothing could be read from it."""
+def _read_copy(path: Path, checked: bool, budget: _Budget) -> tuple[dict[int, _Found] | str, bool]:
+    """Every game this copy holds, replayed, or why nothing could be read from it; and whether
+    it read cleanly as holding no game."""
     try:
         src = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
     except sqlite3.Error as exc:
-        return str(exc)
+        return str(exc), False
     src.text_factory = _lenient
+    bounded(src, budget.deadline)
     try:
         try:
-            ids = _game_ids(src)
+            ids, empty = _game_ids(src, budget)
         except Exception as exc:  # a damaged file can fail in ways no one listed; never crash
             log.warning("listing the games of %s: %s", path, exc)
-            return str(exc)
+            return str(exc), False
         if ids is None:
-            return "its table of games is unreadable"
+            return "its table of games is unreadable", False
         out: dict[int, _Found] = {}
         for old_id in ids:
+            if budget.out():
+                break
             try:
-                found = _read_game(src, old_id, checked)
+                found = _read_game(src, old_id, checked, budget)
             except Exception as exc:
                 log.warning("game %s of %s could not be read: %s", old_id, path, exc)
                 found = _Found(old_id)
             if found is not None:
                 _replay(found)
                 out[old_id] = found
-        return out
+        return out, empty
     finally:
         with contextlib.suppress(sqlite3.Error):
             src.close()
@@ -389,18 +434,26 @@ def _better(a: _Found | None, b: _Found) -> _Found:
 
 
 # ------------------------------------------------------------------ writing what is true
-def salvage_into(damaged: Path, store: Log) -> Salvage:
-    """Copy every game header and every entry of ``damaged`` that reads true into ``store``."""
-    result = Salvage()
+def salvage_into(damaged: Path, store: Log, seconds: float = SALVAGE_SECONDS) -> Salvage:
+    """Copy every game header and every entry of ``damaged`` that reads true into ``store``.
+
+    Reading stops after ``seconds`` whatever the damage (SQLite itself can loop on a corrupt
+    b-tree); what was read by then is written and the sentence says the salvage stopped.
+    """
+    budget = _Budget(seconds)
+    result = Salvage(kept_at=damaged, size=_size(damaged) + _size(damaged.with_name(damaged.name + "-wal")))
     with tempfile.TemporaryDirectory(prefix="tablekeeper-salvage-") as tmp:
-        copies, result.notes = copies_to_read(damaged, Path(tmp))
+        copies, result.notes = copies_to_read(damaged, Path(tmp), budget.deadline)
         games: dict[int, _Found] = {}
         why_not = ""
         # One answer for every copy: a copy whose schema lost the checksum columns must not
         # pass its rows off as a log from before checksums.
-        checked = any(has_checksums(copy) for copy in copies)
+        checked = any(has_checksums(copy, budget.deadline) for copy in copies)
         for copy in copies:
-            read = _read_copy(copy, checked)
+            if budget.out():
+                break
+            read, empty = _read_copy(copy, checked, budget)
+            result.empty = result.empty or (empty and copy.name != RECOVERED)
             if isinstance(read, str):
                 why_not = why_not or read
                 continue
@@ -408,6 +461,9 @@ def salvage_into(damaged: Path, store: Log) -> Salvage:
                 games[old_id] = _better(games.get(old_id), found)
         if not games and why_not and not _anything(copies):
             result.unreadable = why_not
+        if budget.out():
+            result.stopped_after = budget.seconds
+            result.notes.append(f"the salvage stopped after {budget.seconds:.0f} s: what was read so far is kept")
     for old_id in sorted(games):
         found = games[old_id]
         try:
@@ -420,6 +476,13 @@ def salvage_into(damaged: Path, store: Log) -> Salvage:
         log.warning("salvage of %s: %s", damaged, note)
     log.warning("salvage of %s: %s", damaged, result.sentence())
     return result
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _anything(copies: list[Path]) -> bool:

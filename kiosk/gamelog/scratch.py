@@ -22,6 +22,7 @@ import logging
 import shutil
 import sqlite3
 import subprocess
+import time
 from pathlib import Path
 
 from kiosk.gamelog.schema import SCHEMA_VERSION, create_schema
@@ -29,13 +30,27 @@ from kiosk.gamelog.walfile import merge
 
 log = logging.getLogger(__name__)
 
-#: SQLite's recovery of a log of a few MB takes well under a second; a hung tool must not
-#: keep the kiosk from starting.
-_TOOL_SECONDS = 120
+#: SQLite's recovery of a log of a few MB takes well under a second; on a corrupt b-tree it
+#: can walk in circles, so it gets at most this share of what is left of the salvage's time.
+_TOOL_SHARE = 0.4
+#: The copy made by ``sqlite3 .recover``: that it holds none of our tables proves nothing
+#: (the tool gives up whole when the schema page is damaged).
+RECOVERED = "recovered.sqlite3"
 
 
-def copies_to_read(damaged: Path, folder: Path) -> tuple[list[Path], list[str]]:
-    """The copies to read, best first, and notes for the journal on how they were made."""
+def bounded(conn: sqlite3.Connection, deadline: float) -> None:
+    """Abort any statement of ``conn`` still running at ``deadline`` (``time.monotonic()``):
+    on a damaged file SQLite can follow a b-tree's pointers in a circle and never return."""
+    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 1000)
+
+
+def copies_to_read(
+    damaged: Path, folder: Path, deadline: float = float("inf")
+) -> tuple[list[Path], list[str]]:
+    """The copies to read, best first, and notes for the journal on how they were made.
+
+    Nothing here runs past ``deadline`` (``time.monotonic()``).
+    """
     notes: list[str] = []
     main = _read_bytes(damaged, notes, "the file")
     wal = _read_bytes(damaged.with_name(damaged.name + "-wal"), notes, "its journal (-wal)")
@@ -52,13 +67,15 @@ def copies_to_read(damaged: Path, folder: Path) -> tuple[list[Path], list[str]]:
     repaired = folder / "repaired.sqlite3"
     repaired.write_bytes(image)
     try:
-        version = _repair_schema(repaired)
+        version = _repair_schema(repaired, deadline)
     except Exception as exc:  # a file too damaged to repair: the other copies are still read
         log.warning("the schema of %s could not be written again: %s", damaged, exc)
         version = 0
     copies = [merged, repaired] if version else [merged]
-    recovered = folder / "recovered.sqlite3"
-    why = sqlite_recover(repaired if version else merged, recovered)
+    recovered = folder / RECOVERED
+    left = deadline - time.monotonic()
+    seconds = min(120.0, max(1.0, left * _TOOL_SHARE))
+    why = sqlite_recover(repaired if version else merged, recovered, seconds)
     if why:
         notes.append(why)
     else:
@@ -76,7 +93,7 @@ def _read_bytes(path: Path, notes: list[str], what: str) -> bytes:
         return b""
 
 
-def has_checksums(path: Path) -> bool:
+def has_checksums(path: Path, deadline: float = float("inf")) -> bool:
     """Whether the log in ``path`` was written with checksums (schema 2 on): read from its
     schema_version row or the text of its schema, whichever still reads."""
     try:
@@ -84,6 +101,7 @@ def has_checksums(path: Path) -> bool:
     except sqlite3.Error:
         return False
     conn.text_factory = bytes
+    bounded(conn, deadline)
     try:
         conn.execute("PRAGMA writable_schema = ON")  # read sqlite_master even when it does not parse
         texts = conn.execute("SELECT sql FROM sqlite_master").fetchall()
@@ -99,10 +117,10 @@ def has_checksums(path: Path) -> bool:
         conn.close()
 
 
-def _repair_schema(path: Path) -> int:
+def _repair_schema(path: Path, deadline: float) -> int:
     """Write our tables' and indexes' statements again, as the log's version has them;
     return that version (0 when the file holds none of our tables)."""
-    version = SCHEMA_VERSION if has_checksums(path) else 1
+    version = SCHEMA_VERSION if has_checksums(path, deadline) else 1
     fresh = sqlite3.connect(":memory:")
     try:
         create_schema(fresh, 0, version)
@@ -111,6 +129,7 @@ def _repair_schema(path: Path) -> int:
         fresh.close()
     conn = sqlite3.connect(path, isolation_level=None)
     conn.text_factory = bytes
+    bounded(conn, deadline)
     try:
         conn.execute("PRAGMA writable_schema = ON")
         rows = conn.execute("SELECT rowid, name, sql FROM sqlite_master").fetchall()
@@ -131,9 +150,10 @@ def sqlite_tool() -> str | None:
     return shutil.which("sqlite3")
 
 
-def sqlite_recover(source: Path, target: Path) -> str:
-    """Run SQLite's ``.recover`` on ``source`` into a new database ``target``; "" when done,
-    else a sentence saying why not (the tool missing, or failing)."""
+def sqlite_recover(source: Path, target: Path, seconds: float = 120.0) -> str:
+    """Run SQLite's ``.recover`` on ``source`` into a new database ``target``, in at most
+    about ``seconds``; "" when done, else a sentence saying why not (the tool missing,
+    failing, or out of time)."""
     tool = sqlite_tool()
     if tool is None:
         return (
@@ -141,15 +161,19 @@ def sqlite_recover(source: Path, target: Path) -> str:
             "without SQLite's page-by-page recovery"
         )
     try:
+        started = time.monotonic()
         dump = subprocess.run(
-            [tool, "-batch", str(source), ".recover"], capture_output=True, timeout=_TOOL_SECONDS, check=False
+            [tool, "-batch", str(source), ".recover"], capture_output=True, timeout=seconds, check=False
         )
         if not dump.stdout:
             return f"sqlite3 .recover gave nothing ({dump.stderr.decode('utf-8', 'replace').strip()[:200]})"
         load = subprocess.run(
             [tool, "-batch", str(target)], input=dump.stdout, capture_output=True,
-            timeout=_TOOL_SECONDS, check=False,
+            timeout=max(1.0, seconds - (time.monotonic() - started)), check=False,
         )
+    except subprocess.TimeoutExpired:
+        target.unlink(missing_ok=True)
+        return f"sqlite3 .recover did not finish in {seconds:.0f} s and was stopped"
     except (OSError, subprocess.SubprocessError) as exc:
         return f"sqlite3 .recover failed ({exc})"
     if not target.exists():
