@@ -434,13 +434,13 @@ def _better(a: _Found | None, b: _Found) -> _Found:
 
 
 # ------------------------------------------------------------------ writing what is true
-def salvage_into(damaged: Path, store: Log, seconds: float = SALVAGE_SECONDS) -> Salvage:
+def salvage_into(damaged: Path, store: Log, seconds: float | None = None) -> Salvage:
     """Copy every game header and every entry of ``damaged`` that reads true into ``store``.
 
     Reading stops after ``seconds`` whatever the damage (SQLite itself can loop on a corrupt
     b-tree); what was read by then is written and the sentence says the salvage stopped.
     """
-    budget = _Budget(seconds)
+    budget = _Budget(SALVAGE_SECONDS if seconds is None else seconds)
     result = Salvage(kept_at=damaged, size=_size(damaged) + _size(damaged.with_name(damaged.name + "-wal")))
     with tempfile.TemporaryDirectory(prefix="tablekeeper-salvage-") as tmp:
         copies, result.notes = copies_to_read(damaged, Path(tmp), budget.deadline)
@@ -502,7 +502,9 @@ def _write_game(found: _Found, store: Log, result: Salvage) -> None:
     for event in found.events:
         store.append(new_id, event)
         kept += 1
-    total = max(total, found.seen, kept)
+    # A count from a row that checks is the truth; an entry seen past it is a row whose key
+    # the damage changed (the checksum covers the entry, not its number).
+    total = max(found.total, kept) if found.total is not None else max(total, found.seen, kept)
     result.dropped += total - kept
     players = ", ".join(str(p) for p in header.get("players", []))
     label = f"game {found.old_id} ({header['game']}: {players})"
