@@ -13,6 +13,7 @@ import json
 import logging
 import random
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -134,59 +135,33 @@ def test_one_damaged_page_of_entries_loses_only_those_entries(tmp_path: Path) ->
     assert salvage.dropped == lost_total
 
 
-@pytest.mark.skip(reason="unfinished: superseded by test_faults_log_salvage (checksums drop altered rows)")
 @pytest.mark.parametrize("seed", range(6))
-def test_200_flipped_bytes_keep_every_header_and_entry_that_still_reads(tmp_path: Path, seed: int) -> None:
+def test_200_flipped_bytes_keep_only_entries_that_are_true(tmp_path: Path, seed: int) -> None:
     path = tmp_path / "games.sqlite3"
     original = _filled(path, games=40, events=25, pad=120)
     data = bytearray(path.read_bytes())
     rng = random.Random(seed)
     for _ in range(200):
-        # Page 1 is spared: it holds the schema, and with it damaged no row can be reached by
-        # SQL at all (the file is still kept aside for a rescue by hand; see docs/faults.md).
+        # Page 1 is spared: it holds the schema, and with it damaged nothing can be read by SQL
+        # (then the banner says how many bytes could not be read; see test_faults_log_salvage).
         data[rng.randrange(4096, len(data))] ^= 1 << rng.randrange(8)
     path.write_bytes(bytes(data))
-    # What still reads, row by row, straight from the damaged file (before the kiosk touches it).
-    readable_headers, readable_events = set(), {}
-    src = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
-    for gid in original:
-        try:
-            row = src.execute("SELECT header FROM games WHERE id = ?", (gid,)).fetchone()
-            header = json.loads(row[0]) if row else None
-            if isinstance(header, dict) and isinstance(header.get("game"), str):
-                players = header.get("players")
-                if isinstance(players, list) and all(isinstance(p, str) for p in players):
-                    readable_headers.add(gid)
-        except (sqlite3.Error, ValueError, TypeError):
-            pass
-        for seq in range(1, 26):
-            try:
-                sql = "SELECT body FROM events WHERE game_id = ? AND seq = ?"
-                row = src.execute(sql, (gid, seq)).fetchone()
-                if row:
-                    readable_events.setdefault(gid, []).append(json.loads(row[0]))
-            except (sqlite3.Error, ValueError, TypeError):
-                pass
-    src.close()
 
+    started = time.monotonic()
     with GameLog(path) as log:
+        took = time.monotonic() - started
         salvage = log.salvage
-        assert salvage is not None
+        assert salvage is not None and not salvage.stopped_after
         kept = {g.old_id: log.events(g.new_id) for g in salvage.saved}
         sentence = log.problems[0]
-    assert len(readable_headers) >= 30, "the damage is meant to leave most rows readable"
-    assert set(readable_headers) <= set(kept), f"a game whose header reads was dropped: {sentence}"
-    for gid, events in readable_events.items():
-        if gid in kept:
-            wanted = [e for e in events if isinstance(e, dict) and isinstance(e.get("type"), str)]
-            assert all(e in kept[gid] for e in wanted), f"game {gid} lost an entry that reads"
-    # SQLite keeps no checksum per row: a flip inside a row that still parses is kept as read.
-    # (here mostly in the padding); most kept entries are nevertheless exactly what was written.
-    exact = sum(e in original[gid] for gid, events in kept.items() for e in events)
-    total_kept = sum(len(v) for v in kept.values())
-    assert total_kept >= 700 and exact >= 0.85 * total_kept
+    assert took < 10, f"salvage took {took:.1f} s"
+    assert len(salvage) >= 30, "the damage is meant to leave most games readable"
     for saved in salvage.saved:
-        assert saved.kept == len(kept[saved.old_id])
-        assert saved.kept + len(saved.lost) <= 25
+        events = kept[saved.old_id]
+        assert events == original[saved.old_id][: len(events)], f"game {saved.old_id}: an altered entry came back"
+        assert saved.kept == len(events) and saved.whole == (len(events) == 25)
+    lost_in_kept = sum(25 - len(events) for events in kept.values())
+    # A lost game's entries are counted as far as they are seen (its header held the count).
+    assert lost_in_kept <= salvage.dropped <= lost_in_kept + 25 * len(salvage.lost_games)
     total = len(salvage) + len(salvage.lost_games)
-    assert sentence.split(". ")[2].startswith(f"Recovered {len(salvage)} of {total}")
+    assert f"Recovered {len(salvage)} of {total} game(s): {len(salvage.whole)} whole" in sentence
