@@ -9,7 +9,6 @@ journal say what was kept and what was not, and ``tablekeeper doctor`` says so t
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import random
 import sqlite3
@@ -158,7 +157,8 @@ def test_200_flipped_bytes_keep_only_entries_that_are_true(tmp_path: Path, seed:
     assert len(salvage) >= 30, "the damage is meant to leave most games readable"
     for saved in salvage.saved:
         events = kept[saved.old_id]
-        assert events == original[saved.old_id][: len(events)], f"game {saved.old_id}: an altered entry came back"
+        written = original[saved.old_id]
+        assert events == written[: len(events)], f"game {saved.old_id}: an altered entry came back"
         assert saved.kept == len(events) and saved.whole == (len(events) == 25)
     lost_in_kept = sum(25 - len(events) for events in kept.values())
     # A lost game's entries are counted as far as they are seen (its header held the count).

@@ -463,7 +463,9 @@ def salvage_into(damaged: Path, store: Log, seconds: float | None = None) -> Sal
             result.unreadable = why_not
         if budget.out():
             result.stopped_after = budget.seconds
-            result.notes.append(f"the salvage stopped after {budget.seconds:.0f} s: what was read so far is kept")
+            result.notes.append(
+                f"the salvage stopped after {budget.seconds:.0f} s: what was read so far is kept"
+            )
     for old_id in sorted(games):
         found = games[old_id]
         try:
