@@ -281,8 +281,7 @@ _WRITER = textwrap.dedent(
     """
     import json, os, signal, sys
     from pathlib import Path
-    from kiosk.gamelog import recover
-from kiosk.gamelog.store import GameLog
+    from kiosk.gamelog.store import GameLog
     path, header, events = Path(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3])
     cut = int(sys.argv[4])
     log = GameLog(path)
