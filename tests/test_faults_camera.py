@@ -14,11 +14,11 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hanging_camera import HangingSource
 
 from kiosk.camera.faults import REINSTALL, TimedSource, explain, sentence
 from vision.camera import CameraLost
@@ -114,28 +114,6 @@ def test_a_camera_that_is_not_there_is_camera_unavailable(
     assert camera is None
     assert problem.startswith("Camera unavailable: no camera at /dev/video97")
     assert "The kiosk referees by touch" in problem
-
-
-class HangingSource:
-    """A camera whose frame request never completes (a Pi camera that died mid-request)."""
-
-    def __init__(self, frames_before: int = 2) -> None:
-        self.frames_before = frames_before
-        self.release = threading.Event()
-        self.closed = False
-
-    def read(self) -> np.ndarray:
-        if self.frames_before > 0:
-            self.frames_before -= 1
-            return np.zeros((48, 64, 3), np.uint8)
-        self.release.wait()  # capture_array blocks here for ever
-        raise CameraLost("released")
-
-    def close(self) -> None:
-        self.closed = True
-
-    def describe(self) -> str:
-        return "a camera that hangs"
 
 
 def test_a_driver_error_of_any_kind_is_a_lost_camera_not_a_dead_thread() -> None:

@@ -16,8 +16,8 @@ import threading
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
+from hanging_camera import HangingSource
 
 from kiosk.camera.faults import TimedSource
 from kiosk.camera.lane import OPEN_DEADLINE, DidNotAnswer, Lane, StillStuck
@@ -131,28 +131,6 @@ def test_doctor_says_the_camera_did_not_answer_and_does_not_hang(tmp_path: Path,
                                 f"{OPEN_DEADLINE:g} s); the kiosk referees by touch")
     assert "restart tablekeeper" in camera["fix"]
     assert seconds < 60, seconds
-
-
-class HangingSource:
-    """A camera whose frame request never completes (a Pi camera that died mid-request)."""
-
-    def __init__(self, frames_before: int = 2) -> None:
-        self.frames_before = frames_before
-        self.release = threading.Event()
-        self.closed = False
-
-    def read(self) -> np.ndarray:
-        if self.frames_before > 0:
-            self.frames_before -= 1
-            return np.zeros((48, 64, 3), np.uint8)
-        self.release.wait()  # capture_array blocks here for ever
-        raise CameraLost("released")
-
-    def close(self) -> None:
-        self.closed = True
-
-    def describe(self) -> str:
-        return "a camera that hangs"
 
 
 def test_a_hung_picture_request_leaves_one_stuck_worker_however_often_the_camera_is_retried() -> None:
