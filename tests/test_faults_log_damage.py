@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import random
 import sqlite3
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
 import storekit
-from test_doctor import doctor, findings
+from test_doctor import SCRIPT, doctor, findings
 
 from kiosk.gamelog.store import GameLog
 
@@ -165,3 +167,30 @@ def test_200_flipped_bytes_keep_only_entries_that_are_true(tmp_path: Path, seed:
     assert lost_in_kept <= salvage.dropped <= lost_in_kept + 25 * len(salvage.lost_games)
     total = len(salvage) + len(salvage.lost_games)
     assert f"Recovered {len(salvage)} of {total} game(s): {len(salvage.whole)} whole" in sentence
+
+
+def test_a_log_named_by_a_relative_path_opens_and_is_recovered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tablekeeper kiosk --data here`` names the log relative to the working directory: it
+    must reopen with its games, be checked by ``doctor``, and be kept aside when damaged."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "here").mkdir()
+    games = _filled(Path("here/games.sqlite3"), games=2, events=3)
+    with GameLog(Path("here/games.sqlite3")) as log:
+        assert log.problems == [] and _salvaged(log) == {g: evs for g, evs in enumerate(games.values())}
+    done = subprocess.run(
+        [str(SCRIPT), "doctor", "--json"], capture_output=True, text=True, timeout=120, check=False,
+        cwd=tmp_path,
+        env={**os.environ, "TABLEKEEPER_DATA": "here", "TABLEKEEPER_CONFIG": "here/tablekeeper.toml"},
+    )
+    assert findings(done)["game log"]["status"] == "ok", done.stdout
+    Path("here/games.sqlite3").unlink()
+    conn = sqlite3.connect("here/games.sqlite3")
+    conn.execute("CREATE TABLE photos (name TEXT)")  # another database copied over the log
+    conn.commit()
+    conn.close()
+    before = Path("here/games.sqlite3").read_bytes()
+    with GameLog(Path("here/games.sqlite3")) as log:
+        assert log.kept_aside is not None and log.kept_aside.read_bytes() == before
+        assert "it holds no game tables" in log.problems[0]

@@ -216,7 +216,8 @@ class GameLog:
             raise StoreError(f"the game log {self.path} is damaged: it is empty (0 bytes)", CORRUPT,
                              detail="it is empty (0 bytes)")
         try:
-            probe = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True)
+            # resolve(): a relative data folder (`tablekeeper kiosk --data here`) has no file URI
+            probe = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
             try:
                 hollow = schema_version(probe) == 0
             finally:
