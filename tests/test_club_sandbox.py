@@ -39,8 +39,8 @@ NOT_CARRIED = {
 }
 
 
-def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kiosk.cli.main", "club-night", *args], cwd=ROOT,
+def _cli(*args: str, env: dict[str, str] | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kiosk.cli.main", "club-night", *args], cwd=cwd,
                           env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
                           capture_output=True, text=True, timeout=60, check=False)
 
@@ -159,6 +159,16 @@ def test_a_broker_name_that_does_not_resolve_changes_nothing(tmp_path: Path) -> 
     assert done.returncode == 2
     assert "the broker's name 'no-such-broker.invalid' does not resolve here" in done.stderr
     assert not cfg.exists() and not unit_dir.exists()
+
+
+def test_a_relative_unit_dir_gives_a_dropin_with_absolute_paths(tmp_path: Path) -> None:
+    """systemd refuses a relative path in ``BindReadOnlyPaths=``: the hosts file is named in full."""
+    done = _cli("on", "--host", "localhost", "--club", "riverside", "--table", "t1",
+                "--settings", "s.toml", "--unit-dir", "d", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    bind = [line for line in (tmp_path / "d" / "club.conf").read_text().splitlines()
+            if line.startswith("BindReadOnlyPaths=")]
+    assert bind == [f"BindReadOnlyPaths={tmp_path / 'd' / 'club-hosts'}:/etc/hosts"], bind
 
 
 def test_a_bad_club_section_is_refused_in_plain_words(tmp_path: Path) -> None:

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     damaged = [p for p in settings.problems if p not in settings.fallbacks]
     if damaged:
         raise UsageError(f"the settings file cannot be changed safely: {damaged[0]}")
-    unit_dir = args.unit_dir or UNIT_DIR
+    unit_dir = (args.unit_dir or UNIT_DIR).absolute()  # systemd takes only absolute paths in a drop-in
     if args.state == "off":
         return _off(settings, unit_dir)
     return _on(args, settings, unit_dir)
