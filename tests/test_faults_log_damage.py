@@ -71,8 +71,8 @@ def test_a_log_truncated_to_zero_bytes_is_damaged_not_a_new_empty_log(
     with caplog.at_level(logging.ERROR, logger="kiosk.gamelog.store"), GameLog(path) as log:
         assert log.kept_aside is not None and log.kept_aside.stat().st_size == 0
         assert log.problems[0] == (
-            f"The game log was damaged (it is empty (0 bytes)). It was kept as {log.kept_aside} "
-            f"and a new log was started. It held no games."
+            f"The game log was damaged (it is empty (0 bytes)). It was kept as {log.kept_aside.name} "
+            f"beside the new log. It held no games."
         )
         lost = "The game log no longer holds game 4 (counting: P3a, P3b) and its 30"
         assert log.problems[1].startswith(lost)

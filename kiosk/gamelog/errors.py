@@ -39,11 +39,14 @@ class StoreError(Exception):
     everything committed before the failing call is still in the log.
     """
 
-    def __init__(self, message: str, kind: str = IO, detail: str = "") -> None:
+    def __init__(self, message: str, kind: str = IO, detail: str = "", plain: bool = False) -> None:
         super().__init__(message)
         self.kind = kind
         #: the bare cause ("database disk image is malformed"), for a message that adds its own advice
         self.detail = detail
+        #: whether ``detail`` is our own plain words, fit for the players (else SQLite's or
+        #: Python's, for the journal only)
+        self.plain = plain
 
 
 def primary_code(exc: BaseException) -> int | None:

@@ -163,7 +163,8 @@ class GameLog:
             raise
         if wrong:
             conn.close()
-            raise StoreError(f"the game log {self.path} is damaged: {wrong}", CORRUPT, detail=wrong)
+            raise StoreError(f"the game log {self.path} is damaged: {wrong}", CORRUPT, detail=wrong,
+                             plain=True)
         return conn
 
     def _refuse_if_main_lost(self) -> None:
@@ -198,7 +199,8 @@ class GameLog:
                 detail = f"its main file is not a database (header damaged); {journal}"
             else:
                 return
-        raise StoreError(f"the game log {self.path} is damaged: {detail}", CORRUPT, detail=detail)
+        raise StoreError(f"the game log {self.path} is damaged: {detail}", CORRUPT, detail=detail,
+                         plain=True)
 
     def _refuse_if_hollow(self) -> None:
         """An existing file that is empty or has no game tables is a damaged log, not a new one.
@@ -214,7 +216,7 @@ class GameLog:
         wal = self.path.with_name(self.path.name + "-wal")
         if size == 0 and not (wal.exists() and wal.stat().st_size > 0):
             raise StoreError(f"the game log {self.path} is damaged: it is empty (0 bytes)", CORRUPT,
-                             detail="it is empty (0 bytes)")
+                             detail="it is empty (0 bytes)", plain=True)
         try:
             # resolve(): a relative data folder (`tablekeeper kiosk --data here`) has no file URI
             probe = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
@@ -226,7 +228,7 @@ class GameLog:
             return  # not readable as a database at all: _connect reports that
         if hollow and size > 0:
             raise StoreError(f"the game log {self.path} is damaged: it holds no game tables", CORRUPT,
-                             detail="it holds no game tables")
+                             detail="it holds no game tables", plain=True)
 
     def _recover(self, cause: StoreError) -> None:
         try:
@@ -248,9 +250,14 @@ class GameLog:
             self._acks = True
             self._db.execute("PRAGMA synchronous = FULL")
             self._db.execute("PRAGMA wal_checkpoint(FULL)")
+        # SQLite's own words (an integrity check can run to a page of them) go to the journal;
+        # the players get a sentence that fits the banner.
         reason = " ".join(str(cause.detail or cause).replace("*** in database main ***", "").split())
-        opening = f"The game log was damaged ({reason}). It was kept as {aside} and a new log was started."
-        log.error("%s %s %s", opening, self.salvage.sentence(), " ".join(self.salvage.notes))
+        kept = aside.name if aside is not None else "nowhere (it was gone)"
+        why = f" ({cause.detail})" if cause.plain and cause.detail else ""
+        opening = f"The game log was damaged{why}. It was kept as {kept} beside the new log."
+        log.error("%s %s %s SQLite said: %s", opening, self.salvage.sentence(), " ".join(self.salvage.notes),
+                  reason)
         self.problems.append(f"{opening} {self.salvage.sentence(limit=3)}")
 
     def _check_acknowledged(self, ack: Ack | None) -> None:
