@@ -251,9 +251,10 @@ def test_a_salvage_out_of_time_keeps_what_it_read_and_says_so(
 
 
 # ------------------------------------------------------------------ 4: the last page cut off
-@pytest.mark.parametrize("tool", ["sqlite3", "missing"])
+@pytest.mark.parametrize(("tool", "cut"), [("sqlite3", "part"), ("missing", "part"), ("sqlite3", "whole"),
+                                         ("missing", "whole")])
 def test_a_log_that_lost_its_last_page_keeps_what_was_on_the_others(
-    tmp_path: Path, tool: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, tool: str, cut: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     path = tmp_path / "games.sqlite3"
     played = checkpointed_log(path)
@@ -266,7 +267,8 @@ def test_a_log_that_lost_its_last_page_keeps_what_was_on_the_others(
     if tool == "missing":
         monkeypatch.setenv("PATH", str(tmp_path))  # no sqlite3 tool on the PATH
     with open(path, "r+b") as fh:
-        fh.truncate((pages - 1) * page + page // 3)  # the last page cut short
+        # the last page cut short, or gone whole (the file then ends on a page boundary)
+        fh.truncate((pages - 1) * page + (page // 3 if cut == "part" else 0))
     with caplog.at_level(logging.WARNING), GameLog(path) as log:
         got = check_truth(log, played)
     if pages not in header_pages or "games" not in on_last:

@@ -107,6 +107,15 @@ def page_size_of(main: bytes) -> int:
     return size if 512 <= size <= 65536 and not size & (size - 1) else 0
 
 
+def _header_pages(main: bytes | bytearray) -> int:
+    """The page count a database file's header gives (0 when that field is not current: it is
+    valid only while the header's change counter and its version-valid-for number agree)."""
+    if len(main) < 100:
+        return 0
+    (count,) = struct.unpack(">I", main[28:32])
+    return count if main[24:28] == main[92:96] else 0
+
+
 def merge(main: bytes, wal: bytes) -> tuple[bytes, WalPages]:
     """A standalone database file: ``main`` with ``wal``'s committed pages laid over it.
 
@@ -133,6 +142,14 @@ def merge(main: bytes, wal: bytes) -> tuple[bytes, WalPages]:
         image = bytearray(main)
         if size and len(image) % size:
             image.extend(bytes(size - len(image) % size))
+        if size:
+            # A file that lost whole pages at its end: SQLite refuses every query once a table's
+            # root lies past the end, though the other tables' pages are intact. The header
+            # says how many pages the file had; zero pages in their place read as damage there
+            # only (bounded: a damaged count is not believed beyond twice the file).
+            want = _header_pages(image) * size
+            if len(image) < want <= 2 * len(image) + 16 * size:
+                image.extend(bytes(want - len(image)))
     if len(image) >= DB_HEADER and image.startswith(_SQLITE_MAGIC):
         image[18:20] = b"\x01\x01"  # read and write versions 1: not a WAL database
     return bytes(image), pages
