@@ -323,6 +323,44 @@ def test_entries_lost_with_a_deleted_wal_are_said_not_hidden(tmp_path: Path) -> 
         assert log.problems == [], "said once, at the start that found it"
 
 
+_EVENING = textwrap.dedent(
+    """
+    import json, os, signal, sys
+    from pathlib import Path
+    from kiosk.gamelog.store import GameLog
+    path, header, events = Path(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3])
+    log = GameLog(path)  # a fresh log: the evening's games are all still in its WAL
+    for _ in range(2):
+        gid = log.start_game(header)
+        for event in events:
+            log.append(gid, event)
+    gid = log.start_game(header)
+    log.append(gid, events[0])
+    os.unlink(str(path) + "-wal")
+    log.append(gid, events[1])
+    print(gid, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+    """
+)
+
+
+def test_a_whole_evening_lost_with_its_wal_is_said_game_by_game(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    header, events = max(_examples(), key=lambda x: len(x[1]))
+    done = subprocess.run(
+        [sys.executable, "-c", _EVENING, str(path), json.dumps(header), json.dumps(events)],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    last = int(done.stdout.split()[0])
+    with GameLog(path) as log:
+        assert log.games() == []
+        said = " ".join(log.problems)
+        assert f"game {last}" in said, said
+        assert f"{last - 1} game(s) started before it are missing too" in said, said
+
+
 def test_turns_undone_are_not_taken_for_lost_ones(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     with GameLog(path) as log:

@@ -72,10 +72,24 @@ JOURNAL_LOST = "the log's journal file was removed, or the card lost its last wr
 DAMAGED = "the damaged log no longer held them"
 
 
-def loss_sentence(ack: Ack, held: int | None, why: str = JOURNAL_LOST) -> str | None:
-    """Plain words for a log holding ``held`` entries of the acknowledged game (None: not there)."""
+def loss_sentence(ack: Ack, held: int | None, why: str = JOURNAL_LOST, earlier: int | None = None
+                  ) -> str | None:
+    """Plain words for a log holding ``held`` entries of the acknowledged game (None: not there)
+    and ``earlier`` of the games started before it (None: not known). Games are numbered from 1
+    and never deleted, so a log that acknowledged game N held games 1 to N."""
     name = f"game {ack.game}" + (f" ({ack.label})" if ack.label else "")
     cause = f"({why})"
+    missing = ack.game - 1 - earlier if earlier is not None and earlier < ack.game - 1 else 0
+    before = (f" {missing} game(s) started before it are missing too." if missing else "")
+    said = _said(ack, held, name, cause)
+    if said is None and not missing:
+        return None
+    if said is None:
+        return f"The game log no longer holds {missing} game(s) started before game {ack.game} {cause}."
+    return said + before
+
+
+def _said(ack: Ack, held: int | None, name: str, cause: str) -> str | None:
     if held is None:
         if ack.entries == 0:
             return f"The game log no longer holds {name}, which was started: it was lost {cause}."

@@ -266,17 +266,21 @@ class GameLog:
             return
         if self.salvage is not None:
             held = self.salvage.kept(ack.game)
+            earlier = sum(1 for g in self.salvage.saved if g.old_id < ack.game) + sum(
+                1 for old in self.salvage.lost_games if old < ack.game)  # those are said already
         else:
             try:
                 rows = self._read(
                     "SELECT (SELECT COUNT(*) FROM events WHERE game_id = ?) FROM games WHERE id = ?",
                     (ack.game, ack.game),
                 )
+                before = self._read("SELECT COUNT(*) FROM games WHERE id < ?", (ack.game,))
             except StoreError as exc:
                 log.warning("cannot compare the game log with its last write: %s", exc)
                 return
             held = int(rows[0][0]) if rows else None
-        sentence = loss_sentence(ack, held, DAMAGED if self.salvage is not None else JOURNAL_LOST)
+            earlier = int(before[0][0])
+        sentence = loss_sentence(ack, held, DAMAGED if self.salvage is not None else JOURNAL_LOST, earlier)
         if sentence is None:
             return
         log.error("%s", sentence)
