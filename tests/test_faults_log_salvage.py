@@ -299,7 +299,8 @@ _WRITER = textwrap.dedent(
 
 
 def test_entries_lost_with_a_deleted_wal_are_said_not_hidden(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
+    (tmp_path / "data").mkdir()
+    path = tmp_path / "data" / "games.sqlite3"  # where doctor looks
     played = checkpointed_log(path)
     header, events = max(_examples(), key=lambda x: len(x[1]))
     done = subprocess.run(
@@ -309,6 +310,10 @@ def test_entries_lost_with_a_deleted_wal_are_said_not_hidden(tmp_path: Path) -> 
     )
     assert done.returncode == -signal.SIGKILL, done.stderr
     lost_game = int(done.stdout.split()[0])
+    before = path.read_bytes()
+    seen = findings(doctor(tmp_path, "--json"))["game log"]  # doctor, before the kiosk starts
+    assert seen["status"] == "warn" and f"game {lost_game}" in seen["detail"], seen
+    assert path.read_bytes() == before, "doctor reads a copy"
     with GameLog(path) as log:
         held = {s.id for s in log.games()}
         assert lost_game not in held and held == set(played)  # the game went with its WAL

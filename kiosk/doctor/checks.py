@@ -188,18 +188,26 @@ def check_game_log(ctx: Context) -> Result:
                 restart,
             )
         return Result.fail(name, f"{path} is damaged: it is empty (0 bytes), its games are gone", restart)
-    verdict, games = _read_log_copy(path)
+    from kiosk.gamelog.ack import JOURNAL_LOST, loss_sentence, read_ack
+
+    ack = read_ack(path)
+    verdict, games, held, earlier = _read_log_copy(path, ack.game if ack else 0)
     if verdict is None:
         return Result.fail(name, f"cannot read {path}", f"sudo chown -R {ctx.service_user}: {path.parent}")
     if verdict != "ok":
         return Result.fail(name, f"{path} is damaged ({verdict})", restart)
+    lost = loss_sentence(ack, held, JOURNAL_LOST, earlier) if ack else None
+    if lost:
+        return Result.warn(name, f"{path}: readable, {games} game(s), but what it had saved is gone: {lost}",
+                           "nothing brings it back; the kiosk says so once at its next start")
     if aside:
         return _kept_aside(name, f"{path}: healthy, {games} game(s)", aside)
     return Result.ok(name, f"{path}: healthy, {games} game(s)")
 
 
-def _read_log_copy(path: Path) -> tuple[str | None, int]:
-    """SQLite's verdict on a *copy* of the log with its side files, and its count of games.
+def _read_log_copy(path: Path, game: int = 0) -> tuple[str | None, int, int | None, int]:
+    """SQLite's verdict on a *copy* of the log with its side files, its count of games, the
+    entries it holds of game ``game`` (None: no such game) and its games numbered below it.
 
     The kiosk's own file is only copied, never opened: a connection to it, even read-only,
     could take part in the WAL's life (a checkpoint, the WAL reset at close), and a log being
@@ -216,7 +224,8 @@ def _read_log_copy(path: Path) -> tuple[str | None, int]:
                 if side.exists():
                     shutil.copyfile(side, copy.with_name(copy.name + suffix))
         except OSError:
-            return None, 0
+            return None, 0, None, 0
+        held, earlier = None, 0
         try:
             conn = sqlite3.connect(copy)
             conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
@@ -226,15 +235,20 @@ def _read_log_copy(path: Path) -> tuple[str | None, int]:
                 if verdict == "ok" and "games" not in tables:
                     verdict = "it holds no game tables"
                 games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] if verdict == "ok" else 0
+                if verdict == "ok" and game:
+                    row = conn.execute("SELECT (SELECT COUNT(*) FROM events WHERE game_id = ?) FROM games "
+                                       "WHERE id = ?", (game, game)).fetchone()
+                    held = None if row is None else int(row[0])
+                    earlier = conn.execute("SELECT COUNT(*) FROM games WHERE id < ?", (game,)).fetchone()[0]
             finally:
                 conn.close()
         except sqlite3.Error as exc:
             if not is_corruption(exc):
-                return f"it cannot be read as a database ({exc})", 0
-            return str(exc), 0
+                return f"it cannot be read as a database ({exc})", 0, None, 0
+            return str(exc), 0, None, 0
         except Exception as exc:
-            return f"{type(exc).__name__}: {exc}", 0
-    return str(verdict), int(games)
+            return f"{type(exc).__name__}: {exc}", 0, None, 0
+    return str(verdict), int(games), held, int(earlier)
 
 
 def _kept_aside(name: str, now: str, aside: list[Path]) -> Result:
