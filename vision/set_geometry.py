@@ -69,13 +69,16 @@ def measure_tile_height(image: np.ndarray, corners: np.ndarray, rows: int, cols:
     pitch = 22.0  # any unit: only the ratio is measured
     planes = BoardPlanes.from_corners(np.asarray(corners, np.float64), rows, cols, (w, h), (pitch, pitch),
                                       camera_matrix)
-    travel = _travel_px(planes, cells, pitch)
+    rr, cc = np.array(cells).T
+    # how far a one-high face slides from the thinnest set to the thickest, at the median cell:
+    # the planes' power to tell heights apart here
+    slide = _slide_px(planes, rr, cc, pitch, HIGHEST) - _slide_px(planes, rr, cc, pitch, LOWEST)
+    travel = float(np.median(slide))
     if travel < MIN_TRAVEL_PX:
         return None
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    rr, cc = np.array(cells).T
     toward = _away_from_camera(planes, rr, cc, pitch)
-    per_ratio = _shift_per_ratio(planes, rr, cc, pitch)
+    per_ratio = _slide_px(planes, rr, cc, pitch, 0.1) / 0.1  # the slide per unit of the ratio
     ratio, own = (LOWEST + HIGHEST) / 2, np.zeros(len(cells))
     for _ in range(ROUNDS):
         warped = planes.warp(gray, rows, cols, CELL_PX, -ratio * pitch, pad_cells=0.5)
@@ -119,23 +122,11 @@ def _away_from_camera(planes: BoardPlanes, rr: np.ndarray, cc: np.ndarray, pitch
     return v / np.maximum(np.hypot(*v), 1e-9)
 
 
-def _shift_per_ratio(planes: BoardPlanes, rr: np.ndarray, cc: np.ndarray, pitch: float) -> np.ndarray:
-    """Per cell, how far (warped pixels) a face on the plane one pitch up lands from its cell
-    when warped on the board plane: a face's apparent slide per unit of the ratio."""
+def _slide_px(planes: BoardPlanes, rr: np.ndarray, cc: np.ndarray, pitch: float, ratio: float) -> np.ndarray:
+    """Per cell, how far (warped pixels) a face ``ratio`` pitches above the board lands from its
+    cell when warped on the board plane. The slide grows along one line away from the camera,
+    so its differences are distances too."""
     centres = np.column_stack([(cc + 0.5) * pitch, (rr + 0.5) * pitch])
-    seen = planes.project(np.column_stack([centres, np.full(len(centres), -0.1 * pitch)]))
+    seen = planes.project(np.column_stack([centres, np.full(len(centres), -ratio * pitch)]))
     back = cv2.perspectiveTransform(seen[None].astype(np.float64), np.linalg.inv(planes.homography(0.0)))[0]
-    return np.hypot(*(back - centres).T) * CELL_PX / pitch / 0.1
-
-
-def _travel_px(planes: BoardPlanes, cells: list[tuple[int, int]], pitch: float) -> float:
-    """How far (warped board pixels) a one-high face moves between the thinnest and thickest
-    sets, at the median taught cell: the planes' power to tell heights apart here."""
-    centres = np.array([[(c + 0.5) * pitch, (r + 0.5) * pitch] for r, c in cells])
-    board = np.linalg.inv(planes.homography(0.0))
-    moved = []
-    for ratio in (LOWEST, HIGHEST):
-        seen = planes.project(np.column_stack([centres, np.full(len(centres), -ratio * pitch)]))
-        back = cv2.perspectiveTransform(seen[None].astype(np.float64), board)[0]
-        moved.append(back)
-    return float(np.median(np.hypot(*(moved[1] - moved[0]).T)) * CELL_PX / pitch)
+    return np.hypot(*(back - centres).T) * CELL_PX / pitch
