@@ -8,6 +8,7 @@ lines, a ``shorten`` cuts with "...", a too-small box lets lines spill over its 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 #: Pixels of slack for rounding in Kivy's text layout.
@@ -140,31 +141,28 @@ def text_boxes(root: Any) -> list[tuple[str, str, Box, Any, int]]:
     return found
 
 
+def _lineage(widget: Any, limit: int = 60) -> Iterator[Any]:
+    """The widget, then its parents up to the window (a parent that is its own parent ends it)."""
+    for _ in range(limit):
+        if widget is None or widget is widget.parent:
+            return
+        yield widget
+        widget = widget.parent
+
+
 def _leaving(widget: Any) -> bool:
     """Inside a screen that is not its manager's current one."""
     from kivy.uix.screenmanager import Screen
 
-    parent = widget
-    for _ in range(60):
-        if parent is None or parent is parent.parent:
-            return False
+    for parent in _lineage(widget):
         if isinstance(parent, Screen) and parent.manager is not None:
             return parent.manager.current_screen is not parent
-        parent = parent.parent
     return False
 
 
 def _related(a: Any, b: Any) -> bool:
     """One inside the other (a label on its panel, a button's own text)."""
-    for inner, outer in ((a, b), (b, a)):
-        parent = inner.parent
-        for _ in range(40):
-            if parent is None or parent is parent.parent:
-                break
-            if parent is outer:
-                return True
-            parent = parent.parent
-    return False
+    return any(parent is outer for inner, outer in ((a, b), (b, a)) for parent in _lineage(inner.parent, 40))
 
 
 def audit_overlaps(
@@ -194,14 +192,7 @@ def audit_overlaps(
 
 
 def _layered(widget: Any) -> bool:
-    parent = widget
-    for _ in range(40):
-        if parent is None or parent is parent.parent:
-            return False
-        if getattr(parent, "layer_over", False):
-            return True
-        parent = parent.parent
-    return False
+    return any(getattr(parent, "layer_over", False) for parent in _lineage(widget, 40))
 
 
 #: Overlaps another branch is fixing: (pattern of the audit's line, what covers what). The audit
