@@ -41,6 +41,8 @@ class Effects:
     glare_at: tuple[float, float] = (0.5, 0.5)   # its middle, as shares of the picture's width and height
     glare_radius: float = 0.12        # its size, as a share of the picture's shorter side
     hand_lit: bool = False            # the hand under the room's light and cast, as the table is
+    noise_seed: int | None = None     # the sensor noise's own draw (None: from ``shadow_seed``); the
+                                      # frames of a video differ in their noise alone
 
     @classmethod
     def random(cls, rng: np.random.Generator, image_size: tuple[int, int],
@@ -66,6 +68,12 @@ class Effects:
 
 def apply_effects(image: np.ndarray, effects: Effects) -> np.ndarray:
     """Return a new image with every effect of ``effects`` applied, in the order a camera would."""
+    return sensor(lit(image, effects), effects)
+
+
+def lit(image: np.ndarray, effects: Effects) -> np.ndarray:
+    """The scene in the room's light, with the hand and the lens's blur (float32): what reaches
+    the sensor. The frames of a video of a still scene share it (:func:`sensor` differs)."""
     h, w = image.shape[:2]
     light = np.full((h, w), effects.brightness, np.float32)
     if effects.light_gradient:
@@ -88,9 +96,19 @@ def apply_effects(image: np.ndarray, effects: Effects) -> np.ndarray:
         out = _draw_hand(out, effects.hand)
     if effects.blur_sigma > 0.05:
         out = cv2.GaussianBlur(out, (0, 0), effects.blur_sigma)
+    return out
+
+
+def sensor(light: np.ndarray, effects: Effects) -> np.ndarray:
+    """What the camera makes of the ``light`` on its sensor (:func:`lit`): noise, then JPEG."""
+    out = light
     if effects.noise_sigma > 0:
-        rng = np.random.default_rng(effects.shadow_seed + 7)
-        out += rng.normal(0.0, effects.noise_sigma, out.shape).astype(np.float32)
+        if effects.noise_seed is None:
+            rng = np.random.default_rng(effects.shadow_seed + 7)
+            out = out + rng.normal(0.0, effects.noise_sigma, out.shape).astype(np.float32)
+        else:  # a video's frames: drawn in single precision, three times as fast
+            rng = np.random.default_rng(effects.noise_seed)
+            out = out + rng.standard_normal(out.shape, np.float32) * np.float32(effects.noise_sigma)
     result = np.clip(out, 0, 255).astype(np.uint8)
     if effects.jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, int(effects.jpeg_quality)])

@@ -46,6 +46,11 @@ class Scene:
     teaching: Rendered | None      # the alphabet laid out (grids); None for the street
     teaching_layout: dict          # (row, col) -> letter in the teaching picture
     frames: tuple[Rendered, ...]   # later pictures of the game
+    #: each frame's camera and room (with ``clean_frames`` the frames are drawn without them, and
+    #: :mod:`vision.synthetic.stream` films them), and the calibration picture's
+    frame_effects: tuple[Effects, ...] = ()
+    calibration_effects: Effects | None = None
+    clean_start: Rendered | None = None  # with ``clean_frames``: the board before the first frame
 
     @property
     def rows(self) -> int:
@@ -149,7 +154,7 @@ def _leaning(pose: Pose, min_tilt: float, max_tilt: float) -> Pose:
 def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frames: int = 3,
                max_tilt: float = 35.0, hand_chance: float = 0.15, sequence: bool = False,
                fill: float | None = None, any_set: bool = False, min_tilt: float = 0.0,
-               light_change: bool = False) -> Scene:
+               light_change: bool = False, clean_frames: bool = False) -> Scene:
     """An Upwords (8x8, 10x10, stacks) or crossword-style 15x15 (loose flat tiles) scene.
 
     ``sequence``: the frames are one game, turn by turn (for reading with history); otherwise
@@ -161,7 +166,8 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
 
     ``light_change``: the table is skin-toned (:data:`LIGHT_CHANGE_TABLES`) and each frame's
     light has changed since calibration (:func:`changed_light`); tiles, pose and hands are the
-    same as without."""
+    same as without. ``clean_frames``: the frames are drawn with no light, noise or hand (their
+    :attr:`Scene.frame_effects` say what they would have), for a video to add them frame by frame."""
     rng = np.random.default_rng(seed)
     style = random_style(rng, family)
     light_rng = _light_rng(seed)
@@ -195,14 +201,17 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
     max_height = 1 if loose else 5
     states = (_game_states(rng, rows, letters, max_height, n_frames) if sequence else
               [_grid_cells(rng, rows, rows, letters, max_height, fill) for _ in range(n_frames)])
-    frames = []
+    frames, frame_fx = [], []
     for state in states:
         fx = _effects(rng, style, size, hand_chance)
         if light_change:
             fx = changed_light(light_rng, calibration_fx, fx)
-        frames.append(shot(state, fx, int(rng.integers(0, 2**31 - 1))))
+        frame_fx.append(fx)
+        frames.append(shot(state, Effects() if clean_frames else fx, int(rng.integers(0, 2**31 - 1))))
+    # drawn last, so the scene's other draws are the same with and without it
+    start = shot({}, Effects(), int(rng.integers(0, 2**31 - 1))) if clean_frames else None
     return Scene(kind, style, shape["face_frac"], shape["thickness_mm"], calibration, teaching, lay,
-                 tuple(frames))
+                 tuple(frames), tuple(frame_fx), calibration_fx, start)
 
 
 def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: float = 35.0,

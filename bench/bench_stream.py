@@ -1,0 +1,126 @@
+"""Does the kiosk offer the play from its camera's stream? Filmed Upwords games, read as the kiosk reads.
+
+    python -m bench stream                   # 4 games per family and board
+    python -m bench stream --quick           # 1 game
+    python -m bench stream --seeds 810000    # games nobody has looked at
+    python -m bench stream --light-change    # skin-toned tables, the light changed since calibration
+
+Randomised Upwords games of 14 plays (8x8 and 10x10) under one fixed camera, filmed at 10 frames
+a second (:mod:`vision.synthetic.stream`): for every play a hand comes in from beyond the
+picture's edge, the tiles are down while it is there, it leaves; the room's light changes to the
+next picture's while the hand is there, at once after it left, or over half a second. Each game
+is calibrated as the docs say (the empty board; the letters and the set's thickness taught from a
+photo of the tiles laid out).
+
+Every frame goes through the kiosk's own path (:class:`vision.stability.BoardWatcher` with the
+calibration's hand check, as ``kiosk/camera/live.py`` builds it: wait for a still board with no
+hand over it, read three frames with the game's board as history, vote), and the first board it
+reports after a play is judged as :mod:`bench.bench_plays` judges it: offered exactly, **offered
+wrong** (the one failure not allowed), or not offered (a hand seen where there is none, cells in
+doubt, or no board reported at all). Per frame: false alarms (no hand in the picture, yet the
+kiosk waits for one) and hands missed (a hand over a cell the kiosk let through). Baseline in
+the same run, same frames: the play's last frame alone, read with the same history (what
+``bench plays`` measures), so the figure says what the stream's path costs or gains.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+
+from bench import options
+from bench.bench_plays import KINDS, PLAYS, _boards, _reader
+from kiosk.camera.view import history
+from vision.hands import UNDER_HAND, hand_over_board
+from vision.stability import BoardWatcher, SteadinessGate
+from vision.synthetic.scenes import grid_scene
+from vision.synthetic.stream import film
+from vision.upwords_reader import UpwordsReader, play_from_reading
+
+
+def _watcher(reader: UpwordsReader) -> BoardWatcher:
+    """The kiosk's watcher over ``reader``, with the calibration's hand check."""
+    appearance = reader.appearance
+    assert appearance is not None and appearance.scene is not None
+    rows, cols = reader.rows, reader.cols
+    gate = SteadinessGate(lambda f: reader.planes.warp(f, rows, cols, 16), rows, cols,
+                          hand_over_board=lambda f: hand_over_board(f, reader.corners, rows, cols,
+                                                                    appearance))
+    return BoardWatcher(gate, lambda frame, previous, changed: reader.read(frame, previous=previous,
+                                                                           only=changed))
+
+
+def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before, placed, frames) -> None:
+    """Feed one play's frames; judge the first board the watcher reports."""
+    watcher.accepted = history(before)  # the players confirmed the board before this play
+    reported = None
+    for frame in frames:
+        result = watcher.feed(frame.image, frame.timestamp)
+        waiting = watcher.last_state is not None and watcher.last_state.state == "obstructed"
+        if frame.hand_over_cells >= UNDER_HAND:
+            frames_tally["hand frames"] += 1
+            frames_tally["hands missed"] += not waiting
+        elif frame.hand_over_cells == 0.0:
+            frames_tally["frames without hand"] += 1
+            frames_tally["false alarms"] += waiting
+        if result is not None and reported is None:
+            reported = result
+    if reported is None:
+        last = watcher.last_state
+        tally["hand" if last is not None and last.state == "obstructed" else "nothing"] += 1
+        return
+    _judge(tally, before, placed, reported)
+
+
+def _judge(tally: Counter, before, placed, reading) -> None:
+    proposal = play_from_reading(before, reading)
+    if proposal.ok:
+        tally["exact" if set(proposal.tiles) == placed else "WRONG"] += 1
+    elif any("hand" in f for c in reading.cells for f in c.flags):
+        tally["hand"] += 1
+    else:
+        tally["doubt"] += 1
+
+
+def run(kind: str, family: str, seeds: range, light_change: bool = False
+        ) -> dict[str, tuple[Counter, Counter]]:
+    out = {"stream (kiosk)": (Counter(), Counter()), "last frame alone": (Counter(), Counter())}
+    for seed in seeds:
+        s = grid_scene(seed, family, kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
+                       light_change=light_change, clean_frames=True)
+        reader = _reader(s)
+        watcher = _watcher(reader)
+        for (before, placed), play in zip(_boards(s), film(s, seed), strict=True):
+            _play(*out["stream (kiosk)"], watcher, before, placed, play.frames)
+            _judge(out["last frame alone"][0], before, placed,
+                   reader.read(play.frames[-1].image, previous=history(before)))
+    return out
+
+
+def _line(name: str, t: Counter, f: Counter) -> str:
+    n = max(sum(t.values()), 1)
+    return (f"  {name:<20} offered exactly {t['exact']:>3}/{n} ({t['exact'] / n:5.1%})  WRONG {t['WRONG']:>2}"
+            f"  not offered: hand {t['hand']:>3}, doubt {t['doubt']:>3}, nothing {t['nothing']:>2}"
+            + (f"  | frames: false alarms {f['false alarms']}/{f['frames without hand']},"
+               f" hands missed {f['hands missed']}/{f['hand frames']}" if f else ""))
+
+
+def main() -> None:
+    args = options(seeds=0, seeds_help="first game seed (held-out runs: 810000 and up)")
+    light_change = "--light-change" in sys.argv
+    games = 1 if args.quick else 4
+    for family in ("train", "held_out"):
+        for kind in KINDS:
+            seeds = range(args.seeds, args.seeds + games)
+            start = time.perf_counter()
+            out = run(kind, family, seeds, light_change)
+            print(f"\n{kind}, {family} family, seeds {seeds.start}-{seeds.stop - 1} ({games} games of {PLAYS}"
+                  f" plays filmed{', light changed since calibration' if light_change else ''};"
+                  f" {time.perf_counter() - start:.0f} s)")
+            for name, (tally, frames) in out.items():
+                print(_line(name, tally, frames))
+
+
+if __name__ == "__main__":
+    main()
