@@ -13,7 +13,8 @@ is calibrated as the docs say (the empty board; the letters and the set's thickn
 photo of the tiles laid out).
 
 Every frame goes through the kiosk's own path (:class:`vision.stability.BoardWatcher` with the
-calibration's hand check, as ``kiosk/camera/live.py`` builds it: wait for a still board with no
+calibration's hand check and :func:`kiosk.camera.live.stacks_read`, as ``kiosk/camera/live.py``
+builds it: wait for a still board with no
 hand over it, read three frames with the game's board as history, vote), and the first board it
 reports after a play is judged as :mod:`bench.bench_plays` judges it: offered exactly, **offered
 wrong** (the one failure not allowed), or not offered (a hand seen where there is none, cells in
@@ -31,6 +32,7 @@ from collections import Counter
 
 from bench import options
 from bench.bench_plays import KINDS, PLAYS, _boards, _reader
+from kiosk.camera.live import stacks_read
 from kiosk.camera.view import history
 from vision.hands import UNDER_HAND, hand_over_board
 from vision.stability import BoardWatcher, SteadinessGate
@@ -47,8 +49,7 @@ def _watcher(reader: UpwordsReader) -> BoardWatcher:
     gate = SteadinessGate(lambda f: reader.planes.warp(f, rows, cols, 16), rows, cols,
                           hand_over_board=lambda f: hand_over_board(f, reader.corners, rows, cols,
                                                                     appearance))
-    return BoardWatcher(gate, lambda frame, previous, changed: reader.read(frame, previous=previous,
-                                                                           only=changed))
+    return BoardWatcher(gate, stacks_read(reader))
 
 
 def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before, placed, frames) -> None:

@@ -94,3 +94,25 @@ def test_the_kiosk_waits_out_the_hand_and_offers_each_filmed_play() -> None:
         assert not proposal.ok or set(proposal.tiles) == placed
         offered += proposal.ok
     assert offered >= 2
+
+
+def test_the_kiosk_reads_every_cell_not_only_those_the_gate_saw_change() -> None:
+    """The steadiness gate compares grey levels, and a tile as light as its square changes them
+    too little: the kiosk's read must find the play's tiles even when the gate names no cell."""
+    from bench.bench_plays import _boards, _reader
+    from kiosk.camera.live import stacks_read
+    from kiosk.camera.view import history
+    from vision.upwords_reader import play_from_reading
+
+    scene, plays = _game(False)
+    reader = _reader(scene)
+    read = stacks_read(reader)
+    offered = 0
+    for (before, placed), play in zip(_boards(scene), plays, strict=True):
+        frame = play.frames[-1].image
+        reading = read(frame, history(before), frozenset())
+        assert reading == reader.read(frame, previous=history(before))
+        proposal = play_from_reading(before, reading)
+        assert not proposal.ok or set(proposal.tiles) == placed
+        offered += proposal.ok
+    assert offered >= 2

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from vision.camera_sources import CameraSource
     from vision.readers import BoardReader
     from vision.stability import BoardWatcher, Reading
+    from vision.upwords_reader import UpwordsReader
 
 log = logging.getLogger(__name__)
 
@@ -249,11 +250,29 @@ def _hold(source: CameraSource, cal: Calibration) -> None:
         log.warning("could not hold the camera's controls at calibration's values: %s", exc)
 
 
+def stacks_read(reader: UpwordsReader
+                ) -> Callable[[np.ndarray, Reading | None, frozenset[tuple[int, int]] | None], Reading]:
+    """How the watcher reads an Upwords board: every cell, with the last accepted board as history.
+
+    Why every cell and not only those the steadiness gate saw change: the gate compares grey
+    levels, and a tile as light as the board's square beneath it changes them too little (a
+    filmed game, ``bench stream``, offered a play without such a tile). A full read of an 8x8 is
+    about 20 ms, made only when the board has settled into a new state."""
+    from vision.reading import StreetReading
+
+    def read(frame: np.ndarray, previous: Reading | None, _changed: frozenset[tuple[int, int]] | None
+             ) -> Reading:
+        # An Upwords watcher only ever accepts the Upwords reader's board readings.
+        assert not isinstance(previous, StreetReading)
+        return reader.read(frame, previous=previous)
+
+    return read
+
+
 def _reader_and_watcher(cal: Calibration, cal_path: Path) -> tuple[BoardReader, BoardWatcher]:
     """The calibrated game's reader (with the taught letters, if any) and its steadiness watcher."""
     import numpy as np
 
-    from vision.reading import StreetReading
     from vision.stability import BoardWatcher, SteadinessGate
     from vision.upwords_reader import UpwordsReader
 
@@ -274,15 +293,7 @@ def _reader_and_watcher(cal: Calibration, cal_path: Path) -> tuple[BoardReader, 
                         appearance=appearance, camera_matrix=matrix)
     read: Callable[[np.ndarray, Reading | None, frozenset[tuple[int, int]] | None], Reading]
     if isinstance(reader, UpwordsReader):
-        stacks = reader
-
-        def read_stacks(frame: np.ndarray, previous: Reading | None,
-                        changed: frozenset[tuple[int, int]] | None) -> Reading:
-            # An Upwords watcher only ever accepts the Upwords reader's board readings.
-            assert not isinstance(previous, StreetReading)
-            return stacks.read(frame, previous=previous, only=changed)
-
-        read = read_stacks
+        read = stacks_read(reader)
     else:
         def read_alone(frame: np.ndarray, _previous: Reading | None,
                        _changed: frozenset[tuple[int, int]] | None) -> Reading:
