@@ -31,14 +31,14 @@ import time
 from collections import Counter
 
 from bench import options
-from bench.bench_plays import KINDS, PLAYS, _boards, _reader
+from bench.bench_plays import KINDS, PLAYS, _boards, _judge, _reader
 from kiosk.camera.live import stacks_read
 from kiosk.camera.view import history
 from vision.hands import UNDER_HAND, hand_over_board
 from vision.stability import BoardWatcher, SteadinessGate
 from vision.synthetic.scenes import grid_scene
 from vision.synthetic.stream import film
-from vision.upwords_reader import UpwordsReader, play_from_reading
+from vision.upwords_reader import UpwordsReader
 
 
 def _watcher(reader: UpwordsReader) -> BoardWatcher:
@@ -72,16 +72,6 @@ def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before, 
         tally["hand" if last is not None and last.state == "obstructed" else "nothing"] += 1
         return
     _judge(tally, before, placed, reported)
-
-
-def _judge(tally: Counter, before, placed, reading) -> None:
-    proposal = play_from_reading(before, reading)
-    if proposal.ok:
-        tally["exact" if set(proposal.tiles) == placed else "WRONG"] += 1
-    elif any("hand" in f for c in reading.cells for f in c.flags):
-        tally["hand"] += 1
-    else:
-        tally["doubt"] += 1
 
 
 def run(kind: str, family: str, seeds: range, light_change: bool = False
