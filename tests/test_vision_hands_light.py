@@ -9,6 +9,7 @@ hand over the cells under the same light must still be seen. Rendered ``train``-
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -34,7 +35,10 @@ LIGHTS = {
     "cooler": Effects(white_balance=(1.22, 1.05, 0.8)),
     "shadow": Effects(shadow=0.45, shadow_seed=11),
     "glare": Effects(glare=0.6, glare_at=(0.4, 0.45), glare_radius=0.1),
+    "glare at the picture's edge": Effects(glare=0.55, glare_at=(0.15, 0.85), glare_radius=0.14),
 }
+#: a lamp's glare that reaches from the picture's edge over the cells, as an arm would
+EDGE_GLARE = LIGHTS["glare at the picture's edge"]
 
 
 @pytest.fixture(scope="module")
@@ -45,10 +49,10 @@ def board():
     return empty, appearance
 
 
-def _covered(board, effects: Effects) -> np.ndarray:
+def _covered(board, effects: Effects, light: LightThresholds | None = None) -> np.ndarray:
     empty, appearance = board
     shot = render_upwords(TILES, pose=POSE, style=STYLE, seed=3, board_seed=5, effects=effects)
-    return arm_cells(shot.image, empty.corners, 8, 8, appearance.scene, appearance.tile_lab)
+    return arm_cells(shot.image, empty.corners, 8, 8, appearance.scene, appearance.tile_lab, light=light)
 
 
 @pytest.mark.parametrize("light", sorted(LIGHTS))
@@ -67,6 +71,25 @@ def test_a_hand_over_the_cells_in_the_same_light_is_seen(board, light: str) -> N
     covered = _covered(board, Effects(**{**{f: getattr(fx, f) for f in fx.__dataclass_fields__},
                                          "hand": hand, "hand_lit": True}))
     assert (covered > UNDER_HAND).sum() >= 2, f"{light}: the hand over the cells was not seen"
+
+
+def test_glare_from_the_picture_s_edge_is_light_added_not_an_arm(board) -> None:
+    """Without the glare's model the same picture is taken for an arm over the cells."""
+    no_glare = replace(LightThresholds.load(), glare_spread=0.0)
+    assert _covered(board, EDGE_GLARE, no_glare).max() > UNDER_HAND
+    assert _covered(board, EDGE_GLARE).max() <= UNDER_HAND
+
+
+def test_a_white_sleeve_in_the_glare_is_still_an_arm(board) -> None:
+    """Glare is white and so is a sleeve: the sleeve's edge is a step, no glare's slope."""
+    empty = board[0]
+    corner = np.asarray(empty.corners, float).reshape(4, 2)[3]  # the board's corner nearest the glare
+    centre = np.asarray(empty.corners, float).reshape(4, 2).mean(axis=0)
+    tip = 0.5 * (corner + centre)
+    sleeve = Hand(tip=(float(tip[0]), float(tip[1])), angle_deg=135.0, width_px=0.12 * empty.image_size[0],
+                  colour=(245, 245, 245))
+    covered = _covered(board, replace(EDGE_GLARE, hand=sleeve, hand_lit=True))
+    assert (covered > UNDER_HAND).sum() >= 2
 
 
 def test_the_light_thresholds_say_what_they_were_fitted_on() -> None:

@@ -105,17 +105,23 @@ class LightThresholds:
     (:func:`_light_change`);
     ``chroma``, ``light``, ``texture``: a pixel has changed when its chromaticity, brightness
     and fine texture moved this much (log ratios) from the calibration picture once the field
-    is out, the three added in quadrature, each in units of its own."""
+    is out, the three added in quadrature, each in units of its own;
+    ``glare_spread``: how alike the colour channels' added light must be for a lamp's glare to
+    explain it (:func:`lamp_glare`; 0: glare is not taken out), ``glare_rough``: how far from
+    smooth it may be."""
 
     scale: float
     outlier: float
     chroma: float
     light: float
     texture: float
+    glare_spread: float = 0.0
+    glare_rough: float = 0.3
 
     #: the candidates :meth:`fit` tries
     SCALES = (0.15, 0.25)
     OUTLIERS = (0.5, 0.7)
+    GLARE_SPREADS = (0.0, 0.15, 0.25, 0.35)
     #: times the cast-only check's (CHROMA_CHANGE, ...): the field must lower false alarms by
     #: explaining the light, not by seeing less (wider thresholds, tried at 1.15, chose fewer
     #: false alarms on the fitting pictures and missed an arm over a board's frame elsewhere)
@@ -140,17 +146,18 @@ class LightThresholds:
         ``over_cells`` and ``hand``; ``flagged(example, candidate)``), then flags the fewest
         pictures without a hand: a missed hand can leave a cell read wrong and sure, a false
         alarm only makes the kiosk wait. Ties go to the most lenient (the surest to see hands
-        the fit never saw): the narrowest thresholds, the coarsest field, the most of the
-        picture left out of it."""
+        the fit never saw): the narrowest thresholds, the least taken for glare, the coarsest
+        field, the most of the picture left out of it."""
         best: tuple | None = None
         calm = [e for e in data if not e.hand]
         over = [e for e in data if e.over_cells]
-        for scale, outlier, units in itertools.product(cls.SCALES, cls.OUTLIERS, cls.UNITS):
+        for scale, outlier, units, spread in itertools.product(cls.SCALES, cls.OUTLIERS, cls.UNITS,
+                                                               cls.GLARE_SPREADS):
             candidate = cls(scale, outlier, CHROMA_CHANGE * units, LIGHT_CHANGE * units,
-                            TEXTURE_CHANGE * units)
+                            TEXTURE_CHANGE * units, spread)
             alarms = sum(flagged(e, candidate) for e in calm)
             missed = sum(not flagged(e, candidate) for e in over)
-            key = (missed, alarms, units, -scale, -outlier)
+            key = (missed, alarms, units, spread, -scale, -outlier)
             if best is None or key < best[0]:
                 best = (key, candidate, alarms, missed)
         assert best is not None
@@ -411,6 +418,101 @@ def _light_change(now: _Signals, then: _Signals, light: LightThresholds) -> np.n
     return score
 
 
+#: A lamp's glare is taken to be this smooth (its light's blur, share of the picture's shorter
+#: side): a glare spot is about a tenth of the picture across, an arm's side is sharp.
+GLARE_SMOOTH = 0.03
+#: A pixel's added light is the glare's when its colour channels gained alike (within
+#: ``glare_spread`` of what they gained, plus this many grey levels: :class:`LightThresholds`):
+#: the lamp's light is white once the camera's white balance has it, while skin, a sleeve or a
+#: tile has a colour of its own; and when the light added, blurred to :data:`GLARE_SMOOTH`,
+#: stays within ``glare_rough`` of it (plus as many grey levels): an arm's edge is a step, a
+#: glare's a slope.
+GLARE_GREYS = 10.0
+#: Glare keeps the grain under it within this factor (of the grain in today's light, plus
+#: :data:`GLARE_GRAIN_GREYS`): a hand of a skin-toned table's colour hides the table's grain.
+GLARE_GRAIN = 1.6
+GLARE_GRAIN_GREYS = 1.5
+#: ... and nothing within this share of the picture's shorter side of a grain lost is glare.
+GLARE_LOST_REACH = 0.04
+#: A grain lost counts in patches of at least this many pixels of the shrunk picture.
+GLARE_LOST_PX = 12
+#: The least light added (grey levels) that is counted as glare.
+GLARE_LEAST = 12.0
+#: Pixels cut white count as glare in a part with at least this many of glare's soft edge
+#: (pixels of the shrunk picture).
+GLARE_HALO_PX = 20
+
+
+def _grain(picture: np.ndarray) -> np.ndarray:
+    """The fine texture's size at each pixel (grey levels: the standard deviation over 5x5)."""
+    gray = cv2.cvtColor(picture.astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mean, mean_sq = cv2.blur(gray, (5, 5)), cv2.blur(gray * gray, (5, 5))
+    return np.sqrt(np.maximum(mean_sq - mean * mean, 0.0))
+
+
+def lamp_glare(small: np.ndarray, scene: np.ndarray, light: LightThresholds) -> np.ndarray:
+    """Where a lamp's glare explains the change from the calibration picture ``scene`` to
+    ``small`` (both as :func:`shrink` gives them): bool, the picture's shape.
+
+    Why: a glossy board or table catches a lamp as a bright soft spot, often where the board
+    meets the picture's edge, and a spot so placed comes in from outside as an arm does; the
+    smooth field of gains (:func:`_light_change`) cannot follow it, for glare adds light rather
+    than scaling it. The model: today's picture is the calibration's under a smooth gain per
+    colour (measured round what changed, as the light's field is) plus white light added,
+    smooth. Where that explains a pixel — every channel gained alike, and the added light is as
+    smooth as a glare's — it is glare."""
+    then = scene.astype(np.float32)
+    now = small.astype(np.float32)
+    logs = np.log(now + 6.0) - np.log(then + 6.0)
+    usable = (np.maximum(now, then).max(axis=2) < 250)
+    h, w = logs.shape[:2]
+    # the gain as coarse as the light's field (glare covers whole blocks of a finer one)
+    sigma = max(light.scale * min(h, w), 1.0)
+    gain = _block_medians(logs, usable, max(4, round(2 * sigma)))
+    for blur in (2.0 * sigma, sigma):
+        keep = usable & (np.abs(logs - gain).max(axis=2) < 0.12)
+        gain = _smooth(logs, np.repeat(keep.astype(np.float32)[..., None], 3, axis=2), (w, h), blur, gain)
+    added = now + 6.0 - (then + 6.0) * np.exp(gain)
+    # A channel cut at the top of its range shows less light added than there was: the others
+    # say how much, and that much would have cut it. A pixel cut in every channel is judged
+    # with the glare round it, and the others without it.
+    free = now < 245
+    n_free = free.sum(axis=2)
+    white = n_free == 0
+    level = np.where(white, 255.0, (added * free).sum(axis=2) / np.maximum(n_free, 1))
+    tolerance = light.glare_spread * level + GLARE_GREYS
+    spread = np.where(free, added, -np.inf).max(axis=2) - np.where(free, added, np.inf).min(axis=2)
+    alike = (n_free <= 1) | (spread <= tolerance)
+    lit = (then + 6.0) * np.exp(gain) - 6.0
+    alike &= np.where(free, True, lit + (level + tolerance)[..., None] >= 245.0).all(axis=2)
+    weight = (~white).astype(np.float32)
+    sigma = max(GLARE_SMOOTH * min(h, w), 0.5)
+    smooth = (cv2.GaussianBlur(level * weight, (0, 0), sigma)
+              / np.maximum(cv2.GaussianBlur(weight, (0, 0), sigma), 1e-3))
+    even = np.abs(level - smooth) <= light.glare_rough * np.maximum(level, 0.0) + GLARE_GREYS
+    # Light added keeps what lay under it: the table's grain, the board's print, a tile's edge,
+    # while an arm over them hides them. Where there is nothing to keep the pixel says nothing,
+    # so whatever lies near a lost grain (a cell's width) is no glare either: a hand over a dark
+    # board hides the lines between the cells, and its middle over a plain square keeps nothing.
+    grain_then = _grain(then) * np.exp(gain.mean(axis=2))
+    grain_now = _grain(now)
+    kept = grain_now <= GLARE_GRAIN * grain_then + GLARE_GRAIN_GREYS
+    lost = (grain_then > GLARE_GRAIN * grain_now + GLARE_GRAIN_GREYS) & (n_free == 3)  # cut: grain cut too
+    # (only where light was added as glare adds it, and in patches: a lens's other blur moves a
+    # pixel's grain here and there)
+    lost = parts_at_least(lost & (level >= GLARE_LEAST) & alike, GLARE_LOST_PX)
+    reach = max(1, round(GLARE_LOST_REACH * min(h, w)))
+    near_lost = cv2.dilate(lost.astype(np.uint8), cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))) > 0
+    glare = ~white & (level >= GLARE_LEAST) & alike & even & (kept | (n_free < 3)) & ~near_lost
+    # White pixels are glare where they lie in glare, never alone: a white sleeve is white too,
+    # but its edge is a step, no glare's slope.
+    count, labels = cv2.connectedComponents((glare | white).astype(np.uint8), connectivity=8)
+    halo = np.bincount(labels[glare], minlength=count) >= GLARE_HALO_PX
+    halo[0] = False
+    return glare | (white & halo[labels])
+
+
 def _block_medians(diff: np.ndarray, usable: np.ndarray, block: int) -> np.ndarray:
     """Per pixel, the median of ``diff`` over the ``usable`` pixels of its block (``block``
     pixels square), drawn smoothly between the blocks' middles; a block with too few usable
@@ -541,8 +643,17 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
                        else tile_in_todays_light(tile_lab, scene, small, table[0]))
     stacked = _stacked(stacks, scale, to_board, size)
     arm = None
-    if _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0, surround=surround,
-                 stacked=stacked).any():
+    found = _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0, surround=surround,
+                      stacked=stacked).any()
+    if found and LIGHT_FIELD and light_field and (light or light_thresholds()).glare_spread > 0:
+        # A lamp's glare is light added, smooth and white: what it explains is no change.
+        glare = lamp_glare(small, scene, light or light_thresholds())
+        if glare.any():
+            by_gain = np.where(glare, 0.0, by_gain)
+            by_cast = np.where(glare, 0.0, by_cast)
+            found = _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0,
+                              surround=surround, stacked=stacked).any()
+    if found:
         score = np.minimum(by_gain, _change(now, _signals(_in_todays_light(scene, small))))
         arm = _arm_mask(score, small, to_board, size, tile_today, table, surround=surround, stacked=stacked)
     covered = _covered(arm, rows, cols) if arm is not None else np.zeros((rows, cols))

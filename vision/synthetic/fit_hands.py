@@ -46,7 +46,8 @@ class Example:
     cols: int
     tile_lab: np.ndarray | None
     stacks: tuple[np.ndarray, ...]
-    over_cells: bool  # a hand over the cells: must be flagged
+    over_cells: bool  # a hand over the cells: must be flagged, where it is
+    cover: np.ndarray  # the share of each cell the hand covers (rows x cols)
     hand: bool        # a hand in the picture at all (short of the cells: either answer is right)
     light_change: bool
 
@@ -84,16 +85,21 @@ def examples(seed: int, counts: dict[str, int], family: str = "train") -> Iterat
                                    light_change=light)
                 reference, tile_lab, stacks = _checked(s)
                 for frame in s.frames:
-                    over = bool(frame.hand_cover().max() >= UNDER_HAND)
+                    cover = frame.hand_cover()
                     yield Example(shrink(frame.image), reference, np.asarray(frame.corners), frame.rows,
-                                  frame.cols, tile_lab, stacks, over, frame.hand, light)
+                                  frame.cols, tile_lab, stacks, bool(cover.max() >= UNDER_HAND), cover,
+                                  frame.hand, light)
 
 
 def flagged(example: Example, thresholds: LightThresholds | None = None) -> bool:
-    """Whether the arm check flags the picture (a cell more than :data:`UNDER_HAND` under an arm)."""
+    """Whether the arm check flags the picture (a cell more than :data:`UNDER_HAND` under an arm);
+    for a picture with a hand over the cells, whether it flags a cell the hand is over: a change
+    of light taken for an arm elsewhere does not see the hand."""
     covered = arm_cells(example.small[0], example.corners, example.rows, example.cols, example.scene,
-                        example.tile_lab, example.stacks, example.small, thresholds)
-    return bool((covered > UNDER_HAND).any())
+                        example.tile_lab, example.stacks, example.small, thresholds) > UNDER_HAND
+    if example.over_cells:
+        return bool((covered & (example.cover > UNDER_HAND)).any())
+    return bool(covered.any())
 
 
 def fit(data: list[Example]) -> tuple[LightThresholds, dict]:
