@@ -645,8 +645,9 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     arm = None
     found = _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0, surround=surround,
                       stacked=stacked).any()
-    if found and LIGHT_FIELD and light_field and (light or light_thresholds()).glare_spread > 0:
-        # A lamp's glare is light added, smooth and white: what it explains is no change.
+    if found and LIGHT_FIELD and (light or light_thresholds()).glare_spread > 0:
+        # A lamp's glare is light added, smooth and white: what it explains is no change (the
+        # street's too, which keeps the coarse field off).
         glare = lamp_glare(small, scene, light or light_thresholds())
         if glare.any():
             by_gain = np.where(glare, 0.0, by_gain)

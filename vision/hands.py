@@ -99,7 +99,7 @@ def hand_cells(warped: np.ndarray, rows: int, cols: int, appearance: BoardAppear
     tallest stacks the border cells can hold, and ``small``, ``image`` shrunk when the caller has
     it (:func:`vision.arms.arm_cells`). ``light_field``: take a smooth change of light out
     before comparing (``False`` for the street: its reader is not yet proven under the light
-    changes the field lets through, see docs/reading.md).
+    changes the field lets through, see docs/reading.md); a lamp's glare is taken out either way.
     """
     if appearance is not None and appearance.scene is not None and image is not None and corners is not None:
         return arm_cells(image, corners, rows, cols, appearance.scene, appearance.tile_lab, stacks, small,
