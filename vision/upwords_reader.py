@@ -645,6 +645,11 @@ class UpwordsReader:
         assert self._p_occ is not None
         p = float(self._p_occ[r, c])
         occ_conf = float(min(abs(p - 0.5) * 2.0, 1.0))
+        if _surely_occupied_before(prev):
+            # Tiles never leave the board in a play (a challenged word's come off through the
+            # game, whose board is the history): a cell the history has a tile on has one now,
+            # however the light has changed its look; its top and height are the picture's to say.
+            p, occ_conf = max(p, OCCUPIED_FROM), 1.0
         if p < OCCUPIED_FROM:
             # Looks as it did empty: nothing nearer can make a cell look empty, but a tall stack's
             # own side can, so a clear face on a raised plane is heard first.
@@ -1106,6 +1111,12 @@ class UpwordsReader:
             # overhead (a weak cue) stays in doubt until the picture or the players settle it.
             conf = min(conf, prev.height_confidence)
         return expected, conf, "both" if confirmed else "history"
+
+
+def _surely_occupied_before(prev: CellReading | None) -> bool:
+    """Whether the game's history (the board the players confirmed) has a tile on this cell."""
+    return (prev is not None and prev.height > 0 and prev.height_from == "history"
+            and prev.confidence >= prev.threshold and UNDER_HAND_FLAG not in prev.flags)
 
 
 def _surely_empty_before(prev: CellReading | None) -> bool:
