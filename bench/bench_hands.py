@@ -93,7 +93,8 @@ def run(kind: str, family: str, seeds: range, keep_picture: bool, light_change: 
             start = time.perf_counter()
             reading = reader.read(frame.image)
             out["times"].append(time.perf_counter() - start)
-            cover = frame.hand_cover() > UNDER_HAND
+            share = frame.hand_cover()
+            cover = share > UNDER_HAND
             if kind == "street":
                 flagged = any(_flagged(c.flags) for c in reading.columns)
                 # a hand is seen where it is: a column it covers says so
@@ -109,7 +110,7 @@ def run(kind: str, family: str, seeds: range, keep_picture: bool, light_change: 
                 for c in reading.cells:
                     right = judge_cell(c, frame.heights[c.row][c.col], frame.letters[c.row][c.col])[1]
                     out["silent"] += not right and not c.uncertain
-            key = "calm" if not frame.hand else "hand" if frame.hand_cover().max() >= UNDER_HAND else "beside"
+            key = "calm" if not frame.hand else "hand" if share.max() >= UNDER_HAND else "beside"
             out[key] += 1
             out[f"{key}_flagged"] += seen if key == "hand" else flagged
     return out

@@ -107,8 +107,7 @@ class LightThresholds:
     and fine texture moved this much (log ratios) from the calibration picture once the field
     is out, the three added in quadrature, each in units of its own;
     ``glare_spread``: how alike the colour channels' added light must be for a lamp's glare to
-    explain it (:func:`lamp_glare`; 0: glare is not taken out), ``glare_rough``: how far from
-    smooth it may be."""
+    explain it (:func:`lamp_glare`; 0: glare is not taken out)."""
 
     scale: float
     outlier: float
@@ -116,7 +115,6 @@ class LightThresholds:
     light: float
     texture: float
     glare_spread: float = 0.0
-    glare_rough: float = 0.3
 
     #: the candidates :meth:`fit` tries
     SCALES = (0.15, 0.25)
@@ -196,6 +194,14 @@ def shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
     return small, 1.0 / factor
 
 
+def _grain(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel, the grey level's mean and its standard deviation (the fine texture's size)
+    over 5x5."""
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mean, mean_sq = cv2.blur(gray, (5, 5)), cv2.blur(gray * gray, (5, 5))
+    return mean, np.sqrt(np.maximum(mean_sq - mean * mean, 0.0))
+
+
 class _Signals(NamedTuple):
     """What the change test compares, per pixel of the small picture."""
 
@@ -217,10 +223,9 @@ def _signals(bgr: np.ndarray) -> _Signals:
     b, g, r = cv2.split(logs)
     brightness = (b + g + r) * (1.0 / 3.0)
     colour = cv2.merge([r - g, b - g, brightness])
-    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    mean, mean_sq = cv2.blur(gray, (5, 5)), cv2.blur(gray * gray, (5, 5))
+    mean, grain = _grain(bgr)
     # Grain relative to brightness, so a shadow (which dims grain and ground alike) is no change.
-    texture = cv2.blur((np.sqrt(np.maximum(mean_sq - mean * mean, 0.0)) + 4.0) / (mean + 8.0), (5, 5))
+    texture = cv2.blur((grain + 4.0) / (mean + 8.0), (5, 5))
     darkest = cv2.min(cv2.min(soft[..., 0], soft[..., 1]), soft[..., 2])
     brightest = cv2.max(cv2.max(soft[..., 0], soft[..., 1]), soft[..., 2])
     return _Signals(colour, np.exp(brightness), np.log(texture + 0.01), darkest, brightest)
@@ -421,13 +426,17 @@ def _light_change(now: _Signals, then: _Signals, light: LightThresholds) -> np.n
 #: A lamp's glare is taken to be this smooth (its light's blur, share of the picture's shorter
 #: side): a glare spot is about a tenth of the picture across, an arm's side is sharp.
 GLARE_SMOOTH = 0.03
+#: The gain under the glare is measured round the pixels it explains worse than this (log
+#: gain, any channel): the glare itself, an arm, new tiles.
+GLARE_GAIN_OUTLIER = 0.12
 #: A pixel's added light is the glare's when its colour channels gained alike (within
 #: ``glare_spread`` of what they gained, plus this many grey levels: :class:`LightThresholds`):
 #: the lamp's light is white once the camera's white balance has it, while skin, a sleeve or a
 #: tile has a colour of its own; and when the light added, blurred to :data:`GLARE_SMOOTH`,
-#: stays within ``glare_rough`` of it (plus as many grey levels): an arm's edge is a step, a
-#: glare's a slope.
+#: stays within :data:`GLARE_ROUGH` of it (plus as many grey levels): an arm's edge is a step,
+#: a glare's a slope.
 GLARE_GREYS = 10.0
+GLARE_ROUGH = 0.3
 #: Glare keeps the grain under it within this factor (of the grain in today's light, plus
 #: :data:`GLARE_GRAIN_GREYS`): a hand of a skin-toned table's colour hides the table's grain.
 GLARE_GRAIN = 1.6
@@ -441,13 +450,6 @@ GLARE_LEAST = 12.0
 #: Pixels cut white count as glare in a part with at least this many of glare's soft edge
 #: (pixels of the shrunk picture).
 GLARE_HALO_PX = 20
-
-
-def _grain(picture: np.ndarray) -> np.ndarray:
-    """The fine texture's size at each pixel (grey levels: the standard deviation over 5x5)."""
-    gray = cv2.cvtColor(picture.astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
-    mean, mean_sq = cv2.blur(gray, (5, 5)), cv2.blur(gray * gray, (5, 5))
-    return np.sqrt(np.maximum(mean_sq - mean * mean, 0.0))
 
 
 def lamp_glare(small: np.ndarray, scene: np.ndarray, light: LightThresholds) -> np.ndarray:
@@ -470,7 +472,7 @@ def lamp_glare(small: np.ndarray, scene: np.ndarray, light: LightThresholds) -> 
     sigma = max(light.scale * min(h, w), 1.0)
     gain = _block_medians(logs, usable, max(4, round(2 * sigma)))
     for blur in (2.0 * sigma, sigma):
-        keep = usable & (np.abs(logs - gain).max(axis=2) < 0.12)
+        keep = usable & (np.abs(logs - gain).max(axis=2) < GLARE_GAIN_OUTLIER)
         gain = _smooth(logs, np.repeat(keep.astype(np.float32)[..., None], 3, axis=2), (w, h), blur, gain)
     added = now + 6.0 - (then + 6.0) * np.exp(gain)
     # A channel cut at the top of its range shows less light added than there was: the others
@@ -489,13 +491,13 @@ def lamp_glare(small: np.ndarray, scene: np.ndarray, light: LightThresholds) -> 
     sigma = max(GLARE_SMOOTH * min(h, w), 0.5)
     smooth = (cv2.GaussianBlur(level * weight, (0, 0), sigma)
               / np.maximum(cv2.GaussianBlur(weight, (0, 0), sigma), 1e-3))
-    even = np.abs(level - smooth) <= light.glare_rough * np.maximum(level, 0.0) + GLARE_GREYS
+    even = np.abs(level - smooth) <= GLARE_ROUGH * np.maximum(level, 0.0) + GLARE_GREYS
     # Light added keeps what lay under it: the table's grain, the board's print, a tile's edge,
     # while an arm over them hides them. Where there is nothing to keep the pixel says nothing,
     # so whatever lies near a lost grain (a cell's width) is no glare either: a hand over a dark
     # board hides the lines between the cells, and its middle over a plain square keeps nothing.
-    grain_then = _grain(then) * np.exp(gain.mean(axis=2))
-    grain_now = _grain(now)
+    grain_then = _grain(scene)[1] * np.exp(gain.mean(axis=2))
+    grain_now = _grain(small)[1]
     kept = grain_now <= GLARE_GRAIN * grain_then + GLARE_GRAIN_GREYS
     lost = (grain_then > GLARE_GRAIN * grain_now + GLARE_GRAIN_GREYS) & (n_free == 3)  # cut: grain cut too
     # (only where light was added as glare adds it, and in patches: a lens's other blur moves a
@@ -621,8 +623,8 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     # have no arm, and this halves their cost).
     now = _signals(small)
     by_cast = by_gain = _change(now, _of_scene(scene, _signals))
+    light = light or light_thresholds()
     if LIGHT_FIELD and light_field:
-        light = light or light_thresholds()
         by_gain = np.minimum(by_gain, _light_change(now, _of_scene(scene, _signals), light))
     # the picture beyond the playing area and its surround: the table, where an arm comes from
     outline = np.float32([[[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]]])
@@ -645,10 +647,10 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     arm = None
     found = _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0, surround=surround,
                       stacked=stacked).any()
-    if found and LIGHT_FIELD and (light or light_thresholds()).glare_spread > 0:
+    if found and LIGHT_FIELD and light.glare_spread > 0:
         # A lamp's glare is light added, smooth and white: what it explains is no change (the
         # street's too, which keeps the coarse field off).
-        glare = lamp_glare(small, scene, light or light_thresholds())
+        glare = lamp_glare(small, scene, light)
         if glare.any():
             by_gain = np.where(glare, 0.0, by_gain)
             by_cast = np.where(glare, 0.0, by_cast)

@@ -46,10 +46,14 @@ class Example:
     cols: int
     tile_lab: np.ndarray | None
     stacks: tuple[np.ndarray, ...]
-    over_cells: bool  # a hand over the cells: must be flagged, where it is
     cover: np.ndarray  # the share of each cell the hand covers (rows x cols)
     hand: bool        # a hand in the picture at all (short of the cells: either answer is right)
     light_change: bool
+
+    @property
+    def over_cells(self) -> bool:
+        """A hand over the cells: must be flagged, where it is."""
+        return bool(self.cover.max() >= UNDER_HAND)
 
 
 def _checked(s: Scene) -> tuple[np.ndarray, np.ndarray | None, tuple[np.ndarray, ...]]:
@@ -85,10 +89,8 @@ def examples(seed: int, counts: dict[str, int], family: str = "train") -> Iterat
                                    light_change=light)
                 reference, tile_lab, stacks = _checked(s)
                 for frame in s.frames:
-                    cover = frame.hand_cover()
                     yield Example(shrink(frame.image), reference, np.asarray(frame.corners), frame.rows,
-                                  frame.cols, tile_lab, stacks, bool(cover.max() >= UNDER_HAND), cover,
-                                  frame.hand, light)
+                                  frame.cols, tile_lab, stacks, frame.hand_cover(), frame.hand, light)
 
 
 def flagged(example: Example, thresholds: LightThresholds | None = None) -> bool:

@@ -4,7 +4,7 @@ Why: the kiosk reads its camera's stream, not single pictures (:mod:`vision.stab
 for a still board with no hand over it, then reads and votes), and no single picture shows what
 a stream does — that a hand comes in from beyond the picture's edge and goes again, while the
 room's light changes all at once and stays. So the benchmarks and tests film games: for every
-play a hand reaches from beyond the picture's edge to the play's first cell, the tiles are down
+play a hand reaches from beyond the picture's edge to a tile on the board, the tiles are down
 while it is there, and it leaves; the room's light changes to the next picture's
 (:attr:`vision.synthetic.scenes.Scene.frame_effects`) while the hand is there, in one step after
 it left, or gradually over half a second (the old light's shadow and glare fading as the new
@@ -28,8 +28,8 @@ from vision.synthetic.scenes import Scene
 
 #: Frames a second.
 FPS = 10.0
-#: Where the fingertip is in each frame of a play's hand, as a share of the way from the play's
-#: first cell to beyond the picture's edge (1.0 is out of the picture).
+#: Where the fingertip is in each frame of a play's hand, as a share of the way from the
+#: tile it reaches for to beyond the picture's edge (1.0 is out of the picture).
 REACH = (1.0, 0.6, 0.3, 0.08, 0.0, 0.0, 0.35, 0.75, 1.2)
 #: The frame of :data:`REACH` at which the play's tiles are down.
 PLACED_AT = 4
@@ -69,7 +69,7 @@ def film(scene: Scene, seed: int, start: float = 0.0) -> Iterator[FilmedPlay]:
     if not scene.frame_effects or scene.calibration_effects is None or scene.clean_start is None:
         raise ValueError("film a scene drawn with clean_frames=True")
     rng = np.random.default_rng([seed, 0x5EED])
-    clock = _Clock(start)
+    camera = _Camera(rng, start)
     light = scene.calibration_effects
     before = scene.clean_start
     for n, (after, new_light) in enumerate(zip(scene.frames, scene.frame_effects, strict=True)):
@@ -79,28 +79,42 @@ def film(scene: Scene, seed: int, start: float = 0.0) -> Iterator[FilmedPlay]:
         for k, reach in enumerate(REACH):
             shows, plays = (after, n + 1) if k >= PLACED_AT else (before, n)
             now = new_light if when == "with the hand" and k >= PLACED_AT else light
-            frames.append(_frame(rng, shows, plays, now, _reaching(hand, after, reach), clock))
+            frames.append(camera.frame(shows, plays, now, _reaching(hand, after, reach)))
         if when == "after, at once":
-            frames += [_frame(rng, after, n + 1, light, None, clock) for _ in range(2)]
+            frames += [camera.frame(after, n + 1, light, None) for _ in range(2)]
         elif when == "after, gradually":
-            frames += [_frame(rng, after, n + 1, _between(light, new_light, (k + 1) / GRADUAL_FRAMES), None,
-                              clock) for k in range(GRADUAL_FRAMES)]
-        frames += [_frame(rng, after, n + 1, new_light, None, clock) for _ in range(SETTLED_FRAMES)]
+            frames += [camera.frame(after, n + 1, _between(light, new_light, (k + 1) / GRADUAL_FRAMES), None)
+                       for k in range(GRADUAL_FRAMES)]
+        frames += [camera.frame(after, n + 1, new_light, None) for _ in range(SETTLED_FRAMES)]
         yield FilmedPlay(tuple(frames), when)
         before, light = after, new_light
 
 
-class _Clock:
-    def __init__(self, start: float) -> None:
-        self.now = start
+class _Camera:
+    """A camera that does not move, filming at :data:`FPS`: each frame's own noise, its clock."""
 
-    def tick(self) -> float:
-        now, self.now = self.now, self.now + 1.0 / FPS
-        return now
+    def __init__(self, rng: np.random.Generator, start: float) -> None:
+        self.rng, self.now = rng, start
+        self._still: tuple[Rendered, Effects, np.ndarray] | None = None
+
+    def frame(self, shot: Rendered, plays: int, light: Effects, hand: Hand | None) -> StreamFrame:
+        fx = replace(light, hand=hand, noise_seed=int(self.rng.integers(0, 2**31 - 1)))
+        seen = replace(shot, image=sensor(self._lit(shot, replace(fx, noise_seed=None)), fx), hand_drawn=hand)
+        over = 0.0 if hand is None else float(seen.hand_cover().max())
+        stamp, self.now = self.now, self.now + 1.0 / FPS
+        return StreamFrame(seen.image, stamp, plays, over)
+
+    def _lit(self, shot: Rendered, fx: Effects) -> np.ndarray:
+        """:func:`vision.synthetic.effects.lit` of ``shot`` in ``fx``, kept for the next frame: a
+        still board in a still light is the same on the sensor until its noise."""
+        if self._still is None or self._still[0] is not shot or self._still[1] != fx:
+            self._still = (shot, fx, lit(shot.image, fx))
+        return self._still[2]
 
 
 def _hand(rng: np.random.Generator, shot: Rendered, skin: tuple[int, int, int]) -> tuple[Hand, np.ndarray]:
-    """The play's hand (at its first tile) and that tile's middle in the picture."""
+    """The play's hand (its fingertip at one of the board's tiles after the play, drawn at
+    random) and that tile's middle in the picture."""
     placed = [(r, c) for r in range(shot.rows) for c in range(shot.cols) if shot.heights[r][c]]
     r, c = placed[int(rng.integers(0, len(placed)))] if placed else (shot.rows // 2, shot.cols // 2)
     pitch = shot.cell_mm[0]
@@ -120,25 +134,6 @@ def _reaching(hand: tuple[Hand, np.ndarray], shot: Rendered, reach: float) -> Ha
     a = np.deg2rad(drawn.angle_deg)
     tip = cell + np.array([np.cos(a), np.sin(a)]) * reach * float(np.hypot(w, h))
     return replace(drawn, tip=(float(tip[0]), float(tip[1])))
-
-
-def _frame(rng: np.random.Generator, shot: Rendered, plays: int, light: Effects, hand: Hand | None,
-           clock: _Clock) -> StreamFrame:
-    fx = replace(light, hand=hand, noise_seed=int(rng.integers(0, 2**31 - 1)))
-    seen = replace(shot, image=sensor(_still(shot, replace(fx, noise_seed=None)), fx), hand_drawn=hand)
-    over = 0.0 if hand is None else float(seen.hand_cover().max())
-    return StreamFrame(seen.image, clock.tick(), plays, over)
-
-
-_STILL: list = []  # [the board drawn, its light and hand, the light on the sensor]: the last one
-
-
-def _still(shot: Rendered, fx: Effects) -> np.ndarray:
-    """:func:`vision.synthetic.effects.lit` of ``shot`` in ``fx``, kept for the next frame: a
-    still board in a still light is the same on the sensor until its noise."""
-    if not _STILL or _STILL[0] is not shot or _STILL[1] != fx:
-        _STILL[:] = [shot, fx, lit(shot.image, fx)]
-    return _STILL[2]
 
 
 def _between(a: Effects, b: Effects, t: float) -> Effects:

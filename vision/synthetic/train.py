@@ -61,11 +61,8 @@ def collect(seed: int, counts: dict[str, int], family: str = "train") -> dict[st
     data: dict[str, tuple[list, list]] = {k: ([], []) for k in KINDS}
     rng = np.random.default_rng(seed)
     for kind, n in counts.items():
-        for k in range(n):
-            # a third of them on a skin-toned table in a light changed since calibration (the
-            # same scenes' draws otherwise): the room's light changes over an evening
-            s = scene(int(rng.integers(0, 2**31 - 1)), family, kind, hand_chance=0.0,
-                      light_change=k % 3 == 2)
+        for _ in range(n):
+            s = scene(int(rng.integers(0, 2**31 - 1)), family, kind, hand_chance=0.0)
             for feats, labels, usable in examples(s):
                 for index, name in enumerate(KINDS):
                     mask = (feats["kind"] == index) & usable
@@ -80,8 +77,7 @@ def collect(seed: int, counts: dict[str, int], family: str = "train") -> dict[st
 def train(seed: int = DEFAULT_SEED, counts: dict[str, int] | None = None) -> OccupancyModel:
     counts = counts or DEFAULT_SCENES
     data = collect(seed, counts)
-    models, info = {}, {"seed": seed, "scenes": counts, "family": "train",
-                        "light_changed": "every third scene", "examples": {}}
+    models, info = {}, {"seed": seed, "scenes": counts, "family": "train", "examples": {}}
     for name in KINDS:
         x = np.concatenate(data[name][0])
         y = np.concatenate(data[name][1]).astype(np.float64)
