@@ -35,6 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from calibration.camera_hold import CameraHold
 from vision.camera_sources import (
     DEFAULT_SIZE,
     CameraLost,
@@ -106,6 +107,19 @@ class ResilientCamera:
 
     def describe(self) -> str:
         return self._source.describe() if self._source is not None else "no camera"
+
+    def apply_hold(self, hold: CameraHold) -> bool:
+        """Put the open camera on held exposure, white balance and focus; False when none is open,
+        it has nothing to hold, or its driver refused (the refusal is logged, the camera kept)."""
+        with self._lock:
+            apply = getattr(self._source, "apply_hold", None)
+            if apply is None:
+                return False
+            try:
+                return bool(apply(hold))
+            except Exception as exc:  # a driver's refusal, of whatever kind
+                log.warning("the camera refused its held controls: %s", exc)
+                return False
 
     def read(self) -> np.ndarray | None:
         """One frame, or None while the camera is lost (then see ``status``)."""

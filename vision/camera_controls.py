@@ -8,7 +8,8 @@ kept apart from the devices so it can be checked off a Pi.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import cv2
@@ -85,6 +86,60 @@ def v4l2_apply(cap: cv2.VideoCapture, hold: CameraHold) -> list[str]:
         if isinstance(value, float) and cap.set(prop, value):
             took.append(name)
     return took
+
+
+#: The longest exposure steering chooses (microseconds) unless calibration's was longer: a
+#: thirtieth of a second keeps a moving hand sharp enough to be seen as one.
+MAX_EXPOSURE_US = 33_000.0
+
+
+def steer_hold(hold: CameraHold, change: Sequence[float], response: float,
+               available: Mapping[str, Any] | None = None) -> CameraHold:
+    """The held values that take ``change`` back out of the pictures.
+
+    ``change``: the light's log gain per colour channel (B, G, R) from the calibration picture to
+    today's, measured where the picture should not have changed (the board's surround);
+    ``response``: how far a picture's log value moves per log of exposure (under 1: the camera's
+    tone curve compresses it). Exposure carries the overall change (longer up to
+    :data:`MAX_EXPOSURE_US`, then analogue gain), the colour gains the red and blue against
+    green; the focus stays. A V4L2 camera's exposure is steered alone (its white balance is a
+    colour temperature, not per-channel gains). ``available``: picamera2's ``camera_controls``
+    (min, max, default), whose limits are kept."""
+    if response <= 0:
+        raise ValueError("the camera's response must be positive")
+    b, g, r = (float(v) for v in change)
+    overall = math.exp(-(b + g + r) / 3.0 / response)
+    bounds = dict(CONTROLS[hold.driver])
+    for name, (low, high, _count) in bounds.items():
+        if available and name in available:
+            lo, hi = available[name][0], available[name][1]
+            bounds[name] = (max(low, float(lo)) if isinstance(lo, int | float) else low,
+                            min(high, float(hi)) if isinstance(hi, int | float) else high, _count)
+    values = dict(hold.values)
+
+    def clamp(name: str, value: float) -> float:
+        low, high, _ = bounds[name]
+        return min(max(value, low), high)
+
+    if hold.driver == "picamera2":
+        exposure, gain = values.get("ExposureTime"), values.get("AnalogueGain", 1.0)
+        if isinstance(exposure, float) and isinstance(gain, float):
+            wanted = exposure * gain * overall
+            longest = clamp("ExposureTime", max(MAX_EXPOSURE_US, exposure))
+            exposure = min(clamp("ExposureTime", wanted / gain), longest)
+            values["ExposureTime"] = exposure
+            if "AnalogueGain" in values:
+                values["AnalogueGain"] = clamp("AnalogueGain", wanted / exposure)
+        gains = values.get("ColourGains")
+        if isinstance(gains, tuple):
+            red, blue = gains
+            values["ColourGains"] = (clamp("ColourGains", red * math.exp(-(r - g) / response)),
+                                     clamp("ColourGains", blue * math.exp(-(b - g) / response)))
+    else:
+        exposure = values.get("exposure")
+        if isinstance(exposure, float) and exposure > 0:  # > 0: a time, not a menu's log step
+            values["exposure"] = clamp("exposure", exposure * overall)
+    return CameraHold(hold.driver, values)
 
 
 #: Pictures the automatic controls get to settle on the room before they are held.

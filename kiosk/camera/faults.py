@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
+    from calibration.camera_hold import CameraHold
     from kiosk.camera.lane import Lane
     from vision.camera_sources import CameraSource
 
@@ -143,6 +144,13 @@ class TimedSource:
 
     def describe(self) -> str:
         return self.source.describe()
+
+    def apply_hold(self, hold: CameraHold) -> bool:
+        """Put the camera on held values (False when it has none to hold), within the deadline."""
+        apply = getattr(self.source, "apply_hold", None)
+        if apply is None:
+            return False
+        return bool(self._lane.call(lambda: apply(hold), self.timeout, "setting the camera's controls"))
 
     def __enter__(self) -> TimedSource:
         return self

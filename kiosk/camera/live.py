@@ -31,9 +31,12 @@ from kiosk.files import paths
 if TYPE_CHECKING:
     import numpy as np
 
+    from calibration.camera_hold import CameraHold
     from calibration.file import Calibration
     from games.upwords_read import PlayReading
+    from kiosk.camera.held_light import HeldLight
     from kiosk.files.settings import Settings
+    from vision.appearance import BoardAppearance
     from vision.camera import ResilientCamera
     from vision.camera_sources import CameraSource
     from vision.readers import BoardReader
@@ -54,12 +57,15 @@ class LiveCamera:
     """
 
     def __init__(
-        self, camera: ResilientCamera, watcher: BoardWatcher, game: str, period: float = 0.1
+        self, camera: ResilientCamera, watcher: BoardWatcher, game: str, period: float = 0.1,
+        held: HeldLight | None = None,
     ) -> None:
         self.camera = camera
         self.watcher = watcher
         self.game = game
         self.period = period
+        #: Keeps the camera's held controls right when the room's light changes for good.
+        self.held = held
         self.on_read: Callable[[], object] | None = None
         #: The calibrated board's reader (what ``watcher`` reads with), once opened.
         self.reader: BoardReader | None = None
@@ -118,7 +124,18 @@ class LiveCamera:
                 f"Camera unavailable: {first.reason}. The kiosk referees by touch. Fix: connect the "
                 f"camera (ribbon cable or USB), then run tablekeeper doctor."
             )
-        _hold(first.source, cal)
+        try:
+            reader, watcher, appearance = _reader_and_watcher(cal, cal_path)
+        except Exception as exc:
+            first.source.close()
+            why = f"the board reader could not start ({exc})"
+            return None, f"Camera unavailable: {why}. The kiosk referees by touch."
+        kept: list[HeldLight] = []  # the keeper, once the camera it steers is made
+
+        def hold_now() -> CameraHold | None:  # what a camera opened again is put on
+            return kept[0].hold if kept else cal.camera_hold
+
+        _hold(first.source, hold_now())
         opened = [first.source]
 
         def factory() -> CameraSource:  # the source already open first, then a fresh one after a loss
@@ -128,21 +145,17 @@ class LiveCamera:
                 raise CameraLost(f"did not answer ({CAPTURE.stuck} is still stuck; no new try while it is)")
             try:
                 fresh = open_in_time(source, cal.image_size).require()
-                _hold(fresh, cal)
+                _hold(fresh, hold_now())
             except CameraLost:
                 raise
             except Exception as exc:  # whatever a driver raises: a lost camera, never a dead thread
                 raise CameraLost(explain(exc)[0]) from exc
             return TimedSource(fresh, lost=CameraLost)  # a read that hangs becomes a lost camera
 
-        try:
-            reader, watcher = _reader_and_watcher(cal, cal_path)
-        except Exception as exc:
-            first.source.close()
-            why = f"the board reader could not start ({exc})"
-            return None, f"Camera unavailable: {why}. The kiosk referees by touch."
         camera = ResilientCamera(factory, clock=time.monotonic)
-        live = cls(camera, watcher, GAMES[cal.kind])
+        held = _held_light(cal, cal_path, reader, appearance, camera.apply_hold)
+        kept.extend([held] if held is not None else [])
+        live = cls(camera, watcher, GAMES[cal.kind], held=held)
         live.reader = reader
         return live, ""
 
@@ -166,6 +179,7 @@ class LiveCamera:
             except Exception:  # a bad frame must not stop the camera
                 log.exception("reading a camera frame")
                 reading = None
+            self._keep_light(frame)
             with self._lock:
                 self._frame = frame
                 if reading is not None:
@@ -173,6 +187,17 @@ class LiveCamera:
             if reading is not None or changed:
                 self._tell()
             self._stop.wait(self.period)
+
+    def _keep_light(self, frame: np.ndarray) -> None:
+        """Let the held controls follow a lasting change of the room's light (steady pictures only:
+        a hand, or tiles going down, is no change of light)."""
+        state = self.watcher.last_state
+        if self.held is None or state is None or not state.steady:
+            return
+        try:
+            self.held.look(frame, time.monotonic())
+        except Exception:  # measuring or steering failed: the camera keeps what it holds
+            log.exception("keeping the camera's held controls")
 
     def _tell(self) -> None:
         if self.on_read is not None:
@@ -235,19 +260,37 @@ class LiveCamera:
         self.camera.close()
 
 
-def _hold(source: CameraSource, cal: Calibration) -> None:
-    """Put the camera on the exposure, white balance and focus held at calibration, so its
-    pictures stay comparable with the board's learnt look. A camera that refuses is still used
-    (the reader copes with light that changes), and the reason is logged."""
+def _hold(source: CameraSource, hold: CameraHold | None) -> None:
+    """Put the camera on the exposure, white balance and focus held at calibration (or steered
+    since), so its pictures stay comparable with the board's learnt look. A camera that refuses is
+    still used (the reader copes with light that changes), and the reason is logged."""
     apply = getattr(source, "apply_hold", None)
-    if cal.camera_hold is None or apply is None:
+    if hold is None or apply is None:
         return
     try:
-        if not apply(cal.camera_hold):
+        if not apply(hold):
             log.info("the %s does not take the calibration's held %s controls", source.describe(),
-                     cal.camera_hold.driver)
+                     hold.driver)
     except Exception as exc:  # a driver's refusal, of whatever kind: automatic controls stay on
         log.warning("could not hold the camera's controls at calibration's values: %s", exc)
+
+
+def _held_light(cal: Calibration, cal_path: Path, reader: BoardReader, appearance: BoardAppearance | None,
+                apply: Callable[[CameraHold], bool]) -> HeldLight | None:
+    """The keeper of the held controls, measuring the light on the board's surround against the
+    calibration picture; None without held controls or a learnt picture to compare with."""
+    if appearance is None or appearance.scene is None:
+        return None
+    from kiosk.camera.held_light import held_light
+    from vision.arms import surround_light
+
+    scene = appearance.scene
+
+    def measure(frame: np.ndarray) -> np.ndarray | None:
+        light = surround_light(frame, reader.corners, reader.rows, reader.cols, scene)
+        return None if light is None else light.gains
+
+    return held_light(cal, cal_path, measure, apply)
 
 
 def stacks_read(reader: UpwordsReader
@@ -269,8 +312,10 @@ def stacks_read(reader: UpwordsReader
     return read
 
 
-def _reader_and_watcher(cal: Calibration, cal_path: Path) -> tuple[BoardReader, BoardWatcher]:
-    """The calibrated game's reader (with the taught letters, if any) and its steadiness watcher."""
+def _reader_and_watcher(cal: Calibration, cal_path: Path
+                        ) -> tuple[BoardReader, BoardWatcher, BoardAppearance | None]:
+    """The calibrated game's reader (with the taught letters, if any), its steadiness watcher and
+    the board's learnt look."""
     import numpy as np
 
     from vision.stability import BoardWatcher, SteadinessGate
@@ -310,4 +355,4 @@ def _reader_and_watcher(cal: Calibration, cal_path: Path) -> tuple[BoardReader, 
                                    light_field=cal.kind != "wots")
     gate = SteadinessGate(lambda f: reader.planes.warp(f, cal.rows, cal.cols, 16), cal.rows, cal.cols,
                           hand_over_board=hands)
-    return reader, BoardWatcher(gate, read)
+    return reader, BoardWatcher(gate, read), appearance

@@ -1,0 +1,118 @@
+"""Does steering the held camera controls win back the plays a lasting change of light costs?
+
+    python -m bench relight                  # 4 games per family and board
+    python -m bench relight --quick          # 1 game
+    python -m bench relight --seeds 900000   # games nobody has looked at
+
+Randomised Upwords games of 14 plays (8x8 and 10x10) on skin-toned tables, calibrated as the
+docs say, then the room's light changes once and stays (one draw of the renderer's changes:
+brightness x0.6-1.6, white balance +-25 %, sometimes a soft shadow or a lamp's glare). A Pi camera
+on held controls (:class:`vision.synthetic.held_camera.HeldCamera`: linear sensor, colour gains,
+gamma 2.2, controls applied two frames late) films each play's board. Three ways, same boards,
+same lights, read as the kiosk reads (the board before the play as history, the play offered only
+when no cell is in doubt, judged as :mod:`bench.bench_plays` judges):
+
+- the light as at calibration (what the reader does when nothing changed),
+- changed, the camera held at calibration's values (the baseline: the kiosk without steering),
+- changed, after :class:`vision.hold_keeper.HoldKeeper` steered the held values on the empty
+  board's surround (steps taken; the surround's departure from calibration before and after).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+
+import numpy as np
+
+from bench import options
+from bench.bench_plays import KINDS, PLAYS, _boards, _judge, _reader
+from kiosk.camera.view import history
+from vision.arms import surround_light
+from vision.hold_keeper import HoldKeeper, KeeperPolicy, departure
+from vision.synthetic.held_camera import HeldCamera
+from vision.synthetic.scenes import Scene, grid_scene
+from vision.upwords_reader import UpwordsReader
+
+WAYS = ("light as at calibration", "changed, held (baseline)", "changed, steered")
+#: The most frames steering may take (it needs settle_frames + 1 a step).
+MOST_FRAMES = 60
+
+
+def _steer(camera: HeldCamera, reader: UpwordsReader) -> tuple[int, float, float, bool]:
+    """Steer ``camera`` at once (no waiting for the change to last): steps, the surround's
+    departure before and after (the larger of overall and colour, log), settled or not."""
+    scene = reader.appearance.scene if reader.appearance is not None else None
+    assert scene is not None
+    keeper = HoldKeeper(camera.hold(), KeeperPolicy(lasting=0.0, look_every=0.0))
+
+    def change() -> np.ndarray | None:
+        light = surround_light(camera.read(), reader.corners, reader.rows, reader.cols, scene)
+        return None if light is None else light.gains
+
+    def size(c: np.ndarray | None) -> float:
+        return float("nan") if c is None else max(abs(departure(c)[0]), departure(c)[1])
+
+    first = change()
+    asked, steps, now = keeper.look(first, 0.0), 0, 0.0
+    for _ in range(MOST_FRAMES):
+        if asked is not None:
+            camera.apply_hold(asked.hold)
+            steps += not asked.final
+            if asked.final:
+                break
+        now += 0.1
+        asked = keeper.look(change(), now)
+    for _ in range(3):  # the last values in force
+        camera.read()
+    return steps, size(first), size(change()), bool(asked and asked.final and asked.settled)
+
+
+def run(kind: str, family: str, seeds: range) -> tuple[dict[str, Counter], list[tuple[int, float, float, bool]]]:
+    out: dict[str, Counter] = {way: Counter() for way in WAYS}
+    steering = []
+    for seed in seeds:
+        s: Scene = grid_scene(seed, family, kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
+                              light_change=True, clean_frames=True)
+        assert s.clean_start is not None and s.calibration_effects is not None
+        reader = _reader(s)
+        lasting = s.frame_effects[0]
+        calm = HeldCamera(s.clean_start, s.calibration_effects, seed)
+        held = HeldCamera(s.clean_start, lasting, seed)
+        steered = HeldCamera(s.clean_start, lasting, seed)
+        steering.append(_steer(steered, reader))
+        for (before, placed), board in zip(_boards(s), s.frames, strict=True):
+            for way, camera in zip(WAYS, (calm, held, steered), strict=True):
+                camera.board = board
+                _judge(out[way], before, placed, reader.read(camera.read(), previous=history(before)))
+    return out, steering
+
+
+def _line(name: str, t: Counter) -> str:
+    n = max(sum(t.values()), 1)
+    return (f"  {name:<26} offered exactly {t['exact']:>3}/{n} ({t['exact'] / n:5.1%})  WRONG {t['WRONG']:>2}"
+            f"  not offered: a hand seen {t['hand']:>3}, cells in doubt {t['doubt']:>3}")
+
+
+def main() -> None:
+    args = options(seeds=0, seeds_help="first game seed (held-out runs: 900000 and up)")
+    games = 1 if args.quick else 4
+    for family in ("train", "held_out"):
+        for kind in KINDS:
+            seeds = range(args.seeds, args.seeds + games)
+            start = time.perf_counter()
+            out, steering = run(kind, family, seeds)
+            print(f"\n{kind}, {family} family, seeds {seeds.start}-{seeds.stop - 1} ({games} games of {PLAYS}"
+                  f" plays, the light changed for good; {time.perf_counter() - start:.0f} s)")
+            for way, tally in out.items():
+                print(_line(way, tally))
+            steps = [st for st, *_ in steering]
+            print(f"  steering: {sum(ok for *_, ok in steering)}/{len(steering)} settled, steps "
+                  f"{' '.join(map(str, steps))}; surround off calibration's look (log, median) "
+                  f"{statistics.median(b for _, b, _, _ in steering):.3f} -> "
+                  f"{statistics.median(a for _, _, a, _ in steering):.3f}")
+
+
+if __name__ == "__main__":
+    main()
