@@ -8,9 +8,9 @@ Randomised Upwords games of 14 plays (8x8 and 10x10) on skin-toned tables, calib
 docs say, then the room's light changes once and stays (one draw of the renderer's changes:
 brightness x0.6-1.6, white balance +-25 %, sometimes a soft shadow or a lamp's glare). A Pi camera
 on held controls (:class:`vision.synthetic.held_camera.HeldCamera`: linear sensor, colour gains,
-gamma 2.2, controls applied two frames late) films each play's board. Three ways, same boards,
-same lights, read as the kiosk reads (the board before the play as history, the play offered only
-when no cell is in doubt, judged as :mod:`bench.bench_plays` judges):
+a gamma drawn from 1.6-2.8, controls applied two frames late) films each play's board. Three
+ways, same boards, same lights, read as the kiosk reads (the board before the play as history,
+the play offered only when no cell is in doubt, judged as :mod:`bench.bench_plays` judges):
 
 - the light as at calibration (what the reader does when nothing changed),
 - changed, the camera held at calibration's values (the baseline: the kiosk without steering),
@@ -38,9 +38,13 @@ from vision.upwords_reader import UpwordsReader
 WAYS = ("light as at calibration", "changed, held (baseline)", "changed, steered")
 #: The most frames steering may take (it needs settle_frames + 1 a step).
 MOST_FRAMES = 60
+#: The cameras' tone curves, drawn per game (the steering starts from 2.2's).
+GAMMAS = (1.6, 2.8)
+#: Steps taken, the surround's departure before and after, settled.
+Steering = tuple[int, float, float, bool]
 
 
-def _steer(camera: HeldCamera, reader: UpwordsReader) -> tuple[int, float, float, bool]:
+def _steer(camera: HeldCamera, reader: UpwordsReader) -> Steering:
     """Steer ``camera`` at once (no waiting for the change to last): steps, the surround's
     departure before and after (the larger of overall and colour, log), settled or not."""
     scene = reader.appearance.scene if reader.appearance is not None else None
@@ -69,7 +73,7 @@ def _steer(camera: HeldCamera, reader: UpwordsReader) -> tuple[int, float, float
     return steps, size(first), size(change()), bool(asked and asked.final and asked.settled)
 
 
-def run(kind: str, family: str, seeds: range) -> tuple[dict[str, Counter], list[tuple[int, float, float, bool]]]:
+def run(kind: str, family: str, seeds: range) -> tuple[dict[str, Counter], list[Steering]]:
     out: dict[str, Counter] = {way: Counter() for way in WAYS}
     steering = []
     for seed in seeds:
@@ -78,9 +82,9 @@ def run(kind: str, family: str, seeds: range) -> tuple[dict[str, Counter], list[
         assert s.clean_start is not None and s.calibration_effects is not None
         reader = _reader(s)
         lasting = s.frame_effects[0]
-        calm = HeldCamera(s.clean_start, s.calibration_effects, seed)
-        held = HeldCamera(s.clean_start, lasting, seed)
-        steered = HeldCamera(s.clean_start, lasting, seed)
+        gamma = float(np.random.default_rng([seed, 0x6A]).uniform(*GAMMAS))
+        calm, held, steered = (HeldCamera(s.clean_start, light, seed, gamma=gamma)
+                               for light in (s.calibration_effects, lasting, lasting))
         steering.append(_steer(steered, reader))
         for (before, placed), board in zip(_boards(s), s.frames, strict=True):
             for way, camera in zip(WAYS, (calm, held, steered), strict=True):

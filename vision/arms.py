@@ -460,9 +460,11 @@ def lamp_glare(small: np.ndarray, scene: np.ndarray, light: LightThresholds) -> 
     meets the picture's edge, and a spot so placed comes in from outside as an arm does; the
     smooth field of gains (:func:`_light_change`) cannot follow it, for glare adds light rather
     than scaling it. The model: today's picture is the calibration's under a smooth gain per
-    colour (measured round what changed, as the light's field is) plus white light added,
-    smooth. Where that explains a pixel — every channel gained alike, and the added light is as
-    smooth as a glare's — it is glare."""
+    colour (measured round what changed, as the light's field is) plus light added, smooth, of
+    the colour today's light has against calibration's (a lamp's glare is the lamp's light: a
+    camera whose white balance is held shows it in the room's cast, as it shows the rest). Where
+    that explains a pixel — every channel gained alike once that colour is taken out, and the
+    added light is as smooth as a glare's — it is glare."""
     then = scene.astype(np.float32)
     now = small.astype(np.float32)
     logs = np.log(now + 6.0) - np.log(then + 6.0)
@@ -474,7 +476,8 @@ def lamp_glare(small: np.ndarray, scene: np.ndarray, light: LightThresholds) -> 
     for blur in (2.0 * sigma, sigma):
         keep = usable & (np.abs(logs - gain).max(axis=2) < GLARE_GAIN_OUTLIER)
         gain = _smooth(logs, np.repeat(keep.astype(np.float32)[..., None], 3, axis=2), (w, h), blur, gain)
-    added = now + 6.0 - (then + 6.0) * np.exp(gain)
+    tint = np.exp(gain - gain.mean(axis=2, keepdims=True))  # today's light's colour against then
+    added = (now + 6.0 - (then + 6.0) * np.exp(gain)) / tint
     # A channel cut at the top of its range shows less light added than there was: the others
     # say how much, and that much would have cut it. A pixel cut in every channel is judged
     # with the glare round it, and the others without it.
@@ -486,7 +489,7 @@ def lamp_glare(small: np.ndarray, scene: np.ndarray, light: LightThresholds) -> 
     spread = np.where(free, added, -np.inf).max(axis=2) - np.where(free, added, np.inf).min(axis=2)
     alike = (n_free <= 1) | (spread <= tolerance)
     lit = (then + 6.0) * np.exp(gain) - 6.0
-    alike &= np.where(free, True, lit + (level + tolerance)[..., None] >= 245.0).all(axis=2)
+    alike &= np.where(free, True, lit + (level + tolerance)[..., None] * tint >= 245.0).all(axis=2)
     weight = (~white).astype(np.float32)
     sigma = max(GLARE_SMOOTH * min(h, w), 0.5)
     smooth = (cv2.GaussianBlur(level * weight, (0, 0), sigma)

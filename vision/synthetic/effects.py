@@ -87,11 +87,11 @@ def lit(image: np.ndarray, effects: Effects) -> np.ndarray:
     if effects.hand is not None and effects.hand_lit:
         out = _draw_hand(out, effects.hand)
     out *= light[..., None]
-    if effects.white_balance != (1.0, 1.0, 1.0):
-        out *= np.asarray(effects.white_balance, np.float32)[None, None, :]
-    if effects.glare:
+    if effects.glare:  # the lamp's own light: the camera's colour cast tints it as it tints the rest
         spot = effects.glare * _glare_mask((h, w), effects.glare_at, effects.glare_radius)[..., None]
         out = out + 255.0 * spot
+    if effects.white_balance != (1.0, 1.0, 1.0):
+        out *= np.asarray(effects.white_balance, np.float32)[None, None, :]
     if effects.hand is not None and not effects.hand_lit:
         out = _draw_hand(out, effects.hand)
     if effects.blur_sigma > 0.05:

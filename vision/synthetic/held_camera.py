@@ -34,15 +34,16 @@ CALIBRATED = CameraHold("picamera2", {"ExposureTime": 12_000.0, "AnalogueGain": 
 
 class HeldCamera(SyntheticSource):
     """A camera held at :attr:`calibrated`'s values until told others (``apply_hold``), filming
-    ``board`` (a clean render: no light, noise or hand) in the ``room``'s light.
+    ``board`` (a clean render: no light, noise or hand) in the ``room``'s light; ``gamma``: its
+    tone curve's (cameras differ, and the steering does not know it).
 
     ``board`` and ``room`` may be replaced between frames (a play; the light changing).
     """
 
     def __init__(self, board: Rendered, room: Effects, seed: int = 0,
-                 calibrated: CameraHold = CALIBRATED) -> None:
+                 calibrated: CameraHold = CALIBRATED, gamma: float = GAMMA) -> None:
         super().__init__(self._draw, name="held camera over a rendered board")
-        self.board, self.room, self.calibrated = board, room, calibrated
+        self.board, self.room, self.calibrated, self.gamma = board, room, calibrated, gamma
         self._rng = np.random.default_rng([seed, 0xCA3])
         self._held = calibrated
         self._queued: list[tuple[int, CameraHold]] = []
@@ -71,7 +72,7 @@ class HeldCamera(SyntheticSource):
 
         overall = product(now) / product(then)
         red, blue = (n / t for n, t in zip(now["ColourGains"], then["ColourGains"], strict=True))  # type: ignore[arg-type]
-        return np.array([overall * blue, overall, overall * red], np.float32) ** (1.0 / GAMMA)
+        return np.array([overall * blue, overall, overall * red], np.float32) ** (1.0 / self.gamma)
 
     def _draw(self, frame_number: int) -> np.ndarray:
         while self._queued and self._queued[0][0] <= frame_number:
