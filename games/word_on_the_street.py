@@ -78,7 +78,8 @@ class WotsState:
         return self.positions[_INDEX[letter.upper()]]
 
 
-def _direction(team: int) -> int:
+def direction(team: int) -> int:
+    """The way ``team``'s turns move tiles along the street: -1 toward the first team, +1 the second."""
     return -1 if team == 0 else 1
 
 
@@ -86,7 +87,7 @@ def move_tiles(state: WotsState, team: int, word: str) -> tuple[WotsState, tuple
     """Move the tiles for ``word`` played by ``team``, letter by letter, as the sheet's PURPLE."""
     positions = list(state.positions)
     captured = [list(state.captured[0]), list(state.captured[1])]
-    step = _direction(team)
+    step = direction(team)
     moves: list[TileMove] = []
     for i, ch in enumerate(letters_only(word)):
         k = _INDEX.get(ch)

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 
-from games.word_on_the_street import LETTERS, WotsState, move_tiles
+from games.word_on_the_street import CAPTURED, LETTERS, WotsState, direction, move_tiles
 
 
-def seen_moves(before: Mapping[str, int | None], after: Mapping[str, int | None]) -> dict[str, int]:
+def seen_moves(before: Mapping[str, int | None], after: Mapping[str, int | None], team: int | None = None
+               ) -> dict[str, int]:
     """Each tile's change of space between two street reads (letters that did not move are left out).
 
-    A tile gone from the street after the turn (None) counts as captured toward the side it
-    was nearer: -3 or +3.
+    A tile gone from the street after the turn (None) was captured. Every tile a turn moves goes
+    toward the team on the street, so with ``team`` given it is that team's (a tile on the median
+    pulled three spaces by a word with its letter thrice goes their way too); without, it counts
+    as captured toward the side it was nearer: -3 or +3.
     """
     out: dict[str, int] = {}
     for letter in LETTERS:
@@ -25,7 +28,7 @@ def seen_moves(before: Mapping[str, int | None], after: Mapping[str, int | None]
         if b is None:
             continue
         if a is None:
-            a = -3 if b < 0 else 3
+            a = CAPTURED * (direction(team) if team is not None else (-1 if b < 0 else 1))
         if a != b:
             out[letter] = a - b
     return out

@@ -1,13 +1,18 @@
-"""Word on the Street reader on rendered boards across poses and lighting, and the PURPLE turn."""
+"""Word on the Street reader on rendered boards across poses and lighting, and the PURPLE turn;
+what the rules settle of a read (captured tiles), and rendered games of turns."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.reading import StreetReading
+from games.wots_moves import seen_moves
+from kiosk.camera.view import compare_street, street_by_rules
+from vision.median_strip import DOUBT
+from vision.reading import StreetColumn, StreetReading
 from vision.street import StreetReader
 from vision.synthetic.render import STREET_LETTERS, Effects, Hand, Pose, render_street
+from vision.synthetic.scenes import street_scene
 
 
 def _truth(positions: dict[str, int | None]) -> dict[str, int | None]:
@@ -107,3 +112,41 @@ def test_a_turned_tile_is_still_confirmed() -> None:
     reading = _read(shot, letters)
     assert reading.positions["K"] == -1 and reading.positions["R"] == 2
     assert not reading.uncertain_columns(), reading.uncertain_columns()
+
+
+def _column(letter: str, position: int | None, doubt: str = "") -> StreetColumn:
+    return StreetColumn(letter, position, 0.1 if doubt else 0.98, flags=(doubt,) if doubt else ())
+
+
+def test_a_captured_tile_never_comes_back_so_the_cameras_doubt_about_it_is_settled() -> None:
+    """Rule sheet: "Captured Letter Tiles never move back onto the street"."""
+    game = {**dict.fromkeys(STREET_LETTERS, 0), "L": -3, "R": 3, "P": 1}
+    columns = [_column(letter, 0) for letter in STREET_LETTERS if letter not in "LRPM"]
+    columns += [_column("L", 0, DOUBT),  # the bare median of the tiles' colour: tile or not?
+                _column("R", 2),  # sure it sees the captured R back on the street
+                _column("P", 2, DOUBT),  # doubted, and the game has P on the street
+                _column("M", 0, DOUBT)]
+    reading = StreetReading(tuple(columns))
+    seen, doubted = street_by_rules(game, reading)
+    assert seen["L"] is None and "L" not in doubted  # settled by the rules
+    assert seen["R"] == 2 and doubted == {"P", "M"}  # a sure sighting stays; the street's doubts stay
+    view = compare_street(game, reading)
+    assert view.uncertain == {"R", "P", "M"}  # R disagrees with the game: the players check it
+    assert view.positions["L"] is None
+    assert seen_moves(game, seen) == {"P": 1, "R": -1}  # L does not move
+
+
+def test_a_game_of_turns_moves_each_words_tiles_a_space_and_keeps_captured_tiles() -> None:
+    streets = street_scene(5, n_frames=14, hand_chance=0.0, sequence=True).frames
+    before = dict.fromkeys(STREET_LETTERS, 0)
+    captured: set[str] = set()
+    for turn, shot in enumerate(streets):
+        after = shot.positions
+        way = -1 if turn % 2 == 0 else 1
+        moved = {letter: after[letter] - before[letter] for letter in STREET_LETTERS
+                 if after[letter] != before[letter]}
+        assert moved and all(step * way > 0 for step in moved.values())  # toward the team on the street
+        assert all(after[letter] == before[letter] for letter in captured)  # captured for good
+        captured |= {letter for letter in STREET_LETTERS if abs(after[letter]) == 3}
+        before = dict(after)
+    assert captured  # fourteen turns capture some tiles

@@ -1,6 +1,6 @@
 """Words from the moves the camera saw, by the engine's own rule (the sheet's PURPLE)."""
 
-from games.word_on_the_street import WordOnTheStreet
+from games.word_on_the_street import LETTERS, WordOnTheStreet, move_tiles
 from games.wots_moves import mismatch, seen_moves, words_for_moves
 
 
@@ -19,3 +19,17 @@ def test_purple_is_offered_from_its_moves_and_a_typo_is_flagged() -> None:
 
 def test_a_tile_gone_from_the_street_counts_as_captured() -> None:
     assert seen_moves({"B": 2, "C": 0}, {"B": None, "C": 0}) == {"B": 1}
+
+
+def test_a_tile_gone_in_a_turn_was_captured_by_the_team_on_the_street() -> None:
+    """Every tile a turn moves goes toward the team on the street: a median tile pulled off by a
+    word with its letter three times is theirs, not the nearer side's."""
+    game = WordOnTheStreet(["A", "B"])
+    before = game.positions()  # every tile on the median
+    state, _ = move_tiles(game.state, 0, "BOBBY")  # team A: B three times, Y once
+    after = {letter: (None if abs(at) == 3 else at)
+             for letter, at in zip(LETTERS, state.positions, strict=True)}
+    assert after["B"] is None  # off the street: captured
+    assert seen_moves(before, after, team=0) == {"B": -3, "Y": -1}
+    assert words_for_moves(game.state, 0, seen_moves(before, after, team=0), ["bobby", "baby"]) == ["BOBBY"]
+    assert seen_moves(before, after) == {"B": 3, "Y": -1}  # without the team: the nearer side, a guess

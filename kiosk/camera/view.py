@@ -59,18 +59,35 @@ class StreetRead:
     summary: str
 
 
-def compare_street(positions: dict[str, int], reading: StreetReading) -> StreetRead:
-    """Doubtful: a column the reader flags, or a tile not where the game has it (a captured
-    tile is off the board: the camera sees it gone, and that agrees)."""
-    doubtful = set()
+def street_by_rules(positions: dict[str, int], reading: StreetReading
+                    ) -> tuple[dict[str, int | None], frozenset[str]]:
+    """Each letter's space as the camera reads it with what the rules settle, and the letters the
+    camera still doubts.
+
+    Captured tiles never move back onto the street (the rule sheet), so a tile the game has
+    captured (``positions`` +-3) is off the street whatever the camera doubts about its column: a
+    median of the tiles' colour, say. Only a camera *sure* it sees one back on the street
+    disagrees with the game."""
+    seen: dict[str, int | None] = dict(reading.positions)
+    doubted = set()
     for column in reading.columns:
-        expected = positions[column.letter]
-        seen = column.position
-        agrees = seen is None if abs(expected) == 3 else seen == expected
-        if column.uncertain or not agrees:
-            doubtful.add(column.letter)
+        if abs(positions[column.letter]) == 3 and column.uncertain:
+            seen[column.letter] = None
+        elif column.uncertain:
+            doubted.add(column.letter)
+    return seen, frozenset(doubted)
+
+
+def compare_street(positions: dict[str, int], reading: StreetReading) -> StreetRead:
+    """Doubtful: a column the camera doubts (where the rules do not settle it,
+    :func:`street_by_rules`), or a tile not where the game has it (a captured tile is off the
+    board: the camera sees it gone, and that agrees)."""
+    seen, doubtful = street_by_rules(positions, reading)
+    disagree = {letter for letter, at in seen.items()
+                if (at is not None if abs(positions[letter]) == 3 else at != positions[letter])}
+    doubtful = doubtful | disagree
     summary = f"{len(doubtful)} letters to check" if doubtful else "all 17 letters where the game has them"
-    return StreetRead(dict(reading.positions), frozenset(doubtful), summary)
+    return StreetRead(seen, frozenset(doubtful), summary)
 
 
 def history(board: Board) -> BoardReading:

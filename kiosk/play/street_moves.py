@@ -82,10 +82,10 @@ def street_moves(game: Any, camera: Any, authority: Any, limit: int = 3) -> Stre
     positions = getattr(read, "positions", None)
     if not positions:
         return StreetMoves()
-    seen = seen_moves(game.positions(), positions)
+    state = game.state
+    seen = seen_moves(game.positions(), positions, state.on_street)
     if not seen:
         return StreetMoves()
-    state = game.state
     return StreetMoves(seen, offers(authority, state, state.on_street, seen, limit) if authority else [])
 
 

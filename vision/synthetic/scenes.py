@@ -215,9 +215,10 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
 
 
 def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: float = 35.0,
-                 hand_chance: float = 0.15, light_change: bool = False) -> Scene:
+                 hand_chance: float = 0.15, light_change: bool = False, sequence: bool = False) -> Scene:
     """A Word on the Street scene: the start position, then tiles pushed about and captured
-    (``light_change``: as :func:`grid_scene`'s)."""
+    (``light_change``: as :func:`grid_scene`'s). ``sequence``: the frames are one game, turn by
+    turn (:func:`_street_turns`); otherwise each is an independent random street."""
     rng = np.random.default_rng(seed)
     style = random_style(rng, family)
     light_rng = _light_rng(seed)
@@ -239,8 +240,10 @@ def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: 
     calibration_fx = _effects(rng, style, size, 0.0)
     calibration = shot({}, calibration_fx, int(rng.integers(0, 2**31 - 1)))
     frames = []
-    for _ in range(n_frames):
-        positions = {letter: int(rng.choice([-3, -2, -1, 0, 0, 1, 2, 3])) for letter in STREET_LETTERS}
+    turns = _street_turns(np.random.default_rng([seed, 0x7E2]), n_frames) if sequence else None
+    for n in range(n_frames):
+        positions = (turns[n] if turns is not None else
+                     {letter: int(rng.choice([-3, -2, -1, 0, 0, 1, 2, 3])) for letter in STREET_LETTERS})
         fx = _effects(rng, style, size, hand_chance)
         if light_change:
             fx = changed_light(light_rng, calibration_fx, fx)
@@ -248,6 +251,21 @@ def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: 
     lay = {(2, c): letter for c, letter in enumerate(STREET_LETTERS)}
     return Scene("street", style, shape["face_frac"], shape["thickness_mm"], calibration, None, lay,
                  tuple(frames))
+
+
+def _street_turns(rng: np.random.Generator, turns: int) -> list[dict[str, int]]:
+    """A game's streets after each turn, from the start (every tile on the median): the teams
+    take turns, each a word of 3-7 letters whose tiles still on the street move one space
+    toward the team a letter (a tile pulled off its side is captured, +-3, and stays so)."""
+    at = dict.fromkeys(STREET_LETTERS, 0)
+    out = []
+    for turn in range(turns):
+        way = -1 if turn % 2 == 0 else 1
+        for letter in rng.choice(list(STREET_LETTERS), int(rng.integers(3, 8))):
+            if abs(at[letter]) < 3:
+                at[letter] += way
+        out.append(dict(at))
+    return out
 
 
 def scene(seed: int, family: str = "train", kind: str = "upwords8", **kwargs: object) -> Scene:
