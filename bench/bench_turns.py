@@ -9,13 +9,13 @@ Randomised Word on the Street games (:func:`vision.synthetic.scenes.street_scene
 space toward the team, those pulled off the street captured for good; no hands), 14 turns under
 one camera, each game calibrated as the docs say (the start position, its letters taught from
 it). After every turn the kiosk reads the street and compares it with where the game had the
-tiles (:func:`kiosk.camera.view.street_by_rules`: a captured tile never comes back, so the
-camera's doubt about its column is settled); the turn's moves are what
-:func:`games.wots_moves.seen_moves` makes of the two. Counted per turn: offered exactly (the
+tiles and whose turn it was (:func:`kiosk.camera.view.street_by_rules`: a captured tile never
+comes back, so the camera's doubt about its column is settled; a tile moved away from the team
+on the street, or pulled off from where that takes its letter thrice, is asked); the turn's
+moves are what :func:`games.wots_moves.seen_moves` makes of the two. Counted per turn: offered exactly (the
 moves right, no tile in doubt), **offered wrong** (a move wrong on a tile not in doubt: the one
 failure not allowed), not offered (a hand seen where there is none, or tiles in doubt). Baseline
-in the same run, same pictures: each read alone, the camera's doubt about captured tiles
-unsettled.
+in the same run, same pictures: each read alone, without the rules.
 
 Two lights, same games, same tiles and camera: the light as the renderer varies it between
 pictures, and on skin-toned tables with the light changed since calibration (``light_change``:
@@ -45,7 +45,7 @@ def judge(tally: Counter, before: dict[str, int], reading: StreetReading, after:
     with what the rules settle from the game's street before the turn (the kiosk), else the read
     alone."""
     if history:
-        seen, doubted = street_by_rules(before, reading)
+        seen, doubted = street_by_rules(before, reading, team)
     else:
         seen, doubted = reading.positions, frozenset(c.letter for c in reading.columns if c.uncertain)
     moves, truth = seen_moves(before, seen, team), seen_moves(before, after)

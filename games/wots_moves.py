@@ -27,7 +27,9 @@ def seen_moves(before: Mapping[str, int | None], after: Mapping[str, int | None]
         b, a = before.get(letter), after.get(letter)
         if b is None:
             continue
-        if a is None:
+        if a is None and abs(b) == CAPTURED:  # captured before the turn: it stays
+            a = b
+        elif a is None:  # captured in this turn
             a = CAPTURED * (direction(team) if team is not None else (-1 if b < 0 else 1))
         if a != b:
             out[letter] = a - b

@@ -33,3 +33,7 @@ def test_a_tile_gone_in_a_turn_was_captured_by_the_team_on_the_street() -> None:
     assert seen_moves(before, after, team=0) == {"B": -3, "Y": -1}
     assert words_for_moves(game.state, 0, seen_moves(before, after, team=0), ["bobby", "baby"]) == ["BOBBY"]
     assert seen_moves(before, after) == {"B": 3, "Y": -1}  # without the team: the nearer side, a guess
+
+
+def test_a_tile_captured_before_the_turn_stays_where_it_is() -> None:
+    assert seen_moves({"B": -3, "C": 3, "D": 0}, {"B": None, "C": None, "D": None}, team=1) == {"D": 3}

@@ -232,7 +232,7 @@ class LiveCamera:
         if isinstance(game, Upwords) and isinstance(reading, BoardReading):
             return compare(game.board, reading)
         if isinstance(game, WordOnTheStreet) and isinstance(reading, StreetReading):
-            return compare_street(game.positions(), reading)
+            return compare_street(game.positions(), reading, game.state.on_street)
         return None
 
     def proposal(self, game: Game[Any]) -> PlayReading | None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from games.word_on_the_street import CAPTURED, direction
+
 if TYPE_CHECKING:
     from games.upwords_board import Board
     from vision.reading import BoardReading, StreetReading
@@ -59,32 +61,42 @@ class StreetRead:
     summary: str
 
 
-def street_by_rules(positions: dict[str, int], reading: StreetReading
+def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int | None = None
                     ) -> tuple[dict[str, int | None], frozenset[str]]:
     """Each letter's space as the camera reads it with what the rules settle, and the letters the
-    camera still doubts.
+    camera doubts or the rules cannot believe.
 
     Captured tiles never move back onto the street (the rule sheet), so a tile the game has
     captured (``positions`` +-3) is off the street whatever the camera doubts about its column: a
     median of the tiles' colour, say. Only a camera *sure* it sees one back on the street
-    disagrees with the game."""
+    disagrees with the game. With the ``team`` on the street known, two more rules hold: every
+    tile a turn moves goes one space toward that team for each time its letter is in the word,
+    so a tile seen moved the other way is misread; and a tile gone from where its letter had to
+    be in the word three times or more to pull it off (the median, or the far side) is asked,
+    for the camera more likely took the tile for the bare strip."""
     seen: dict[str, int | None] = dict(reading.positions)
     doubted = set()
     for column in reading.columns:
-        if abs(positions[column.letter]) == 3 and column.uncertain:
+        before, now = positions[column.letter], column.position
+        if abs(before) == CAPTURED and column.uncertain:
             seen[column.letter] = None
         elif column.uncertain:
             doubted.add(column.letter)
+        elif team is not None and abs(before) < CAPTURED:
+            toward = direction(team)
+            far_capture = now is None and CAPTURED - before * toward >= 3
+            if far_capture or (now is not None and (now - before) * toward < 0):
+                doubted.add(column.letter)
     return seen, frozenset(doubted)
 
 
-def compare_street(positions: dict[str, int], reading: StreetReading) -> StreetRead:
-    """Doubtful: a column the camera doubts (where the rules do not settle it,
-    :func:`street_by_rules`), or a tile not where the game has it (a captured tile is off the
-    board: the camera sees it gone, and that agrees)."""
-    seen, doubtful = street_by_rules(positions, reading)
+def compare_street(positions: dict[str, int], reading: StreetReading, team: int | None = None) -> StreetRead:
+    """Doubtful: a column the camera doubts or the rules cannot believe (:func:`street_by_rules`;
+    ``team``: the team on the street), or a tile not where the game has it (a captured tile is off
+    the board: the camera sees it gone, and that agrees)."""
+    seen, doubtful = street_by_rules(positions, reading, team)
     disagree = {letter for letter, at in seen.items()
-                if (at is not None if abs(positions[letter]) == 3 else at != positions[letter])}
+                if (at is not None if abs(positions[letter]) == CAPTURED else at != positions[letter])}
     doubtful = doubtful | disagree
     summary = f"{len(doubtful)} letters to check" if doubtful else "all 17 letters where the game has them"
     return StreetRead(seen, frozenset(doubtful), summary)
