@@ -162,3 +162,18 @@ def test_a_calibration_file_that_cannot_be_written_loses_nothing(game, tmp_path:
         keeper.keep(CameraHold("picamera2", {"ExposureTime": 20_000.0}))  # logged, not raised
         assert load_calibration(path) == cal
     assert "could not keep the steered camera controls" in caplog.text
+
+
+def test_a_camera_that_does_not_take_held_controls_is_not_steered_and_nothing_is_kept(
+        game, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    s, reader = game
+    path = tmp_path / "calibration.json"
+    cal = _calibration(s, path)
+    camera = HeldCamera(s.clean_start, _evening(s), seed=3)
+    at_once = KeeperPolicy(lasting=0.0, look_every=0.0)
+    keeper = held_light(cal, path, _measure(reader), lambda hold: False, at_once)
+    assert keeper is not None
+    asked = [keeper.look(camera.read(), k / 10) for k in range(30)]
+    assert asked == [None] * 30 and keeper.refused and keeper.hold == CALIBRATED
+    assert load_calibration(path) == cal
+    assert "does not take held controls" in caplog.text

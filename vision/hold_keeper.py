@@ -91,9 +91,9 @@ class HoldKeeper:
         self._last_look = -math.inf
         self._not_before = -math.inf
         self._retry = self.policy.retry
-        # while steering: steady pictures still to wait, the step's change and overall log factor
+        # while steering: steady pictures still to wait, and the overall change the step took on
         self._waiting: int | None = None
-        self._before: tuple[float, float] | None = None
+        self._asked = 0.0
         self._steps = 0
         self._best: tuple[float, CameraHold] | None = None
         self._started = -math.inf
@@ -101,6 +101,10 @@ class HoldKeeper:
     @property
     def steering(self) -> bool:
         return self._waiting is not None
+
+    def due(self, now: float) -> bool:
+        """Whether :meth:`look` would use a picture now (the caller may skip measuring one)."""
+        return self.steering or now - self._last_look >= self.policy.look_every
 
     def _outside(self, change: Sequence[float], scale: float = 1.0) -> bool:
         overall, colour = departure(change)
@@ -115,7 +119,7 @@ class HoldKeeper:
             return None
         if self.steering:
             return self._steer(change)
-        if now - self._last_look < self.policy.look_every:
+        if not self.due(now):
             return None
         self._last_look = now
         if not self._outside(change):
@@ -131,23 +135,24 @@ class HoldKeeper:
     def _step(self, change: Sequence[float]) -> HoldChange:
         """Steer once from ``change`` and wait for its effect."""
         self._steps += 1
-        self._before = departure(change)
+        self._asked = departure(change)[0]
         self.hold = steer_hold(self.hold, change, self.response)
         self._waiting = self.policy.settle_frames
         return HoldChange(self.hold)
 
     def _steer(self, change: Sequence[float]) -> HoldChange | None:
-        assert self._waiting is not None and self._before is not None
+        assert self._waiting is not None
         self._waiting -= 1
         if self._waiting > 0:
             return None
         badness = self._badness(change)
         if self._best is None or badness < self._best[0]:
             self._best = (badness, self.hold)
-        now_overall = departure(change)[0]
-        moved, asked = self._before[0] - now_overall, self._before[0]
+        asked = self._asked
+        moved = asked - departure(change)[0]
         if abs(asked) > 0.02 and abs(moved) > 0.01 and moved * asked > 0:
-            # what the step asked for (-asked / response in log exposure) against what it did
+            # the step took all of ``asked`` on at the response assumed and moved the picture by
+            # ``moved``: the camera's own response is the assumed one scaled by their ratio
             self.response = float(np.clip(self.response * moved / asked, 0.15, 2.0))
         if not self._outside(change, 0.5) or self._steps >= self.policy.steps:
             return self._finish(settled=not self._outside(change))

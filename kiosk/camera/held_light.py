@@ -37,14 +37,19 @@ class HeldLight:
     def __init__(self, keeper: HoldKeeper, measure: Callable[[np.ndarray], np.ndarray | None],
                  apply: Callable[[CameraHold], bool], keep: Callable[[CameraHold], None]) -> None:
         self.keeper, self.measure, self.apply, self.keep = keeper, measure, apply, keep
+        self._calibrated = keeper.hold
+        #: The camera refused steered values once: it is not steered again until the kiosk restarts.
+        self.refused = False
 
     @property
     def hold(self) -> CameraHold:
         """The values the camera should be on now (a camera opened again is put on them)."""
-        return self.keeper.hold
+        return self._calibrated if self.refused else self.keeper.hold
 
     def look(self, frame: np.ndarray, now: float) -> HoldChange | None:
         """One steady picture with no hand over the board; the change asked for, if any."""
+        if self.refused or not self.keeper.due(now):
+            return None
         change = self.measure(frame)
         was_steering = self.keeper.steering
         asked = self.keeper.look(change, now)
@@ -55,8 +60,11 @@ class HeldLight:
             log.info("the room's light has stayed %s since calibration (surround x%.2f, colour off by "
                      "%.0f %%): steering the camera's held exposure and white balance back",
                      "darker" if overall < 0 else "brighter", math.exp(overall), 100 * colour)
-        if not self.apply(asked.hold):
-            log.warning("the camera did not take the steered controls; it stays as it was")
+        if not self.apply(asked.hold):  # nothing is kept of values the camera never took
+            log.warning("the camera does not take held controls; its light is not steered until the kiosk "
+                        "restarts")
+            self.refused = True
+            return None
         if asked.final:
             if asked.settled:
                 log.info("the camera's held controls now give calibration's look again: %s",
