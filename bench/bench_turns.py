@@ -11,7 +11,7 @@ one camera, each game calibrated as the docs say (the start position, its letter
 it). After every turn the kiosk reads the street and compares it with where the game had the
 tiles and whose turn it was (:func:`kiosk.camera.view.street_by_rules`: a captured tile never
 comes back, so the camera's doubt about its column is settled; a tile moved away from the team
-on the street, or pulled off from where that takes its letter thrice, is asked); the turn's
+on the street, or pulled off from anywhere but its last space, is asked); the turn's
 moves are what :func:`games.wots_moves.seen_moves` makes of the two. Counted per turn: offered exactly (the
 moves right, no tile in doubt), **offered wrong** (a move wrong on a tile not in doubt: the one
 failure not allowed), not offered (a hand seen where there is none, or tiles in doubt). Baseline

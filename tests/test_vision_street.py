@@ -154,17 +154,20 @@ def test_a_game_of_turns_moves_each_words_tiles_a_space_and_keeps_captured_tiles
 
 def test_a_tile_seen_moved_away_from_the_team_on_the_street_or_pulled_off_from_afar_is_asked() -> None:
     """Rule sheet: a turn moves each tile of the word one space toward the team on the street,
-    once per time its letter is in the word; three spaces at once is a rare word."""
+    once per time its letter is in the word; a capture from further than the last space takes a
+    word with its letter twice or more."""
     game = {**dict.fromkeys(STREET_LETTERS, 0), "B": 2, "C": -1, "D": 1}
     columns = {letter: _column(letter, 0) for letter in STREET_LETTERS}
+    game["H"] = 1
     columns.update(B=_column("B", None),  # pulled off from +2: one B in the word
                    C=_column("C", None),  # pulled off from -1 by the second team: four Cs
                    D=_column("D", 0),  # moved toward the first team in the second's turn
                    F=_column("F", None),  # off the median: three Fs
-                   G=_column("G", 2))  # two Gs
+                   G=_column("G", 2),  # two Gs
+                   H=_column("H", None))  # off from +1: two Hs
     reading = StreetReading(tuple(columns[letter] for letter in STREET_LETTERS))
     seen, doubted = street_by_rules(game, reading, team=1)
-    assert doubted == {"C", "D", "F"}
-    assert seen_moves(game, seen, team=1) == {"B": 1, "C": 4, "D": -1, "F": 3, "G": 2}  # as read
+    assert doubted == {"C", "D", "F", "H"}
+    assert seen_moves(game, seen, team=1) == {"B": 1, "C": 4, "D": -1, "F": 3, "G": 2, "H": 2}  # as read
     assert street_by_rules(game, reading)[1] == frozenset()  # without the team: nothing to go on
-    assert compare_street(game, reading, team=1).uncertain == {"B", "C", "D", "F", "G"}  # all moved
+    assert compare_street(game, reading, team=1).uncertain == {"B", "C", "D", "F", "G", "H"}  # all moved

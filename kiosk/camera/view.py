@@ -71,9 +71,9 @@ def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int
     median of the tiles' colour, say. Only a camera *sure* it sees one back on the street
     disagrees with the game. With the ``team`` on the street known, two more rules hold: every
     tile a turn moves goes one space toward that team for each time its letter is in the word,
-    so a tile seen moved the other way is misread; and a tile gone from where its letter had to
-    be in the word three times or more to pull it off (the median, or the far side) is asked,
-    for the camera more likely took the tile for the bare strip."""
+    so a tile seen moved the other way is misread; and a tile seen pulled off from anywhere but
+    the team's last space (which takes its letter twice or more in one word) is asked, for the
+    camera may have taken the tile for the bare strip or the board."""
     seen: dict[str, int | None] = dict(reading.positions)
     doubted = set()
     for column in reading.columns:
@@ -84,7 +84,7 @@ def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int
             doubted.add(column.letter)
         elif team is not None and abs(before) < CAPTURED:
             toward = direction(team)
-            far_capture = now is None and CAPTURED - before * toward >= 3
+            far_capture = now is None and CAPTURED - before * toward >= 2
             if far_capture or (now is not None and (now - before) * toward < 0):
                 doubted.add(column.letter)
     return seen, frozenset(doubted)
