@@ -90,11 +90,13 @@ def run(kind: str, family: str, seeds: range, light_change: bool = False
     return kiosk, alone, per_game
 
 
-def _line(name: str, t: Counter) -> str:
+def outcome_line(name: str, t: Counter, width: int = 22, what: str = "cells") -> str:
+    """One way's tally (offered exactly, WRONG, not offered and why) on one line; ``what``: the
+    things a doubt is about."""
     n = max(sum(t.values()), 1)
-    return (f"  {name:<22} offered exactly {t['exact']:>3}/{n} ({t['exact'] / n:5.1%})   "
-            f"WRONG {t['WRONG']:>2}   not offered: a hand seen {t['hand']:>3}, "
-            f"cells in doubt {t['doubt']:>3}")
+    return (f"  {name:<{width}} offered exactly {t['exact']:>3}/{n} ({t['exact'] / n:5.1%})  "
+            f"WRONG {t['WRONG']:>2}  not offered: a hand seen {t['hand']:>3}, "
+            f"{what} in doubt {t['doubt']:>3}")
 
 
 def main() -> None:
@@ -107,8 +109,8 @@ def main() -> None:
             kiosk, alone, per_game = run(kind, family, seeds, light_change)
             print(f"\n{kind}, {family} family, seeds {seeds.start}-{seeds.stop - 1} "
                   f"({games} games of {PLAYS} plays{', light changed' if light_change else ''})")
-            print(_line("with history (kiosk)", kiosk) + f"   per game: {' '.join(per_game)}")
-            print(_line("alone (baseline)", alone))
+            print(outcome_line("with history (kiosk)", kiosk) + f"   per game: {' '.join(per_game)}")
+            print(outcome_line("alone (baseline)", alone))
 
 
 if __name__ == "__main__":

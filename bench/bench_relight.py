@@ -27,7 +27,7 @@ from collections import Counter
 import numpy as np
 
 from bench import options
-from bench.bench_plays import KINDS, PLAYS, _boards, _judge, _reader
+from bench.bench_plays import KINDS, PLAYS, _boards, _judge, _reader, outcome_line
 from kiosk.camera.view import history
 from vision.arms import surround_light
 from vision.hold_keeper import HoldKeeper, KeeperPolicy, departure
@@ -93,12 +93,6 @@ def run(kind: str, family: str, seeds: range) -> tuple[dict[str, Counter], list[
     return out, steering
 
 
-def _line(name: str, t: Counter) -> str:
-    n = max(sum(t.values()), 1)
-    return (f"  {name:<26} offered exactly {t['exact']:>3}/{n} ({t['exact'] / n:5.1%})  WRONG {t['WRONG']:>2}"
-            f"  not offered: a hand seen {t['hand']:>3}, cells in doubt {t['doubt']:>3}")
-
-
 def main() -> None:
     args = options(seeds=0, seeds_help="first game seed (held-out runs: 900000 and up)")
     games = 1 if args.quick else 4
@@ -110,7 +104,7 @@ def main() -> None:
             print(f"\n{kind}, {family} family, seeds {seeds.start}-{seeds.stop - 1} ({games} games of {PLAYS}"
                   f" plays, the light changed for good; {time.perf_counter() - start:.0f} s)")
             for way, tally in out.items():
-                print(_line(way, tally))
+                print(outcome_line(way, tally, 26))
             steps = [st for st, *_ in steering]
             print(f"  steering: {sum(ok for *_, ok in steering)}/{len(steering)} settled, steps "
                   f"{' '.join(map(str, steps))}; surround off calibration's look (log, median) "

@@ -29,6 +29,7 @@ from collections import Counter
 
 from bench import options
 from bench.bench_hands import _street_reader
+from bench.bench_plays import outcome_line
 from games.wots_moves import seen_moves
 from kiosk.camera.view import street_by_rules
 from vision.reading import StreetReading
@@ -78,12 +79,6 @@ def run(family: str, seeds: range, light_change: bool) -> tuple[Counter, Counter
     return kiosk, alone, per_game
 
 
-def _line(name: str, t: Counter) -> str:
-    n = max(sum(t.values()), 1)
-    return (f"  {name:<34} offered exactly {t['exact']:>3}/{n} ({t['exact'] / n:5.1%})  WRONG {t['WRONG']:>2}"
-            f"  not offered: a hand seen {t['hand']:>3}, columns in doubt {t['doubt']:>3}")
-
-
 def main() -> None:
     args = options(seeds=0, seeds_help="first game seed (held-out runs: 900000 and up)")
     games = 2 if args.quick else 6
@@ -94,8 +89,9 @@ def main() -> None:
             kiosk, alone, per_game = run(family, seeds, light_change)
             print(f"\nWord on the Street, {family} family, {name}, seeds {seeds.start}-{seeds.stop - 1} "
                   f"({games} games of {TURNS} turns; {time.perf_counter() - start:.0f} s)")
-            print(_line("with the game's street (kiosk)", kiosk) + f"  per game: {' '.join(per_game)}")
-            print(_line("read alone (baseline)", alone))
+            print(outcome_line("with the game's street (kiosk)", kiosk, 34, "columns")
+                  + f"  per game: {' '.join(per_game)}")
+            print(outcome_line("read alone (baseline)", alone, 34, "columns"))
 
 
 if __name__ == "__main__":
