@@ -4,13 +4,15 @@
     python -m bench relight --quick          # 1 game
     python -m bench relight --seeds 900000   # games nobody has looked at
 
-Randomised Upwords games of 14 plays (8x8 and 10x10) on skin-toned tables, calibrated as the
-docs say, then the room's light changes once and stays (one draw of the renderer's changes:
-brightness x0.6-1.6, white balance +-25 %, sometimes a soft shadow or a lamp's glare). A Pi camera
-on held controls (:class:`vision.synthetic.held_camera.HeldCamera`: linear sensor, colour gains,
-a gamma drawn from 1.6-2.8, controls applied two frames late) films each play's board. Three
-ways, same boards, same lights, read as the kiosk reads (the board before the play as history,
-the play offered only when no cell is in doubt, judged as :mod:`bench.bench_plays` judges):
+Randomised Upwords games of 14 plays (8x8 and 10x10) and Word on the Street games of 14 turns
+on skin-toned tables, calibrated as the docs say, then the room's light changes once and stays
+(one draw of the renderer's changes: brightness x0.6-1.6, white balance +-25 %, sometimes a soft
+shadow or a lamp's glare). A Pi camera on held controls
+(:class:`vision.synthetic.held_camera.HeldCamera`: linear sensor, colour gains, a gamma drawn
+from 1.6-2.8, controls applied two frames late) films each play's board. Three ways, same
+boards, same lights, read as the kiosk reads (the board before the play as history, the play
+offered only when nothing is in doubt, judged as :mod:`bench.bench_plays` and
+:mod:`bench.bench_turns` judge):
 
 - the light as at calibration (what the reader does when nothing changed),
 - changed, the camera held at calibration's values (the baseline: the kiosk without steering),
@@ -27,12 +29,16 @@ from collections import Counter
 import numpy as np
 
 from bench import options
+from bench.bench_hands import _street_reader
 from bench.bench_plays import KINDS, PLAYS, _boards, _judge, _reader, outcome_line
+from bench.bench_turns import judge
 from kiosk.camera.view import history
 from vision.arms import surround_light
 from vision.hold_keeper import HoldKeeper, KeeperPolicy, departure
+from vision.street import StreetReader
 from vision.synthetic.held_camera import HeldCamera
-from vision.synthetic.scenes import Scene, grid_scene
+from vision.synthetic.scenes import Scene, grid_scene, street_scene
+from vision.synthetic.textures import STREET_LETTERS
 from vision.upwords_reader import UpwordsReader
 
 WAYS = ("light as at calibration", "changed, held (baseline)", "changed, steered")
@@ -44,7 +50,7 @@ GAMMAS = (1.6, 2.8)
 Steering = tuple[int, float, float, bool]
 
 
-def _steer(camera: HeldCamera, reader: UpwordsReader) -> Steering:
+def _steer(camera: HeldCamera, reader: UpwordsReader | StreetReader) -> Steering:
     """Steer ``camera`` at once (no waiting for the change to last): steps, the surround's
     departure before and after (the larger of overall and colour, log), settled or not."""
     scene = reader.appearance.scene if reader.appearance is not None else None
@@ -77,32 +83,48 @@ def run(kind: str, family: str, seeds: range) -> tuple[dict[str, Counter], list[
     out: dict[str, Counter] = {way: Counter() for way in WAYS}
     steering = []
     for seed in seeds:
-        s: Scene = grid_scene(seed, family, kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
-                              light_change=True, clean_frames=True)
+        street = kind == "street"
+        drawn = {"n_frames": PLAYS, "hand_chance": 0.0, "sequence": True, "light_change": True,
+                 "clean_frames": True}
+        s: Scene = street_scene(seed, family, **drawn) if street else grid_scene(seed, family, kind, **drawn)
         assert s.clean_start is not None and s.calibration_effects is not None
-        reader = _reader(s)
+        reader = _street_reader(s, True) if street else _reader(s)
         lasting = s.frame_effects[0]
         gamma = float(np.random.default_rng([seed, 0x6A]).uniform(*GAMMAS))
         calm, held, steered = (HeldCamera(s.clean_start, light, seed, gamma=gamma)
                                for light in (s.calibration_effects, lasting, lasting))
         steering.append(_steer(steered, reader))
-        for (before, placed), board in zip(_boards(s), s.frames, strict=True):
-            for way, camera in zip(WAYS, (calm, held, steered), strict=True):
-                camera.board = board
-                _judge(out[way], before, placed, reader.read(camera.read(), previous=history(before)))
+        for way, camera in zip(WAYS, (calm, held, steered), strict=True):
+            if street:
+                _turns(out[way], s, reader, camera)
+            else:
+                for (before, placed), board in zip(_boards(s), s.frames, strict=True):
+                    camera.board = board
+                    _judge(out[way], before, placed, reader.read(camera.read(), previous=history(before)))
     return out, steering
+
+
+def _turns(tally: Counter, s: Scene, reader: StreetReader, camera: HeldCamera) -> None:
+    """A street's turns filmed by ``camera``, judged as :mod:`bench.bench_turns` judges them."""
+    before = dict.fromkeys(STREET_LETTERS, 0)
+    for turn, board in enumerate(s.frames):
+        camera.board = board
+        after = {letter: int(at) for letter, at in board.positions.items() if at is not None}
+        judge(tally, before, reader.read(camera.read()), after, turn % 2)
+        before = after
 
 
 def main() -> None:
     args = options(seeds=0, seeds_help="first game seed (held-out runs: 900000 and up)")
     games = 1 if args.quick else 4
     for family in ("train", "held_out"):
-        for kind in KINDS:
+        for kind in (*KINDS, "street"):
             seeds = range(args.seeds, args.seeds + games)
             start = time.perf_counter()
             out, steering = run(kind, family, seeds)
             print(f"\n{kind}, {family} family, seeds {seeds.start}-{seeds.stop - 1} ({games} games of {PLAYS}"
-                  f" plays, the light changed for good; {time.perf_counter() - start:.0f} s)")
+                  f" {'turns' if kind == 'street' else 'plays'}, the light changed for good;"
+                  f" {time.perf_counter() - start:.0f} s)")
             for way, tally in out.items():
                 print(outcome_line(way, tally, 26))
             steps = [st for st, *_ in steering]

@@ -215,10 +215,11 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
 
 
 def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: float = 35.0,
-                 hand_chance: float = 0.15, light_change: bool = False, sequence: bool = False) -> Scene:
+                 hand_chance: float = 0.15, light_change: bool = False, sequence: bool = False,
+                 clean_frames: bool = False) -> Scene:
     """A Word on the Street scene: the start position, then tiles pushed about and captured
-    (``light_change``: as :func:`grid_scene`'s). ``sequence``: the frames are one game, turn by
-    turn (:func:`_street_turns`); otherwise each is an independent random street."""
+    (``light_change``, ``clean_frames``: as :func:`grid_scene`'s). ``sequence``: the frames are one
+    game, turn by turn (:func:`_street_turns`); otherwise each is an independent random street."""
     rng = np.random.default_rng(seed)
     style = random_style(rng, family)
     light_rng = _light_rng(seed)
@@ -239,7 +240,7 @@ def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: 
 
     calibration_fx = _effects(rng, style, size, 0.0)
     calibration = shot({}, calibration_fx, int(rng.integers(0, 2**31 - 1)))
-    frames = []
+    frames, frame_fx = [], []
     turns = _street_turns(np.random.default_rng([seed, 0x7E2]), n_frames) if sequence else None
     for n in range(n_frames):
         positions = (turns[n] if turns is not None else
@@ -247,10 +248,13 @@ def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: 
         fx = _effects(rng, style, size, hand_chance)
         if light_change:
             fx = changed_light(light_rng, calibration_fx, fx)
-        frames.append(shot(positions, fx, int(rng.integers(0, 2**31 - 1))))
+        frame_fx.append(fx)
+        frames.append(shot(positions, Effects() if clean_frames else fx, int(rng.integers(0, 2**31 - 1))))
     lay = {(2, c): letter for c, letter in enumerate(STREET_LETTERS)}
+    # drawn last, so the scene's other draws are the same with and without it
+    start = shot({}, Effects(), int(rng.integers(0, 2**31 - 1))) if clean_frames else None
     return Scene("street", style, shape["face_frac"], shape["thickness_mm"], calibration, None, lay,
-                 tuple(frames))
+                 tuple(frames), tuple(frame_fx), calibration_fx, start)
 
 
 def _street_turns(rng: np.random.Generator, turns: int) -> list[dict[str, int]]:
