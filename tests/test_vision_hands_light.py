@@ -104,3 +104,12 @@ def test_unreadable_light_thresholds_say_how_to_refit(tmp_path) -> None:
     broken.write_text('{"thresholds": {"scale": 0.1}}')
     with pytest.raises(ValueError, match="fit_hands"):
         LightThresholds.load(broken)
+
+
+def test_thresholds_fitted_before_the_glare_s_grain_was_fitted_keep_its_old_value(tmp_path) -> None:
+    older = tmp_path / "hands.json"
+    data = json.loads(LIGHT_FILE.read_text())
+    del data["thresholds"]["glare_grain"]
+    older.write_text(json.dumps(data))
+    assert LightThresholds.load(older) == replace(LightThresholds.load(), glare_grain=1.6)
+    assert LightThresholds.load().glare_grain in LightThresholds.GLARE_GRAINS

@@ -107,7 +107,9 @@ class LightThresholds:
     and fine texture moved this much (log ratios) from the calibration picture once the field
     is out, the three added in quadrature, each in units of its own;
     ``glare_spread``: how alike the colour channels' added light must be for a lamp's glare to
-    explain it (:func:`lamp_glare`; 0: glare is not taken out)."""
+    explain it (:func:`lamp_glare`; 0: glare is not taken out); ``glare_grain``: the factor within
+    which glare keeps the grain under it (a hand hides a table's grain, glare dims it only where
+    it nearly cuts the picture white)."""
 
     scale: float
     outlier: float
@@ -115,11 +117,13 @@ class LightThresholds:
     light: float
     texture: float
     glare_spread: float = 0.0
+    glare_grain: float = 1.6
 
     #: the candidates :meth:`fit` tries
     SCALES = (0.15, 0.25)
     OUTLIERS = (0.5, 0.7)
     GLARE_SPREADS = (0.0, 0.15, 0.25, 0.35)
+    GLARE_GRAINS = (1.6, 2.5, 4.0)
     #: times the cast-only check's (CHROMA_CHANGE, ...): the field must lower false alarms by
     #: explaining the light, not by seeing less (wider thresholds, tried at 1.15, chose fewer
     #: false alarms on the fitting pictures and missed an arm over a board's frame elsewhere)
@@ -149,13 +153,15 @@ class LightThresholds:
         best: tuple | None = None
         calm = [e for e in data if not e.hand]
         over = [e for e in data if e.over_cells]
-        for scale, outlier, units, spread in itertools.product(cls.SCALES, cls.OUTLIERS, cls.UNITS,
-                                                               cls.GLARE_SPREADS):
+        for scale, outlier, units, spread, grain in itertools.product(
+                cls.SCALES, cls.OUTLIERS, cls.UNITS, cls.GLARE_SPREADS, cls.GLARE_GRAINS):
+            if spread == 0 and grain != cls.GLARE_GRAINS[0]:
+                continue  # no glare taken out: its grain does not matter
             candidate = cls(scale, outlier, CHROMA_CHANGE * units, LIGHT_CHANGE * units,
-                            TEXTURE_CHANGE * units, spread)
+                            TEXTURE_CHANGE * units, spread, grain)
             alarms = sum(flagged(e, candidate) for e in calm)
             missed = sum(not flagged(e, candidate) for e in over)
-            key = (missed, alarms, units, spread, -scale, -outlier)
+            key = (missed, alarms, units, spread, grain, -scale, -outlier)
             if best is None or key < best[0]:
                 best = (key, candidate, alarms, missed)
         assert best is not None
@@ -437,9 +443,9 @@ GLARE_GAIN_OUTLIER = 0.12
 #: a glare's a slope.
 GLARE_GREYS = 10.0
 GLARE_ROUGH = 0.3
-#: Glare keeps the grain under it within this factor (of the grain in today's light, plus
-#: :data:`GLARE_GRAIN_GREYS`): a hand of a skin-toned table's colour hides the table's grain.
-GLARE_GRAIN = 1.6
+#: Glare keeps the grain under it within :attr:`LightThresholds.glare_grain` (of the grain in
+#: today's light, plus this many grey levels): a hand of a skin-toned table's colour hides the
+#: table's grain.
 GLARE_GRAIN_GREYS = 1.5
 #: ... and nothing within this share of the picture's shorter side of a grain lost is glare.
 GLARE_LOST_REACH = 0.04
@@ -501,8 +507,9 @@ def lamp_glare(small: np.ndarray, scene: np.ndarray, light: LightThresholds) -> 
     # board hides the lines between the cells, and its middle over a plain square keeps nothing.
     grain_then = _grain(scene)[1] * np.exp(gain.mean(axis=2))
     grain_now = _grain(small)[1]
-    kept = grain_now <= GLARE_GRAIN * grain_then + GLARE_GRAIN_GREYS
-    lost = (grain_then > GLARE_GRAIN * grain_now + GLARE_GRAIN_GREYS) & (n_free == 3)  # cut: grain cut too
+    kept = grain_now <= light.glare_grain * grain_then + GLARE_GRAIN_GREYS
+    # (a channel cut: its grain is cut too)
+    lost = (grain_then > light.glare_grain * grain_now + GLARE_GRAIN_GREYS) & (n_free == 3)
     # (only where light was added as glare adds it, and in patches: a lens's other blur moves a
     # pixel's grain here and there)
     lost = parts_at_least(lost & (level >= GLARE_LEAST) & alike, GLARE_LOST_PX)
