@@ -31,14 +31,13 @@ import numpy as np
 from bench import options
 from bench.bench_hands import _street_reader
 from bench.bench_plays import KINDS, PLAYS, _boards, _judge, _reader, outcome_line
-from bench.bench_turns import judge
+from bench.bench_turns import judge, turns
 from kiosk.camera.view import history
 from vision.arms import surround_light
 from vision.hold_keeper import HoldKeeper, KeeperPolicy, departure
 from vision.street import StreetReader
 from vision.synthetic.held_camera import HeldCamera
 from vision.synthetic.scenes import Scene, grid_scene, street_scene
-from vision.synthetic.textures import STREET_LETTERS
 from vision.upwords_reader import UpwordsReader
 
 WAYS = ("light as at calibration", "changed, held (baseline)", "changed, steered")
@@ -106,12 +105,9 @@ def run(kind: str, family: str, seeds: range) -> tuple[dict[str, Counter], list[
 
 def _turns(tally: Counter, s: Scene, reader: StreetReader, camera: HeldCamera) -> None:
     """A street's turns filmed by ``camera``, judged as :mod:`bench.bench_turns` judges them."""
-    before = dict.fromkeys(STREET_LETTERS, 0)
-    for turn, board in enumerate(s.frames):
+    for before, board, after, team in turns(s):
         camera.board = board
-        after = {letter: int(at) for letter, at in board.positions.items() if at is not None}
-        judge(tally, before, reader.read(camera.read()), after, turn % 2)
-        before = after
+        judge(tally, before, reader.read(camera.read()), after, team)
 
 
 def main() -> None:

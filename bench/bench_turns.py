@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterator
 
 from bench import options
 from bench.bench_hands import _street_reader
@@ -33,7 +34,8 @@ from bench.bench_plays import outcome_line
 from games.wots_moves import seen_moves
 from kiosk.camera.view import street_by_rules
 from vision.reading import StreetReading
-from vision.synthetic.scenes import street_scene
+from vision.synthetic.render import Rendered
+from vision.synthetic.scenes import Scene, street_scene
 from vision.synthetic.textures import STREET_LETTERS
 
 TURNS = 14
@@ -61,19 +63,27 @@ def judge(tally: Counter, before: dict[str, int], reading: StreetReading, after:
         tally["doubt"] += 1
 
 
+def turns(s: Scene) -> Iterator[tuple[dict[str, int], Rendered, dict[str, int], int]]:
+    """Each turn of a street game ``s``: the street before it, its picture, the street after it
+    and the team on the street (the first team starts)."""
+    before = dict.fromkeys(STREET_LETTERS, 0)
+    for turn, frame in enumerate(s.frames):
+        after = {letter: int(at) for letter, at in frame.positions.items() if at is not None}
+        yield before, frame, after, turn % 2
+        before = after
+
+
 def run(family: str, seeds: range, light_change: bool) -> tuple[Counter, Counter, list[str]]:
     kiosk, alone, per_game = Counter(), Counter(), []
     for seed in seeds:
         s = street_scene(seed, family, n_frames=TURNS, hand_chance=0.0, light_change=light_change,
                          sequence=True)
         reader = _street_reader(s, True)
-        game, before = Counter(), dict.fromkeys(STREET_LETTERS, 0)
-        for turn, frame in enumerate(s.frames):  # the first team starts
-            after = {letter: int(at) for letter, at in frame.positions.items() if at is not None}
+        game = Counter()
+        for before, frame, after, team in turns(s):
             reading = reader.read(frame.image)
-            judge(game, before, reading, after, turn % 2)
-            judge(alone, before, reading, after, turn % 2, history=False)
-            before = after
+            judge(game, before, reading, after, team)
+            judge(alone, before, reading, after, team, history=False)
         kiosk.update(game)
         per_game.append(f"{game['exact']}/{TURNS}")
     return kiosk, alone, per_game

@@ -36,6 +36,19 @@ def seen_moves(before: Mapping[str, int | None], after: Mapping[str, int | None]
     return out
 
 
+def unlikely_move(before: int, after: int | None, team: int) -> bool:
+    """Whether a tile on the street seen going from ``before`` to ``after`` (None: off the street)
+    in ``team``'s turn is a move to ask the players about rather than take on a camera's word.
+
+    Every tile a turn moves goes one space toward the team on the street per time its letter is
+    in the word, so a move the other way cannot happen, and a capture from anywhere but the
+    team's last space needs the letter twice or more in one word: rarer than a misread tile."""
+    toward = direction(team)
+    if after is None:
+        return CAPTURED - before * toward >= 2
+    return (after - before) * toward < 0
+
+
 def word_moves(state: WotsState, team: int, word: str) -> dict[str, int]:
     """The net change of space per tile that ``word`` makes for ``team`` (the engine's rule)."""
     new, _moves = move_tiles(state, team, word)

@@ -1,7 +1,7 @@
 """Words from the moves the camera saw, by the engine's own rule (the sheet's PURPLE)."""
 
 from games.word_on_the_street import LETTERS, WordOnTheStreet, move_tiles
-from games.wots_moves import mismatch, seen_moves, words_for_moves
+from games.wots_moves import mismatch, seen_moves, unlikely_move, words_for_moves
 
 
 def test_purple_is_offered_from_its_moves_and_a_typo_is_flagged() -> None:
@@ -37,3 +37,13 @@ def test_a_tile_gone_in_a_turn_was_captured_by_the_team_on_the_street() -> None:
 
 def test_a_tile_captured_before_the_turn_stays_where_it_is() -> None:
     assert seen_moves({"B": -3, "C": 3, "D": 0}, {"B": None, "C": None, "D": None}, team=1) == {"D": 3}
+
+
+def test_moves_the_rules_make_unlikely_are_away_from_the_team_or_captures_from_afar() -> None:
+    # the second team (+1) on the street
+    assert not unlikely_move(2, None, 1) and not unlikely_move(0, 1, 1) and not unlikely_move(-1, 2, 1)
+    assert unlikely_move(1, None, 1) and unlikely_move(0, None, 1) and unlikely_move(-2, None, 1)
+    assert unlikely_move(1, 0, 1) and unlikely_move(0, -1, 1)
+    # the first team (-1)
+    assert not unlikely_move(-2, None, 0) and not unlikely_move(0, -2, 0)
+    assert unlikely_move(2, None, 0) and unlikely_move(-1, 0, 0)

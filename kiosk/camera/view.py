@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from games.word_on_the_street import CAPTURED, direction
+from games.word_on_the_street import CAPTURED
+from games.wots_moves import unlikely_move
 
 if TYPE_CHECKING:
     from games.upwords_board import Board
@@ -69,24 +70,18 @@ def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int
     Captured tiles never move back onto the street (the rule sheet), so a tile the game has
     captured (``positions`` +-3) is off the street whatever the camera doubts about its column: a
     median of the tiles' colour, say. Only a camera *sure* it sees one back on the street
-    disagrees with the game. With the ``team`` on the street known, two more rules hold: every
-    tile a turn moves goes one space toward that team for each time its letter is in the word,
-    so a tile seen moved the other way is misread; and a tile seen pulled off from anywhere but
-    the team's last space (which takes its letter twice or more in one word) is asked, for the
-    camera may have taken the tile for the bare strip or the board."""
+    disagrees with the game. With the ``team`` on the street known, a tile the rules make an
+    unlikely move of (:func:`games.wots_moves.unlikely_move`: moved away from that team, or
+    pulled off from afar) is asked: the camera may have taken the tile for the bare strip."""
     seen: dict[str, int | None] = dict(reading.positions)
     doubted = set()
     for column in reading.columns:
         before, now = positions[column.letter], column.position
         if abs(before) == CAPTURED and column.uncertain:
             seen[column.letter] = None
-        elif column.uncertain:
+        elif column.uncertain or (team is not None and abs(before) < CAPTURED
+                                  and unlikely_move(before, now, team)):
             doubted.add(column.letter)
-        elif team is not None and abs(before) < CAPTURED:
-            toward = direction(team)
-            far_capture = now is None and CAPTURED - before * toward >= 2
-            if far_capture or (now is not None and (now - before) * toward < 0):
-                doubted.add(column.letter)
     return seen, frozenset(doubted)
 
 
