@@ -45,6 +45,17 @@ class StreetGeometry:
     thickness_mm: float = 4.0
 
 
+@dataclass(frozen=True, slots=True)
+class StreetEvidence:
+    """A picture as the learnt references see it, before the median is settled."""
+
+    prob: np.ndarray  # 5 x 17: a tile in each space, by the occupancy model
+    #: the median's ground and ink now (light undone) and at calibration, for
+    #: :func:`vision.median_strip.settle_median`; None for a calibration without its faces
+    median: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None] | None
+    board: np.ndarray  # the picture warped to the board (:func:`vision.appearance.board_warp`)
+
+
 class StreetReader:
     """Reads the Word on the Street board seen by one calibrated camera.
 
@@ -84,21 +95,12 @@ class StreetReader:
         check_picture(image, self.image_size)
         top = self.warp(image)
         if self.appearance is not None and self.model is not None:
-            face = self.geometry.tile_mm / self.geometry.pitch_mm
-            board = board_warp(image, self.corners, self.rows, self.cols)
-            looks = board_looks(image, self.corners, self.rows, self.cols, face, board)
-            scene = self.appearance.scene
-            surround = None if scene is None else (
-                lambda: surround_light(image, self.corners, self.rows, self.cols, scene))
-            light = light_change(looks, self.appearance, surround)
-            prob = self.model.probability(looks, self.appearance, light)
+            found = self.evidence(image)
+            prob = found.prob
             doubts: list[str | None] = [None] * self.cols
-            if self.appearance.faces is not None:
-                now, inks = face_parts(board, self.rows, self.cols, face, light.gains, only_row=MEDIAN_ROW)
-                inks_start = None if self.appearance.inks is None else self.appearance.inks[MEDIAN_ROW]
-                prob, doubts = settle_median(prob, now[0], self.appearance.faces[MEDIAN_ROW], inks[0],
-                                             inks_start)
-            hand = hand_cells(board, self.rows, self.cols, self.appearance, image, self.corners,
+            if found.median is not None:
+                prob, doubts = settle_median(prob, *found.median)
+            hand = hand_cells(found.board, self.rows, self.cols, self.appearance, image, self.corners,
                               light_field=False)
             any_hand = bool((hand > UNDER_HAND).any())
             flags = [hand_flags(hand[:, col].max(), any_hand) + ([doubt] if doubt else [])
@@ -112,6 +114,25 @@ class StreetReader:
         return StreetReading(columns=tuple(
             self._judge(col, letter, scores[:, col], top, hand_flags(hand[:, col].max(), any_hand))
             for col, letter in enumerate(STREET_LETTERS)))
+
+    def evidence(self, image: np.ndarray) -> StreetEvidence:
+        """What the learnt references say of ``image`` before the median is settled (needs
+        ``appearance``): the occupancy model's probabilities, the median's colours for
+        :func:`vision.median_strip.settle_median`, the board warped for the hand check."""
+        assert self.appearance is not None and self.model is not None
+        face = self.geometry.tile_mm / self.geometry.pitch_mm
+        board = board_warp(image, self.corners, self.rows, self.cols)
+        looks = board_looks(image, self.corners, self.rows, self.cols, face, board)
+        scene = self.appearance.scene
+        surround = None if scene is None else (
+            lambda: surround_light(image, self.corners, self.rows, self.cols, scene))
+        light = light_change(looks, self.appearance, surround)
+        prob = self.model.probability(looks, self.appearance, light)
+        if self.appearance.faces is None:
+            return StreetEvidence(prob, None, board)
+        now, inks = face_parts(board, self.rows, self.cols, face, light.gains, only_row=MEDIAN_ROW)
+        inks_start = None if self.appearance.inks is None else self.appearance.inks[MEDIAN_ROW]
+        return StreetEvidence(prob, (now[0], self.appearance.faces[MEDIAN_ROW], inks[0], inks_start), board)
 
     def _judge_learnt(self, col: int, letter: str, prob: np.ndarray, top: np.ndarray,
                       flags: list[str]) -> StreetColumn:

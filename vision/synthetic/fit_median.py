@@ -1,0 +1,179 @@
+"""Fit the Word on the Street median's decision on random streets: ``python -m vision.synthetic.fit_median``.
+
+Why fitted: whether a median space holds its tile depends on the strip's colour against the
+tiles', the light, the camera and how many tiles are out in the lanes to show the bare strip;
+rules set on the streets that showed a problem held for those streets only. Here the evidence
+(:func:`vision.median_strip.median_evidence`) is gathered on ``train``-family streets, each
+calibrated from its start position as a family would, half of them on a skin-toned table with
+the light changed from picture to picture (``light_change``), each both as a game turn by turn
+(few tiles out early on) and as independent random streets. A small network
+(:class:`vision.small_net.SmallNet`) weighs the evidence; the band it is asked within comes from
+out-of-fold probabilities (each street judged by a network fitted without it), where a space
+wrong and sure costs :data:`WRONG_COSTS` spaces asked.
+
+Two kinds of set the renderer does not draw are made from its pictures: a strip whose letters
+are printed in the tiles' own ink (every third picture counts again with each bare space's ink
+its tile's, drifted as this picture's tiles' inks drift: the ink then tells nothing, and the
+network must not lean on it alone), and a calibration saved before inks were kept (every fourth
+picture again without inks).
+
+The output is ``vision/models/median.json`` with what it was fitted on; the same seed gives the
+same file (but its date). The ``held_out`` family is never read here: ``python -m bench turns``
+and ``python -m bench generalise`` measure on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from vision.median_strip import MEDIAN_FILE, MEDIAN_ROW, MedianModel, median_evidence
+from vision.small_net import SmallNet
+from vision.street import StreetGeometry, StreetReader
+from vision.synthetic.scenes import street_scene
+from vision.synthetic.train import learn_scene, truth
+
+DEFAULT_SEED = 29
+DEFAULT_STREETS = 200
+#: pictures per street: a game turn by turn, and independent random streets
+GAME_TURNS, RANDOM_FRAMES = 14, 6
+FOLDS = 5
+#: what a median space read wrong and sure costs, in spaces asked: the band is where the two
+#: together cost least out of fold (a wrong street spoils a turn's score, a question costs a tap).
+#: Not "none wrong at any price": then the few pictures the evidence cannot explain (tiles washed
+#: out by glare on a strip of their colour) set the band for every street. Priced at 1,000, the
+#: fitting streets' spaces were asked 10.6 % of the time (8 wrong and sure of 224,400); at 300,
+#: 4.5 % (32); at 100, 4.2 % (37).
+WRONG_COSTS = 300.0
+#: the band never narrows past the reader's own confidence threshold (0.6: a probability 0.8)
+WIDEST_SURE_BARE, NARROWEST_SURE_TILE = 0.2, 0.8
+
+
+def street_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(evidence, labels) for every median space of one street seed's pictures (both lights,
+    game and random)."""
+    xs, ys = [], []
+    for light_change in (False, True):
+        for sequence in (True, False):
+            s = street_scene(seed, "train", n_frames=GAME_TURNS if sequence else RANDOM_FRAMES,
+                             hand_chance=0.0, light_change=light_change, sequence=sequence)
+            cal = s.calibration
+            pitch, lane = cal.cell_mm
+            geometry = StreetGeometry(pitch, lane, pitch * s.face_frac, s.thickness_mm)
+            reader = StreetReader(cal.corners, cal.image_size, appearance=learn_scene(s), geometry=geometry)
+            for n, frame in enumerate(s.frames):
+                found = reader.evidence(frame.image)
+                assert found.median is not None
+                label = truth(frame)[MEDIAN_ROW]
+                now, start, inks_now, inks_start = found.median
+                assert inks_now is not None and inks_start is not None
+                xs.append(median_evidence(found.prob, now, start, inks_now, inks_start))
+                ys.append(label)
+                if n % 3 == 0:
+                    printed = tiles_ink(inks_now, inks_start, label, np.random.default_rng([seed, n]))
+                    xs.append(median_evidence(found.prob, now, start, printed, inks_start))
+                    ys.append(label)
+                if n % 4 == 0:
+                    xs.append(median_evidence(found.prob, now, start))
+                    ys.append(label)
+    return np.concatenate(xs), np.concatenate(ys).astype(np.float64)
+
+
+def tiles_ink(inks_now: np.ndarray, inks_start: np.ndarray, tiles: np.ndarray,
+              rng: np.random.Generator) -> np.ndarray:
+    """The median's inks as if its letters were printed in the tiles' ink: each bare space
+    (``tiles`` False) shows its tile's ink at calibration, moved as a tile's ink in this picture
+    moved from calibration (one drawn at random; none when fewer than two tiles show it)."""
+    on = np.asarray(tiles, bool)
+    drift = inks_now[on] - inks_start[on] if on.sum() >= 2 else np.zeros((1, 3))
+    out = inks_now.copy()
+    out[~on] = inks_start[~on] + drift[rng.integers(0, len(drift), int((~on).sum()))]
+    return out
+
+
+def collect(seed: int, streets: int, workers: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Evidence, labels and each row's street (for the folds)."""
+    seeds = [int(s) for s in np.random.default_rng(seed).integers(0, 2**31 - 1, streets)]
+    with ProcessPoolExecutor(workers) as pool:
+        parts = list(pool.map(street_examples, seeds))
+    groups = np.concatenate([np.full(len(y), i) for i, (_, y) in enumerate(parts)])
+    return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts]), groups
+
+
+def out_of_fold(x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Each row's probability from a network fitted without its street."""
+    fold = groups % FOLDS
+    out = np.zeros(len(y))
+    for k in range(FOLDS):
+        held = fold == k
+        out[held] = SmallNet.fit(x[~held], y[~held]).probability(x[held])
+    return out
+
+
+def band(p: np.ndarray, y: np.ndarray, cost: float = WRONG_COSTS) -> tuple[float, float]:
+    """(sure_bare, sure_tile): each the threshold that costs least on out-of-fold probabilities
+    ``p`` (truth ``y``), a space wrong and sure costing ``cost`` spaces asked; never looser than
+    the reader's own confidence threshold."""
+    tiles, bare = np.sort(p[y > 0.5]), np.sort(p[y < 0.5])
+
+    def cheapest(candidates: np.ndarray, wrong: np.ndarray, asked: np.ndarray, last: bool) -> float:
+        """The cheapest candidate; of equals, the ``last`` (the narrowest band) or the first."""
+        total = wrong * cost + asked
+        ties = np.flatnonzero(total == total.min())
+        return float(candidates[ties[-1] if last else ties[0]])
+
+    low = np.concatenate([[0.0], bare[bare < 0.5]])
+    sure_bare = cheapest(low, np.searchsorted(tiles, low, side="right"),
+                         np.searchsorted(bare, 0.5) - np.searchsorted(bare, low, side="right"), True)
+    high = np.concatenate([tiles[tiles >= 0.5], [1.0]])
+    sure_tile = cheapest(high, len(bare) - np.searchsorted(bare, high, side="left"),
+                         np.searchsorted(tiles, high, side="left") - np.searchsorted(tiles, 0.5), False)
+    return min(sure_bare, WIDEST_SURE_BARE), max(sure_tile, NARROWEST_SURE_TILE)
+
+
+def fit(seed: int = DEFAULT_SEED, streets: int = DEFAULT_STREETS, workers: int = 2,
+        examples: Path | None = None) -> MedianModel:
+    """``examples``: a file to keep the evidence in, and to take it from when it exists (a refit
+    of the network or the band without rendering again)."""
+    if examples is not None and examples.exists():
+        with np.load(examples) as kept:
+            x, y, groups = kept["x"], kept["y"], kept["groups"]
+    else:
+        x, y, groups = collect(seed, streets, workers)
+        if examples is not None:
+            np.savez_compressed(examples, x=x, y=y, groups=groups)
+    oof = out_of_fold(x, y, groups)
+    sure_bare, sure_tile = band(oof, y)
+    model = SmallNet.fit(x, y)
+    asked = (oof > sure_bare) & (oof < sure_tile)
+    info = {"seed": seed, "streets": streets, "family": "train", "date": datetime.date.today().isoformat(),
+            "median_spaces": len(y), "tiles": int(y.sum()), "wrong_costs": WRONG_COSTS,
+            "out_of_fold": {"asked": int(asked.sum()),
+                            "wrong_and_sure": int((~asked & ((oof >= 0.5) != (y > 0.5))).sum()),
+                            "wrong_at_half": int(((oof >= 0.5) != (y > 0.5)).sum())}}
+    return MedianModel(model, sure_bare, sure_tile, info)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--streets", type=int, default=DEFAULT_STREETS)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", default=str(MEDIAN_FILE))
+    parser.add_argument("--examples", type=Path, help="keep the evidence here (and reuse it when it exists)")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    model = fit(args.seed, args.streets, args.workers, args.examples)
+    model.save(args.out)
+    print(f"fitted on {args.streets} streets in {time.perf_counter() - start:.0f} s -> {args.out}")
+    print(f"  sure bare <= {model.sure_bare:.4f}, sure tile >= {model.sure_tile:.4f}; {model.info}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
