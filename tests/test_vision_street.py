@@ -171,3 +171,25 @@ def test_a_tile_seen_moved_away_from_the_team_on_the_street_or_pulled_off_from_a
     assert seen_moves(game, seen, team=1) == {"B": 1, "C": 4, "D": -1, "F": 3, "G": 2, "H": 2}  # as read
     assert street_by_rules(game, reading)[1] == frozenset()  # without the team: nothing to go on
     assert compare_street(game, reading, team=1).uncertain == {"B", "C", "D", "F", "G", "H"}  # all moved
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "turn"), [(960001, 10), (960002, 6)])
+def test_a_change_of_light_on_a_skin_toned_table_is_not_a_hand_over_the_street(seed: int, turn: int) -> None:
+    """Games on a skin-toned table with the light changed from picture to picture: compared
+    without taking the light's smooth change out first, the picture shows an arm that is not
+    there; the street's reader takes it out, sees no hand, and reads every column right."""
+    from bench.bench_hands import _street_reader
+    from vision.arms import arm_cells
+    from vision.hands import UNDER_HAND
+
+    scene = street_scene(seed, "train", n_frames=14, hand_chance=0.0, light_change=True, sequence=True)
+    reader = _street_reader(scene, True)
+    frame = scene.frames[turn]
+    look = reader.appearance
+    assert look is not None and look.scene is not None
+    unfielded = arm_cells(frame.image, reader.corners, 5, 17, look.scene, look.tile_lab, light_field=False)
+    assert (unfielded > UNDER_HAND).any()  # the light alone looks like an arm
+    reading = reader.read(frame.image)
+    assert not any("hand" in flag for column in reading.columns for flag in column.flags)
+    assert reading.positions == _truth(frame.positions) and not reading.uncertain_columns()

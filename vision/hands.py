@@ -39,13 +39,12 @@ def hand_flags(under: float, any_hand: bool) -> list[str]:
 
 
 def hand_over_board(image: np.ndarray, corners: np.ndarray, rows: int, cols: int,
-                    appearance: BoardAppearance, light_field: bool = True) -> bool:
+                    appearance: BoardAppearance) -> bool:
     """Whether a hand or arm covers any cell of the board in a camera picture (the calibration
-    must have kept its picture: ``appearance.scene``); ``light_field`` as :func:`hand_cells`."""
+    must have kept its picture: ``appearance.scene``)."""
     if appearance.scene is None:
         raise ValueError("this calibration kept no picture to find hands against")
-    arm = arm_cells(image, corners, rows, cols, appearance.scene, appearance.tile_lab,
-                    light_field=light_field)
+    arm = arm_cells(image, corners, rows, cols, appearance.scene, appearance.tile_lab)
     return bool((arm > UNDER_HAND).any())
 
 
@@ -85,8 +84,8 @@ def _large_parts(mask: np.ndarray) -> np.ndarray:
 
 def hand_cells(warped: np.ndarray, rows: int, cols: int, appearance: BoardAppearance | None,
                image: np.ndarray | None = None, corners: np.ndarray | None = None,
-               stacks: Sequence[np.ndarray] = (), small: tuple[np.ndarray, float] | None = None,
-               light_field: bool = True) -> np.ndarray:
+               stacks: Sequence[np.ndarray] = (), small: tuple[np.ndarray, float] | None = None
+               ) -> np.ndarray:
     """Share of each cell (rows x cols) under a hand.
 
     When the calibration kept its picture and the camera ``image`` with the playing area's
@@ -97,11 +96,8 @@ def hand_cells(warped: np.ndarray, rows: int, cols: int, appearance: BoardAppear
     (calibrations from before the picture was kept, the calibration screen): new skin on
     ``warped``, a :func:`vision.appearance.board_warp`. ``stacks``: the image outlines of the
     tallest stacks the border cells can hold, and ``small``, ``image`` shrunk when the caller has
-    it (:func:`vision.arms.arm_cells`). ``light_field``: take a smooth change of light out
-    before comparing (``False`` for the street: its reader is not yet proven under the light
-    changes the field lets through, see docs/reading.md); a lamp's glare is taken out either way.
+    it (:func:`vision.arms.arm_cells`).
     """
     if appearance is not None and appearance.scene is not None and image is not None and corners is not None:
-        return arm_cells(image, corners, rows, cols, appearance.scene, appearance.tile_lab, stacks, small,
-                         light_field=light_field)
+        return arm_cells(image, corners, rows, cols, appearance.scene, appearance.tile_lab, stacks, small)
     return cell_fraction(new_skin(warped, appearance), rows, cols, LOOK_CELL_PX, LOOK_CELL_PX // 4)

@@ -100,8 +100,7 @@ class StreetReader:
             doubts: list[str | None] = [None] * self.cols
             if found.median is not None:
                 prob, doubts = settle_median(prob, *found.median)
-            hand = hand_cells(found.board, self.rows, self.cols, self.appearance, image, self.corners,
-                              light_field=False)
+            hand = hand_cells(found.board, self.rows, self.cols, self.appearance, image, self.corners)
             any_hand = bool((hand > UNDER_HAND).any())
             flags = [hand_flags(hand[:, col].max(), any_hand) + ([doubt] if doubt else [])
                      for col, doubt in enumerate(doubts)]

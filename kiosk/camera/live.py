@@ -351,8 +351,7 @@ def _reader_and_watcher(cal: Calibration, cal_path: Path
         from vision.hands import hand_over_board
 
         def hands(frame: np.ndarray) -> bool:
-            return hand_over_board(frame, reader.corners, reader.rows, reader.cols, appearance,
-                                   light_field=cal.kind != "wots")
+            return hand_over_board(frame, reader.corners, reader.rows, reader.cols, appearance)
     gate = SteadinessGate(lambda f: reader.planes.warp(f, cal.rows, cal.cols, 16), cal.rows, cal.cols,
                           hand_over_board=hands)
     return reader, BoardWatcher(gate, read), appearance
