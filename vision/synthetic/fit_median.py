@@ -119,7 +119,7 @@ def band(p: np.ndarray, y: np.ndarray, cost: float = WRONG_COSTS) -> tuple[float
     """(sure_bare, sure_tile): each the threshold that costs least on out-of-fold probabilities
     ``p`` (truth ``y``), a space wrong and sure costing ``cost`` spaces asked; never looser than
     the reader's own confidence threshold."""
-    tiles, bare = np.sort(p[y > 0.5]), np.sort(p[y < 0.5])
+    tiles, bare, every = np.sort(p[y > 0.5]), np.sort(p[y < 0.5]), np.sort(p)
 
     def cheapest(candidates: np.ndarray, wrong: np.ndarray, asked: np.ndarray, last: bool) -> float:
         """The cheapest candidate; of equals, the ``last`` (the narrowest band) or the first."""
@@ -127,12 +127,14 @@ def band(p: np.ndarray, y: np.ndarray, cost: float = WRONG_COSTS) -> tuple[float
         ties = np.flatnonzero(total == total.min())
         return float(candidates[ties[-1] if last else ties[0]])
 
+    # sure bare at or below t: tiles there are wrong; every space above t and below a half is asked
     low = np.concatenate([[0.0], bare[bare < 0.5]])
     sure_bare = cheapest(low, np.searchsorted(tiles, low, side="right"),
-                         np.searchsorted(bare, 0.5) - np.searchsorted(bare, low, side="right"), True)
+                         np.searchsorted(every, 0.5) - np.searchsorted(every, low, side="right"), True)
+    # sure tile at or above t: bare spaces there are wrong; every space from a half to below t is asked
     high = np.concatenate([tiles[tiles >= 0.5], [1.0]])
     sure_tile = cheapest(high, len(bare) - np.searchsorted(bare, high, side="left"),
-                         np.searchsorted(tiles, high, side="left") - np.searchsorted(tiles, 0.5), False)
+                         np.searchsorted(every, high, side="left") - np.searchsorted(every, 0.5), False)
     return min(sure_bare, WIDEST_SURE_BARE), max(sure_tile, NARROWEST_SURE_TILE)
 
 
