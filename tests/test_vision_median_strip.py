@@ -162,7 +162,7 @@ def test_a_damaged_model_file_says_how_to_refit_it(tmp_path) -> None:
 
 
 @pytest.mark.slow
-def test_a_fit_on_a_few_streets_is_sure_only_beyond_its_mistakes(tmp_path) -> None:
+def test_a_fit_on_a_few_streets_keeps_its_band_through_its_file(tmp_path) -> None:
     model = fit(seed=5, streets=2, workers=1)
     model.save(tmp_path / "median.json")
     again = MedianModel.load(tmp_path / "median.json")

@@ -13,7 +13,8 @@ How much each piece of evidence counts, and how sure the answer must be before i
 are fitted, not set by hand (:class:`MedianModel`, ``python -m vision.synthetic.fit_median``):
 a small network over the evidence on ``train``-family streets in many lights, and the band of
 probabilities it is asked within, where the spaces it was fitted on, each judged by a network
-fitted without its street, cost least: a space wrong and sure costing a thousand asked.
+fitted without its street, cost least, a space wrong and sure costing 300 asked
+(:data:`vision.synthetic.fit_median.WRONG_COSTS`).
 """
 
 from __future__ import annotations
