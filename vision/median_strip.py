@@ -106,9 +106,8 @@ def median_evidence(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.nda
 @dataclass(frozen=True)
 class MedianModel:
     """The median's fitted decision: a tile's probability from :func:`median_evidence` (a
-    :class:`vision.small_net.SmallNet`: the evidence interacts), sure
-    at or below ``sure_bare`` or at or above ``sure_tile``, asked in between; ``info``: what it
-    was fitted on and how it did."""
+    :class:`vision.small_net.SmallNet`: the evidence interacts), sure at or below ``sure_bare``
+    or at or above ``sure_tile``, asked in between; ``info``: what it was fitted on and how it did."""
 
     net: SmallNet
     sure_bare: float
