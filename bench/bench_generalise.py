@@ -37,12 +37,12 @@ import numpy as np
 
 from bench import options, pi5
 from vision.hands import UNDER_HAND
-from vision.learn_board import learn_grid, learn_street
+from vision.learn_board import learn_grid
 from vision.letters import LetterReader, teach
 from vision.reading import BoardReading, CellReading
-from vision.street import StreetGeometry, StreetReader
 from vision.synthetic.scenes import Scene, grid_scene, street_scene
 from vision.synthetic.textures import STREET_LETTERS
+from vision.synthetic.train import learn_scene, street_reader
 from vision.upwords_reader import TileGeometry, UpwordsReader
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -206,9 +206,7 @@ def _count_board(t: Tally, frame, board_right: bool, doubtful: list) -> None:
 
 def run_street(s: Scene, learnt: bool, t: Tally) -> None:
     cal = s.calibration
-    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * s.face_frac, s.thickness_mm)
-    appearance = learn_street(cal.image, cal.corners, s.face_frac) if learnt else None
-    reader = StreetReader(cal.corners, cal.image_size, geometry=geometry, appearance=appearance)
+    reader = street_reader(s, learn_scene(s) if learnt else None)
     top = reader.warp(cal.image)
     crops = [reader.face_crop(top, 2, c) for c in range(17)]
     reader.letters = LetterReader(teach(crops, list(STREET_LETTERS)), 0.5)

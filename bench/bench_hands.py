@@ -43,11 +43,11 @@ import vision.arms
 from bench import options
 from bench.bench_generalise import grid_readers, judge_cell
 from vision.hands import UNDER_HAND, UNDER_HAND_FLAG
-from vision.learn_board import learn_street
 from vision.letters import LetterClassifier, LetterReader, augmented
-from vision.street import StreetGeometry, StreetReader
+from vision.street import StreetReader
 from vision.synthetic.scenes import Scene, grid_scene, street_scene
 from vision.synthetic.textures import STREET_LETTERS
+from vision.synthetic.train import learn_scene, street_reader
 
 KINDS = ("upwords8", "grid15", "street")
 LIGHT_KINDS = ("upwords8", "upwords10", "grid15", "street")
@@ -55,11 +55,10 @@ LIGHT_KINDS = ("upwords8", "upwords10", "grid15", "street")
 
 def _street_reader(s, keep_picture: bool) -> StreetReader:
     cal = s.calibration
-    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * s.face_frac, s.thickness_mm)
-    appearance = learn_street(cal.image, cal.corners, s.face_frac)
+    appearance = learn_scene(s)
     if not keep_picture:
         appearance = replace(appearance, scene=None)
-    reader = StreetReader(cal.corners, cal.image_size, geometry=geometry, appearance=appearance)
+    reader = street_reader(s, appearance)
     top = reader.warp(cal.image)
     crops = [reader.face_crop(top, 2, c) for c in range(17)]
     reader.letters = LetterReader(LetterClassifier().fit(*augmented(crops, list(STREET_LETTERS))), 0.5)

@@ -27,14 +27,14 @@ from bench.bench_generalise import confirmed_board, empty_board
 from calibration.file import Calibration
 from vision.appearance import BoardAppearance, SurroundLight
 from vision.hands import UNDER_HAND_FLAG
-from vision.learn_board import learn_grid, learn_street
+from vision.learn_board import learn_grid
 from vision.letters import LetterClassifier, LetterReader, teach
 from vision.occupancy_model import Logistic, OccupancyModel, default_model
 from vision.reading import BoardReading, CellReading
-from vision.street import StreetGeometry, StreetReader
 from vision.synthetic.render import Effects, Hand, Pose, UpwordsSpec, render_upwords
 from vision.synthetic.scenes import grid_scene, street_scene
 from vision.synthetic.style import BoardStyle, random_style
+from vision.synthetic.train import learn_scene, street_reader
 from vision.upwords_reader import (
     FARTHER_FACE_FLAG,
     HIDDEN_BELOW_FLAG,
@@ -111,11 +111,7 @@ def test_learnt_reader_reads_held_out_sets_the_fixed_rules_could_not(kind, seed,
 def test_learnt_street_reader_on_a_held_out_set() -> None:
     """A grey median strip with its printed letters, another tile colour and typeface."""
     scene = street_scene(41, "held_out", n_frames=3, hand_chance=0.0)
-    cal = scene.calibration
-    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * scene.face_frac,
-                              scene.thickness_mm)
-    reader = StreetReader(cal.corners, cal.image_size, geometry=geometry,
-                          appearance=learn_street(cal.image, cal.corners, scene.face_frac))
+    reader = street_reader(scene, learn_scene(scene))
     wrong = 0
     for index, frame in enumerate(scene.frames):
         reading = reader.read(frame.image)

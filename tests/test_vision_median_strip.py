@@ -23,9 +23,10 @@ from vision.median_strip import (
     settle_median,
 )
 from vision.small_net import SmallNet
-from vision.street import StreetGeometry, StreetReader
+from vision.street import StreetReader
 from vision.synthetic.fit_median import band, fit, tiles_ink
 from vision.synthetic.scenes import street_scene
+from vision.synthetic.train import learn_scene, street_reader
 
 TILE = np.array([85.0, 0.0, 10.0])
 STRIP = np.array([62.0, 6.0, 14.0])  # a beige strip, close to the tiles' cream
@@ -163,8 +164,11 @@ def test_a_damaged_model_file_says_how_to_refit_it(tmp_path) -> None:
 
 @pytest.mark.slow
 def test_a_fit_on_a_few_streets_keeps_its_band_through_its_file(tmp_path) -> None:
-    model = fit(seed=5, streets=2, workers=1)
+    model = fit(seed=5, streets=2, workers=1, examples=tmp_path / "evidence.npz")
     model.save(tmp_path / "median.json")
+    refit = fit(seed=0, streets=50, examples=tmp_path / "evidence.npz")  # from the kept evidence
+    assert (refit.sure_bare, refit.sure_tile) == (model.sure_bare, model.sure_tile)
+    assert (refit.info["seed"], refit.info["streets"]) == (5, 2)
     again = MedianModel.load(tmp_path / "median.json")
     assert (again.sure_bare, again.sure_tile) == (model.sure_bare, model.sure_tile)
     assert again.info["out_of_fold"]["wrong_and_sure"] <= 2  # priced, not forbidden
@@ -174,12 +178,7 @@ def test_a_fit_on_a_few_streets_keeps_its_band_through_its_file(tmp_path) -> Non
 
 def _reader(scene, appearance=None) -> StreetReader:
     """The street's reader as calibration makes it: the learnt appearance unless one is given."""
-    cal = scene.calibration
-    if appearance is None:
-        appearance = learn_street(cal.image, cal.corners, scene.face_frac)
-    geometry = StreetGeometry(cal.cell_mm[0], cal.cell_mm[1], cal.cell_mm[0] * scene.face_frac,
-                              scene.thickness_mm)
-    return StreetReader(cal.corners, cal.image_size, geometry=geometry, appearance=appearance)
+    return street_reader(scene, learn_scene(scene) if appearance is None else appearance)
 
 
 def _truth(frame, letter: str) -> int | None:

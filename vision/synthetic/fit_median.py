@@ -34,9 +34,8 @@ import numpy as np
 
 from vision.median_strip import MEDIAN_FILE, MEDIAN_ROW, MedianModel, median_evidence
 from vision.small_net import SmallNet
-from vision.street import StreetGeometry, StreetReader
 from vision.synthetic.scenes import street_scene
-from vision.synthetic.train import learn_scene, truth
+from vision.synthetic.train import learn_scene, street_reader, truth
 
 DEFAULT_SEED = 29
 DEFAULT_STREETS = 200
@@ -62,10 +61,7 @@ def street_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
         for sequence in (True, False):
             s = street_scene(seed, "train", n_frames=GAME_TURNS if sequence else RANDOM_FRAMES,
                              hand_chance=0.0, light_change=light_change, sequence=sequence)
-            cal = s.calibration
-            pitch, lane = cal.cell_mm
-            geometry = StreetGeometry(pitch, lane, pitch * s.face_frac, s.thickness_mm)
-            reader = StreetReader(cal.corners, cal.image_size, appearance=learn_scene(s), geometry=geometry)
+            reader = street_reader(s, learn_scene(s))
             for n, frame in enumerate(s.frames):
                 found = reader.evidence(frame.image)
                 assert found.median is not None
@@ -143,12 +139,13 @@ def fit(seed: int = DEFAULT_SEED, streets: int = DEFAULT_STREETS, workers: int =
     """``examples``: a file to keep the evidence in, and to take it from when it exists (a refit
     of the network or the band without rendering again)."""
     if examples is not None and examples.exists():
-        with np.load(examples) as kept:
-            x, y, groups = kept["x"], kept["y"], kept["groups"]
+        with np.load(examples) as kept:  # the seed and streets it was gathered from are its own
+            x, y, groups, seed = kept["x"], kept["y"], kept["groups"], int(kept["seed"])
+        streets = int(groups.max()) + 1
     else:
         x, y, groups = collect(seed, streets, workers)
         if examples is not None:
-            np.savez_compressed(examples, x=x, y=y, groups=groups)
+            np.savez_compressed(examples, x=x, y=y, groups=groups, seed=seed)
     oof = out_of_fold(x, y, groups)
     sure_bare, sure_tile = band(oof, y)
     model = SmallNet.fit(x, y)

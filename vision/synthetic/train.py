@@ -16,9 +16,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from vision.appearance import board_looks
+from vision.appearance import BoardAppearance, board_looks
 from vision.learn_board import learn_grid, learn_street
 from vision.occupancy_model import KINDS, MODEL_FILE, Logistic, OccupancyModel, features
+from vision.street import StreetGeometry, StreetReader
 from vision.synthetic.scenes import Scene, scene
 
 DEFAULT_SEED = 14
@@ -33,6 +34,15 @@ def learn_scene(s: Scene):
         return learn_street(cal.image, cal.corners, s.face_frac)
     return learn_grid(cal.image, cal.corners, cal.rows, cal.cols, s.face_frac, s.teaching.image,
                       s.teaching_layout.keys())
+
+
+def street_reader(s: Scene, appearance: BoardAppearance | None) -> StreetReader:
+    """The reader of a rendered street at the set's own proportions, with the references
+    ``appearance`` (:func:`learn_scene`'s, or None for the fixed rules)."""
+    cal = s.calibration
+    pitch, lane = cal.cell_mm
+    geometry = StreetGeometry(pitch, lane, pitch * s.face_frac, s.thickness_mm)
+    return StreetReader(cal.corners, cal.image_size, geometry=geometry, appearance=appearance)
 
 
 def truth(frame) -> np.ndarray:
