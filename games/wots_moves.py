@@ -49,6 +49,16 @@ def unlikely_move(before: int, after: int | None, team: int) -> bool:
     return (after - before) * toward < 0
 
 
+def reachable(before: int, team: int) -> list[int | None]:
+    """Where a tile on space ``before`` (-2..+2) can be after ``team``'s turn: where it was, each
+    space further toward the team, or off the street (None)."""
+    toward, out, space = direction(team), [], before
+    while abs(space) < CAPTURED:
+        out.append(space)
+        space += toward
+    return [*out, None]
+
+
 def word_moves(state: WotsState, team: int, word: str) -> dict[str, int]:
     """The net change of space per tile that ``word`` makes for ``team`` (the engine's rule)."""
     new, _moves = move_tiles(state, team, word)

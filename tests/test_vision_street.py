@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.wots_moves import seen_moves
-from kiosk.camera.view import compare_street, street_by_rules
+from games.wots_moves import reachable, seen_moves
+from kiosk.camera.view import compare_street, settled_by_rules, street_by_rules
 from vision.median_strip import DOUBT
 from vision.reading import StreetColumn, StreetReading
 from vision.street import StreetReader
@@ -193,3 +193,80 @@ def test_a_change_of_light_on_a_skin_toned_table_is_not_a_hand_over_the_street(s
     reading = reader.read(frame.image)
     assert not any("hand" in flag for column in reading.columns for flag in column.flags)
     assert reading.positions == _truth(frame.positions) and not reading.uncertain_columns()
+
+
+def test_a_tile_can_be_where_it_was_further_toward_the_team_or_off_the_street() -> None:
+    assert reachable(0, 1) == [0, 1, 2, None]
+    assert reachable(1, 0) == [1, 0, -1, -2, None]
+    assert reachable(-2, 0) == [-2, None]
+
+
+def _chances(letter: str, chances: tuple[float, ...], flags: tuple[str, ...] = ()) -> StreetColumn:
+    """A learnt reader's column: its tile's chance in each space -2..+2, judged as the reader does."""
+    best = int(np.argmax(chances))
+    second = sorted(chances)[-2]
+    if chances[best] < 0.5:
+        return StreetColumn(letter, None, 2 * (0.5 - chances[best]), flags=flags, scores=chances)
+    confidence = min(2 * (chances[best] - 0.5), max(2 * (0.5 - second), 0.0))
+    return StreetColumn(letter, best - 2, confidence, flags=flags, scores=chances)
+
+
+@pytest.mark.parametrize(("before", "team", "chances", "flags", "settled"), [
+    # pulled off from the team's last space: the doubtful median cannot hold it
+    (2, 1, (0.0, 0.0, 0.45, 0.0, 0.0), (DOUBT,), (True, None)),
+    # moved to the lane, surely seen there: the median's doubt says nothing of it
+    (0, 0, (0.0, 0.91, 0.45, 0.0, 0.0), (DOUBT,), (True, -1)),
+    # a doubt in a lane the tile cannot have reached this turn
+    (1, 1, (0.45, 0.05, 0.0, 0.98, 0.0), (), (True, 1)),
+    # still on the median, or pulled off from afar by a word with its letter thrice: asked
+    (0, 1, (0.0, 0.0, 0.55, 0.0, 0.0), (DOUBT,), (False, 0)),
+    # stayed or moved one space: both can be, the camera cannot tell
+    (-1, 1, (0.0, 0.6, 0.5, 0.0, 0.0), (), (False, -1)),
+    # the picture itself in question: a hand over the street
+    (2, 1, (0.0, 0.0, 0.45, 0.0, 0.0), (DOUBT, "a hand or arm is over the board"), (False, None)),
+    # surely seen where the rules say it cannot be: the players check it
+    (1, 1, (0.0, 0.0, 0.0, 0.3, 0.0), (), (False, None)),
+    (2, 1, (0.0, 0.0, 0.9, 0.0, 0.5), (), (False, 0)),
+])
+def test_the_rules_settle_a_doubtful_column_only_where_they_leave_it_one_likely_place(
+        before: int, team: int, chances: tuple[float, ...], flags: tuple[str, ...],
+        settled: tuple[bool, int | None]) -> None:
+    """Rule sheet: a turn moves a tile only toward the team on the street, a space per time its
+    letter is in the word; a tile pulled off from afar takes its letter twice or more."""
+    column = _chances("K", chances, flags)
+    assert column.uncertain
+    assert settled_by_rules(column, before, team) == settled
+
+
+def test_only_a_learnt_reader_s_chances_are_weighed_by_the_rules() -> None:
+    """The fixed rules' scores are brightness ratios, not chances: their doubts stay asked."""
+    game = {**dict.fromkeys(STREET_LETTERS, 0), "K": 2}
+    columns = tuple(_chances(letter, (0.0, 0.0, 1.0, 0.0, 0.0)) if letter != "K"
+                    else _chances("K", (0.0, 0.0, 0.45, 0.0, 0.0), (DOUBT,)) for letter in STREET_LETTERS)
+    assert street_by_rules(game, StreetReading(columns, chances=True), team=1) == (
+        {**dict.fromkeys(STREET_LETTERS, 0), "K": None}, frozenset())
+    assert street_by_rules(game, StreetReading(columns), team=1)[1] == {"K"}
+    assert street_by_rules(game, StreetReading(columns, chances=True))[1] == {"K"}  # no team: no rules
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("family", "seed", "turn", "letters"), [
+    ("train", 960001, 2, {"W"}),  # moved into its lane beside a doubtful median
+    ("held_out", 960003, 10, {"V", "W"}),  # doubts in lanes their tiles cannot have reached
+])
+def test_a_rendered_turn_the_camera_doubts_is_offered_where_the_rules_settle_it(
+        family: str, seed: int, turn: int, letters: set[str]) -> None:
+    """A game on a skin-toned table, the light changed picture to picture: the read alone asks
+    about ``letters``; with the game's street before the turn and the team on it, the kiosk
+    offers the turn, its moves exactly the game's."""
+    from bench.bench_hands import _street_reader
+    from bench.bench_turns import turns
+
+    scene = street_scene(seed, family, n_frames=14, hand_chance=0.0, light_change=True, sequence=True)
+    reader = _street_reader(scene, True)
+    before, frame, after, team = list(turns(scene))[turn]
+    reading = reader.read(frame.image)
+    assert {column.letter for column in reading.uncertain_columns()} == letters
+    seen, doubted = street_by_rules(before, reading, team)
+    assert not doubted
+    assert seen_moves(before, seen, team) == seen_moves(before, after)

@@ -150,6 +150,9 @@ class StreetReading:
     columns: tuple[StreetColumn, ...]
     notes: tuple[str, ...] = field(default=())
     game: str = "word-on-the-street"
+    #: whether each column's ``scores`` are the chance of its tile in each space (the learnt
+    #: reader's), which the game's rules can weigh; the fixed rules' are brightness ratios
+    chances: bool = False
 
     @property
     def positions(self) -> dict[str, int | None]:

@@ -106,7 +106,7 @@ class StreetReader:
                      for col, doubt in enumerate(doubts)]
             return StreetReading(columns=tuple(
                 self._judge_learnt(col, letter, prob[:, col], top, flags[col])
-                for col, letter in enumerate(STREET_LETTERS)))
+                for col, letter in enumerate(STREET_LETTERS)), chances=True)
         scores = self.space_scores(top)
         hand = cell_fraction(skin_mask(top), self.rows, self.cols, self.cell_px, 0.0)
         any_hand = bool((hand > UNDER_HAND).any())

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from games.word_on_the_street import CAPTURED
-from games.wots_moves import unlikely_move
+from games.wots_moves import reachable, unlikely_move
 
 if TYPE_CHECKING:
     from games.upwords_board import Board
-    from vision.reading import BoardReading, StreetReading
+    from vision.reading import BoardReading, StreetColumn, StreetReading
 
 
 @dataclass(frozen=True)
@@ -72,17 +72,54 @@ def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int
     median of the tiles' colour, say. Only a camera *sure* it sees one back on the street
     disagrees with the game. With the ``team`` on the street known, a tile the rules make an
     unlikely move of (:func:`games.wots_moves.unlikely_move`: moved away from that team, or
-    pulled off from afar) is asked: the camera may have taken the tile for the bare strip."""
+    pulled off from afar) is asked: the camera may have taken the tile for the bare strip; and a
+    column the camera doubts is settled where the rules leave it one likely place
+    (:func:`settled_by_rules`)."""
     seen: dict[str, int | None] = dict(reading.positions)
     doubted = set()
     for column in reading.columns:
         before, now = positions[column.letter], column.position
         if abs(before) == CAPTURED and column.uncertain:
             seen[column.letter] = None
+        elif team is not None and abs(before) < CAPTURED and reading.chances and column.uncertain:
+            settled, seen[column.letter] = settled_by_rules(column, before, team)
+            if not settled:
+                doubted.add(column.letter)
         elif column.uncertain or (team is not None and abs(before) < CAPTURED
                                   and unlikely_move(before, now, team)):
             doubted.add(column.letter)
     return seen, frozenset(doubted)
+
+
+def settled_by_rules(column: StreetColumn, before: int, team: int) -> tuple[bool, int | None]:
+    """Whether the rules settle a column the camera doubts, and the space (None: off the street).
+
+    A turn moves a tile only toward the team on the street (:func:`games.wots_moves.reachable`),
+    so of the places it can be, the camera's sure evidence (a space whose chance of the tile is
+    beyond the reader's threshold either way) rules some out. The column is settled when one
+    place is left and it is a likely one (:func:`games.wots_moves.unlikely_move`): a doubtful
+    median space beside a tile surely in the lane it moved to, say. Not when the camera merely
+    leans to the likely place: a tile on a doubtful median may have been pulled off from afar
+    by a word with its letter thrice, and the kiosk must not offer that turn as no move. A hand
+    over the street or a tile read as another letter is never settled: then the picture itself
+    is in question, not one space's colour.
+    """
+    from vision.median_strip import DOUBT as MEDIAN_DOUBT
+
+    spaces = range(1 - CAPTURED, CAPTURED)  # -2..+2, as a column's scores give them
+    if any(flag != MEDIAN_DOUBT for flag in column.flags) or len(column.scores) != len(spaces):
+        return False, column.position
+    margin = column.threshold / 2.0
+    chance = dict(zip(spaces, column.scores, strict=True))
+
+    def fits(place: int | None) -> bool:
+        return all(p > 0.5 - margin if space == place else p < 0.5 + margin for space, p in chance.items())
+
+    fitting = [place for place in reachable(before, team) if fits(place)]
+    likely = [place for place in fitting if not unlikely_move(before, place, team)]
+    if len(fitting) == 1 and likely:
+        return True, fitting[0]
+    return False, column.position
 
 
 def compare_street(positions: dict[str, int], reading: StreetReading, team: int | None = None) -> StreetRead:
