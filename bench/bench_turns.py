@@ -19,7 +19,10 @@ in the same run, same pictures: each read alone, without the rules.
 
 Two lights, same games, same tiles and camera: the light as the renderer varies it between
 pictures, and on skin-toned tables with the light changed since calibration (``light_change``:
-brightness x0.6-1.6, white balance +-25 %, soft shadows, glare).
+brightness x0.6-1.6, white balance +-25 %, soft shadows, glare). Two kinds of turn on the same
+streets, cameras and lights: real words (SCOWL's commonest, :func:`game_words`: what teams
+say; one in eighteen has a letter thrice, which pulls a median tile off from afar) and 3-7
+letters drawn at random (a harder test: repeated letters, so captures from afar, far more often).
 """
 
 from __future__ import annotations
@@ -40,6 +43,17 @@ from vision.synthetic.textures import STREET_LETTERS
 
 TURNS = 14
 LIGHTS = {"light as the renderer varies it": False, "light changed, skin-toned table": True}
+#: SCOWL's size for the words teams say: its commonest lists
+WORD_LIST_SIZE = 35
+
+
+def game_words() -> list[str]:
+    """Ordinary words of three letters or more from SCOWL's commonest lists: the turns of a
+    real game (the word list the kiosk's word authority reads; ``scowl`` from apt)."""
+    from games.lexicon import Lexicon
+    from games.wots_moves import dictionary_words
+
+    return [word for word in dictionary_words(Lexicon.load(size=WORD_LIST_SIZE)) if len(word) >= 3]
 
 
 def judge(tally: Counter, before: dict[str, int], reading: StreetReading, after: dict[str, int], team: int,
@@ -73,11 +87,12 @@ def turns(s: Scene) -> Iterator[tuple[dict[str, int], Rendered, dict[str, int], 
         before = after
 
 
-def run(family: str, seeds: range, light_change: bool) -> tuple[Counter, Counter, list[str]]:
+def run(family: str, seeds: range, light_change: bool, words: list[str] | None
+        ) -> tuple[Counter, Counter, list[str]]:
     kiosk, alone, per_game = Counter(), Counter(), []
     for seed in seeds:
         s = street_scene(seed, family, n_frames=TURNS, hand_chance=0.0, light_change=light_change,
-                         sequence=True)
+                         sequence=True, words=words)
         reader = _street_reader(s, True)
         game = Counter()
         for before, frame, after, team in turns(s):
@@ -92,16 +107,19 @@ def run(family: str, seeds: range, light_change: bool) -> tuple[Counter, Counter
 def main() -> None:
     args = options(seeds=0, seeds_help="first game seed (held-out runs: 900000 and up)")
     games = 2 if args.quick else 6
+    plays = {"words": game_words(), "random letters": None}
     for family in ("train", "held_out"):
         seeds = range(args.seeds, args.seeds + games)
         for name, light_change in LIGHTS.items():
-            start = time.perf_counter()
-            kiosk, alone, per_game = run(family, seeds, light_change)
-            print(f"\nWord on the Street, {family} family, {name}, seeds {seeds.start}-{seeds.stop - 1} "
-                  f"({games} games of {TURNS} turns; {time.perf_counter() - start:.0f} s)")
-            print(outcome_line("with the game's street (kiosk)", kiosk, 34, "columns")
-                  + f"  per game: {' '.join(per_game)}")
-            print(outcome_line("read alone (baseline)", alone, 34, "columns"))
+            for play, words in plays.items():
+                start = time.perf_counter()
+                kiosk, alone, per_game = run(family, seeds, light_change, words)
+                took = time.perf_counter() - start
+                print(f"\nWord on the Street, {family} family, {name}, {play}, seeds {seeds.start}-"
+                      f"{seeds.stop - 1} ({games} games of {TURNS} turns; {took:.0f} s)")
+                print(outcome_line("with the game's street (kiosk)", kiosk, 34, "columns")
+                      + f"  per game: {' '.join(per_game)}")
+                print(outcome_line("read alone (baseline)", alone, 34, "columns"))
 
 
 if __name__ == "__main__":

@@ -10,10 +10,12 @@ them on sets they never saw. The same seed gives the same scene.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from games.word_on_the_street import WotsState, move_tiles
 from vision.synthetic.effects import Hand
 from vision.synthetic.render import (
     Effects,
@@ -216,10 +218,11 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
 
 def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: float = 35.0,
                  hand_chance: float = 0.15, light_change: bool = False, sequence: bool = False,
-                 clean_frames: bool = False) -> Scene:
+                 clean_frames: bool = False, words: Sequence[str] | None = None) -> Scene:
     """A Word on the Street scene: the start position, then tiles pushed about and captured
     (``light_change``, ``clean_frames``: as :func:`grid_scene`'s). ``sequence``: the frames are one
-    game, turn by turn (:func:`_street_turns`); otherwise each is an independent random street."""
+    game, turn by turn (:func:`_street_turns`, each turn a word drawn from ``words``, or random
+    letters); otherwise each is an independent random street."""
     rng = np.random.default_rng(seed)
     style = random_style(rng, family)
     light_rng = _light_rng(seed)
@@ -241,7 +244,7 @@ def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: 
     calibration_fx = _effects(rng, style, size, 0.0)
     calibration = shot({}, calibration_fx, int(rng.integers(0, 2**31 - 1)))
     frames, frame_fx = [], []
-    turns = _street_turns(np.random.default_rng([seed, 0x7E2]), n_frames) if sequence else None
+    turns = _street_turns(np.random.default_rng([seed, 0x7E2]), n_frames, words) if sequence else None
     for n in range(n_frames):
         positions = (turns[n] if turns is not None else
                      {letter: int(rng.choice([-3, -2, -1, 0, 0, 1, 2, 3])) for letter in STREET_LETTERS})
@@ -257,17 +260,26 @@ def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: 
                  tuple(frames), tuple(frame_fx), calibration_fx, start)
 
 
-def _street_turns(rng: np.random.Generator, turns: int) -> list[dict[str, int]]:
-    """A game's streets after each turn, from the start (every tile on the median): the teams
-    take turns, each a word of 3-7 letters whose tiles still on the street move one space
-    toward the team a letter (a tile pulled off its side is captured, +-3, and stays so)."""
+def _street_turns(rng: np.random.Generator, turns: int, words: Sequence[str] | None = None
+                  ) -> list[dict[str, int]]:
+    """A game's streets after each turn, from the start (every tile on the median), the teams
+    taking turns. With ``words``, each turn is a word drawn from them, its tiles moved by the
+    engine's own rule (:func:`games.word_on_the_street.move_tiles`): a real game's moves.
+    Without, a turn is 3-7 letters drawn at random, each moving its tile a space toward the team
+    (a tile pulled off its side is captured, +-3, and stays so): far more repeated letters, so
+    far more tiles pulled off from afar, than words make."""
     at = dict.fromkeys(STREET_LETTERS, 0)
     out = []
     for turn in range(turns):
         way = -1 if turn % 2 == 0 else 1
-        for letter in rng.choice(list(STREET_LETTERS), int(rng.integers(3, 8))):
-            if abs(at[letter]) < 3:
-                at[letter] += way
+        if words is not None:
+            state = WotsState(tuple(at[letter] for letter in STREET_LETTERS), ((), ()), turn % 2)
+            moved, _ = move_tiles(state, turn % 2, words[int(rng.integers(len(words)))])
+            at = dict(zip(STREET_LETTERS, moved.positions, strict=True))
+        else:
+            for letter in rng.choice(list(STREET_LETTERS), int(rng.integers(3, 8))):
+                if abs(at[letter]) < 3:
+                    at[letter] += way
         out.append(dict(at))
     return out
 
