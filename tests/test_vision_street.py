@@ -129,7 +129,7 @@ def test_a_captured_tile_never_comes_back_so_the_cameras_doubt_about_it_is_settl
     reading = StreetReading(tuple(columns))
     seen, doubted = street_by_rules(game, reading)
     assert seen["L"] is None and "L" not in doubted  # settled by the rules
-    assert seen["R"] == 2 and doubted == {"P", "M"}  # a sure sighting stays; the street's doubts stay
+    assert seen["R"] == 2 and doubted == {"R", "P", "M"}  # a sure sighting is asked; the street's doubts stay
     view = compare_street(game, reading)
     assert view.uncertain == {"R", "P", "M"}  # R disagrees with the game: the players check it
     assert view.positions["L"] is None
@@ -212,8 +212,10 @@ def _chances(letter: str, chances: tuple[float, ...], flags: tuple[str, ...] = (
 
 
 @pytest.mark.parametrize(("before", "team", "chances", "flags", "settled"), [
-    # pulled off from the team's last space: the doubtful median cannot hold it
-    (2, 1, (0.0, 0.0, 0.45, 0.0, 0.0), (DOUBT,), (True, None)),
+    # pulled off from the team's last space, or still there and hidden by the light: a capture
+    # is only an absence, never settled
+    (2, 1, (0.0, 0.0, 0.45, 0.0, 0.0), (DOUBT,), (False, None)),
+    (-2, 0, (0.11, 0.01, 0.45, 0.0, 0.0), (DOUBT,), (False, None)),
     # moved to the lane, surely seen there: the median's doubt says nothing of it
     (0, 0, (0.0, 0.91, 0.45, 0.0, 0.0), (DOUBT,), (True, -1)),
     # a doubt in a lane the tile cannot have reached this turn
@@ -240,11 +242,11 @@ def test_the_rules_settle_a_doubtful_column_only_where_they_leave_it_one_likely_
 
 def test_only_a_learnt_reader_s_chances_are_weighed_by_the_rules() -> None:
     """The fixed rules' scores are brightness ratios, not chances: their doubts stay asked."""
-    game = {**dict.fromkeys(STREET_LETTERS, 0), "K": 2}
+    game = {**dict.fromkeys(STREET_LETTERS, 0), "K": 0}
     columns = tuple(_chances(letter, (0.0, 0.0, 1.0, 0.0, 0.0)) if letter != "K"
-                    else _chances("K", (0.0, 0.0, 0.45, 0.0, 0.0), (DOUBT,)) for letter in STREET_LETTERS)
+                    else _chances("K", (0.0, 0.0, 0.45, 0.91, 0.0), (DOUBT,)) for letter in STREET_LETTERS)
     assert street_by_rules(game, StreetReading(columns, chances=True), team=1) == (
-        {**dict.fromkeys(STREET_LETTERS, 0), "K": None}, frozenset())
+        {**dict.fromkeys(STREET_LETTERS, 0), "K": 1}, frozenset())
     assert street_by_rules(game, StreetReading(columns), team=1)[1] == {"K"}
     assert street_by_rules(game, StreetReading(columns, chances=True))[1] == {"K"}  # no team: no rules
 

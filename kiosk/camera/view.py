@@ -69,24 +69,26 @@ def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int
 
     Captured tiles never move back onto the street (the rule sheet), so a tile the game has
     captured (``positions`` +-3) is off the street whatever the camera doubts about its column: a
-    median of the tiles' colour, say. Only a camera *sure* it sees one back on the street
-    disagrees with the game. With the ``team`` on the street known, a tile the rules make an
-    unlikely move of (:func:`games.wots_moves.unlikely_move`: moved away from that team, or
-    pulled off from afar) is asked: the camera may have taken the tile for the bare strip; and a
-    column the camera doubts is settled where the rules leave it one likely place
+    median of the tiles' colour, say. A camera *sure* it sees one back on the street is asked:
+    the rules say it cannot be, the players look. With the ``team`` on the street known, a tile
+    the rules make an unlikely move of (:func:`games.wots_moves.unlikely_move`: moved away from
+    that team, or pulled off from afar) is asked: the camera may have taken the tile for the bare
+    strip; and a column the camera doubts is settled where the rules leave it one likely place
     (:func:`settled_by_rules`)."""
     seen: dict[str, int | None] = dict(reading.positions)
     doubted = set()
     for column in reading.columns:
         before, now = positions[column.letter], column.position
-        if abs(before) == CAPTURED and column.uncertain:
-            seen[column.letter] = None
-        elif team is not None and abs(before) < CAPTURED and reading.chances and column.uncertain:
+        if abs(before) == CAPTURED:  # never back on the street: a sighting is asked, a doubt settled
+            if column.uncertain:
+                seen[column.letter] = None
+            elif now is not None:
+                doubted.add(column.letter)
+        elif team is not None and reading.chances and column.uncertain:
             settled, seen[column.letter] = settled_by_rules(column, before, team)
             if not settled:
                 doubted.add(column.letter)
-        elif column.uncertain or (team is not None and abs(before) < CAPTURED
-                                  and unlikely_move(before, now, team)):
+        elif column.uncertain or (team is not None and unlikely_move(before, now, team)):
             doubted.add(column.letter)
     return seen, frozenset(doubted)
 
@@ -97,12 +99,14 @@ def settled_by_rules(column: StreetColumn, before: int, team: int) -> tuple[bool
     A turn moves a tile only toward the team on the street (:func:`games.wots_moves.reachable`),
     so of the places it can be, the camera's sure evidence (a space whose chance of the tile is
     beyond the reader's threshold either way) rules some out. The column is settled when one
-    place is left and it is a likely one (:func:`games.wots_moves.unlikely_move`): a doubtful
-    median space beside a tile surely in the lane it moved to, say. Not when the camera merely
-    leans to the likely place: a tile on a doubtful median may have been pulled off from afar
-    by a word with its letter thrice, and the kiosk must not offer that turn as no move. A hand
-    over the street or a tile read as another letter is never settled: then the picture itself
-    is in question, not one space's colour.
+    place is left, it is a likely one (:func:`games.wots_moves.unlikely_move`) and the camera
+    surely sees the tile there: a doubtful median space beside the tile surely in the lane it
+    moved to, say. Never off the street: a capture is seen only as an absence, and one lane
+    tile the light hides would then be taken for a capture. Not when the camera merely leans to
+    the likely place either: a tile on a doubtful median may have been pulled off from afar by a
+    word with its letter thrice (one common word in eighteen), and the kiosk must not offer that
+    turn as no move. A hand over the street or a tile read as another letter is never settled:
+    then the picture itself is in question, not one space's colour.
     """
     from vision.median_strip import DOUBT as MEDIAN_DOUBT
 
@@ -117,7 +121,7 @@ def settled_by_rules(column: StreetColumn, before: int, team: int) -> tuple[bool
 
     fitting = [place for place in reachable(before, team) if fits(place)]
     likely = [place for place in fitting if not unlikely_move(before, place, team)]
-    if len(fitting) == 1 and likely:
+    if len(fitting) == 1 and likely and fitting[0] is not None and chance[fitting[0]] >= 0.5 + margin:
         return True, fitting[0]
     return False, column.position
 
