@@ -72,19 +72,21 @@ def mismatch(state: WotsState, team: int, word: str, seen: Mapping[str, int]) ->
             if wanted.get(ch, 0) != seen.get(ch, 0)}
 
 
+def words_making(state: WotsState, team: int, seen: Mapping[str, int], words: Iterable[str]
+                 ) -> Iterator[str]:
+    """The ``words`` (upper case, in their order) that make exactly the moves seen."""
+    target = dict(seen)
+    need = set(target)
+    for word in words:
+        upper = word.upper()
+        if need <= set(upper) and word_moves(state, team, upper) == target:
+            yield upper
+
+
 def words_for_moves(state: WotsState, team: int, seen: Mapping[str, int], words: Iterable[str],
                     limit: int = 12) -> list[str]:
     """Dictionary words that make exactly the moves seen, shortest first (at most ``limit``)."""
-    target = dict(seen)
-    need = set(target)
-    found = []
-    for word in words:
-        upper = word.upper()
-        if not need <= set(upper):
-            continue
-        if word_moves(state, team, upper) == target:
-            found.append(upper)
-    found.sort(key=lambda w: (len(w), w))
+    found = sorted(words_making(state, team, seen, words), key=lambda w: (len(w), w))
     return found[:limit]
 
 
@@ -107,11 +109,8 @@ def offers(authority: object, state: WotsState, team: int, seen: Mapping[str, in
     if lexicon is None:
         return []
     found: list[str] = []
-    target = dict(seen)
-    need = set(target)
-    for word in dictionary_words(lexicon):
-        upper = word.upper()
-        if need <= set(upper) and upper not in found and word_moves(state, team, upper) == target:
+    for upper in words_making(state, team, seen, dictionary_words(lexicon)):
+        if upper not in found:
             found.append(upper)
             if len(found) >= limit:
                 break

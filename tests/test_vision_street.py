@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from games.wots_moves import reachable, seen_moves
-from kiosk.camera.view import compare_street, settled_by_rules, street_by_rules
+from kiosk.camera.view import StreetRead, compare_street, settled_by_rules, street_by_rules
 from vision.median_strip import DOUBT
 from vision.reading import StreetColumn, StreetReading
 from vision.street import StreetReader
@@ -272,3 +272,58 @@ def test_a_rendered_turn_the_camera_doubts_is_offered_where_the_rules_settle_it(
     seen, doubted = street_by_rules(before, reading, team)
     assert not doubted
     assert seen_moves(before, seen, team) == seen_moves(before, after)
+
+
+def _sure_street(positions: dict[str, int | None], doubtful: str = "") -> StreetReading:
+    """A learnt reader's street, every tile surely where ``positions`` has it (None: gone), but
+    ``doubtful`` letters' columns, whose tile space reads halfway."""
+    columns = []
+    for letter in STREET_LETTERS:
+        at = positions[letter]
+        chances = [0.0] * 5
+        if at is not None:
+            chances[at + 2] = 0.5 if letter in doubtful else 1.0
+        columns.append(_chances(letter, tuple(chances)))
+    return StreetReading(tuple(columns), chances=True)
+
+
+def test_a_sure_capture_from_afar_is_believed_when_a_dictionary_word_makes_the_turn() -> None:
+    """Rule sheet: the team on the street says a word; a tile one space from that team's side is
+    pulled off only by a word with its letter twice (LETTER: T from +1 off the street, L and R a
+    space each). The camera is sure of every tile: with the dictionary the turn is believed,
+    without it or with no word making these moves it is asked."""
+    game = {**dict.fromkeys(STREET_LETTERS, 0), "T": 1}
+    seen = {**game, "L": 1, "R": 1, "T": None}
+    reading = _sure_street(seen)
+    assert street_by_rules(game, reading, team=1)[1] == {"T"}  # no dictionary: asked
+    assert street_by_rules(game, reading, team=1, words=["lettuce", "letter"]) == (seen, frozenset())
+    assert street_by_rules(game, reading, team=1, words=["lettuce", "later"])[1] == {"T"}
+    doubtful = _sure_street(seen, doubtful="L")  # another tile in doubt: the turn is asked anyway
+    assert street_by_rules(game, doubtful, team=1, words=["letter"])[1] == {"L", "T"}
+    view = compare_street(game, reading, team=1, words=["letter"])
+    assert view.doubted == frozenset() and view.uncertain == {"L", "R", "T"}  # moved: shown to check
+
+
+def test_no_word_is_offered_for_a_street_the_camera_doubts() -> None:
+    """The words the camera offers come from the moves it saw; a read not sure offers none."""
+    from games.lexicon import Lexicon
+    from games.word_on_the_street import WordOnTheStreet
+    from kiosk.play.street_moves import street_moves
+
+    class Authority:  # what street_moves asks of the word authority: its word list
+        lexicon = Lexicon.load(size=35)
+
+    class Camera:  # the camera's part street_moves asks for: the street as read against the game
+        def __init__(self, read: StreetRead) -> None:
+            self.read = read
+
+        def view_of(self, _game: object) -> StreetRead:
+            return self.read
+
+    game = WordOnTheStreet(["Reds", "Blues"])
+    moved = {**game.positions(), "G": -1, "N": -1, "T": -1}  # GIANT or EATING, by the first team
+    sure = compare_street(game.positions(), _sure_street(moved), team=0)
+    assert street_moves(game, Camera(sure), Authority()).words == ["EATING", "QUOTING", "TIEING"]
+    doubted = compare_street(game.positions(), _sure_street(moved, doubtful="G"), team=0)
+    moves = street_moves(game, Camera(doubted), Authority())
+    assert moves.words == [] and moves.seen == {"G": -1, "N": -1, "T": -1}

@@ -75,7 +75,8 @@ def camera_for(game: Any, correcting: int | None, camera: Any) -> Any:
 
 
 def street_moves(game: Any, camera: Any, authority: Any, limit: int = 3) -> StreetMoves:
-    """The camera's view of this turn: nothing when there is no camera read of the street."""
+    """The camera's view of this turn: nothing when there is no camera read of the street, and
+    no word offered while the camera doubts a tile (a read not sure is asked, never offered)."""
     if camera is None or game is None or game.name != "word-on-the-street" or not hasattr(camera, "view_of"):
         return StreetMoves()
     read = camera.view_of(game)
@@ -86,7 +87,9 @@ def street_moves(game: Any, camera: Any, authority: Any, limit: int = 3) -> Stre
     seen = seen_moves(game.positions(), positions, state.on_street)
     if not seen:
         return StreetMoves()
-    return StreetMoves(seen, offers(authority, state, state.on_street, seen, limit) if authority else [])
+    if getattr(read, "doubted", frozenset()) or not authority:
+        return StreetMoves(seen)
+    return StreetMoves(seen, offers(authority, state, state.on_street, seen, limit))
 
 
 def street_picture(game: Any, camera: Any, flagged: frozenset[str]) -> tuple[Any, ...]:
