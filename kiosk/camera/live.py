@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from vision.camera import ResilientCamera
     from vision.camera_sources import CameraSource
     from vision.readers import BoardReader
-    from vision.reading import StreetReading
     from vision.stability import BoardWatcher, Reading
     from vision.upwords_reader import UpwordsReader
 
@@ -68,10 +67,6 @@ class LiveCamera:
         #: Keeps the camera's held controls right when the room's light changes for good.
         self.held = held
         self.on_read: Callable[[], object] | None = None
-        #: The dictionary's words once the word list has loaded, else None (set by the app): a
-        #: street turn the camera is sure of is believed when a word makes its moves.
-        self.words: Callable[[], Iterable[str] | None] | None = None
-        self._street_cache: tuple[object, StreetRead] | None = None
         #: The calibrated board's reader (what ``watcher`` reads with), once opened.
         self.reader: BoardReader | None = None
         self._lock = threading.Lock()
@@ -237,19 +232,8 @@ class LiveCamera:
         if isinstance(game, Upwords) and isinstance(reading, BoardReading):
             return compare(game.board, reading)
         if isinstance(game, WordOnTheStreet) and isinstance(reading, StreetReading):
-            return self._street_view(game, reading)
+            return compare_street(game.positions(), reading, game.state.on_street)
         return None
-
-    def _street_view(self, game: WordOnTheStreet, reading: StreetReading) -> StreetRead:
-        """The street as read against the game's, once per reading and turn: with the dictionary
-        the rules may scan the word list (about half a second on a large list)."""
-        key = (id(reading), tuple(sorted(game.positions().items())), game.state.on_street)
-        if self._street_cache is not None and self._street_cache[0] == key:
-            return self._street_cache[1]
-        words = self.words() if self.words is not None else None
-        view = compare_street(game.positions(), reading, game.state.on_street, words)
-        self._street_cache = (key, view)
-        return view
 
     def proposal(self, game: Game[Any]) -> PlayReading | None:
         """The play the newest reading shows on the game's board (``PlayReading``), or None."""
