@@ -102,14 +102,14 @@ def settled_by_rules(column: StreetColumn, before: int, team: int) -> tuple[bool
     A turn moves a tile only toward the team on the street (:func:`games.wots_moves.reachable`),
     so of the places it can be, the camera's sure evidence (a space whose chance of the tile is
     beyond the reader's threshold either way) rules some out. The column is settled when one
-    place is left, it is a likely one (:func:`games.wots_moves.unlikely_move`) and the camera
-    surely sees the tile there: a doubtful median space beside the tile surely in the lane it
-    moved to, say. Never off the street: a capture is seen only as an absence, and one lane
-    tile the light hides would then be taken for a capture. Not when the camera merely leans to
-    the likely place either: a tile on a doubtful median may have been pulled off from afar by a
-    word with its letter thrice (one common word in eighteen), and the kiosk must not offer that
-    turn as no move. A hand over the street or a tile read as another letter is never settled:
-    then the picture itself is in question, not one space's colour.
+    place is left and the camera surely sees the tile there: a doubtful median space beside the
+    tile surely in the lane it moved to, say. Never off the street: a capture is seen only as an
+    absence, and one lane tile the light hides would then be taken for a capture. Not when the
+    camera merely leans to the one likely place either: a tile on a doubtful median may have
+    been pulled off from afar by a word with its letter thrice (one common word in eighteen),
+    and the kiosk must not take that turn for no move. A hand over the street or a tile read as
+    another letter is never settled: then the picture itself is in question, not one space's
+    colour.
     """
     from vision.median_strip import DOUBT as MEDIAN_DOUBT
 
@@ -123,8 +123,7 @@ def settled_by_rules(column: StreetColumn, before: int, team: int) -> tuple[bool
         return all(p > 0.5 - margin if space == place else p < 0.5 + margin for space, p in chance.items())
 
     fitting = [place for place in reachable(before, team) if fits(place)]
-    likely = [place for place in fitting if not unlikely_move(before, place, team)]
-    if len(fitting) == 1 and likely and fitting[0] is not None and chance[fitting[0]] >= 0.5 + margin:
+    if len(fitting) == 1 and fitting[0] is not None and chance[fitting[0]] >= 0.5 + margin:
         return True, fitting[0]
     return False, column.position
 
