@@ -57,12 +57,12 @@ def game_words() -> list[str]:
 
 
 def judge(tally: Counter, before: dict[str, int], reading: StreetReading, after: dict[str, int], team: int,
-          history: bool = True) -> None:
+          history: bool = True, words: list[str] | None = None) -> None:
     """One turn of ``team``: offered exactly, WRONG, or not offered (a hand; doubt). ``history``:
     with what the rules settle from the game's street before the turn (the kiosk), else the read
     alone."""
     if history:
-        seen, doubted = street_by_rules(before, reading, team)
+        seen, doubted = street_by_rules(before, reading, team, words)
     else:
         seen, doubted = reading.positions, frozenset(c.letter for c in reading.columns if c.uncertain)
     moves, truth = seen_moves(before, seen, team), seen_moves(before, after)
@@ -87,9 +87,9 @@ def turns(s: Scene) -> Iterator[tuple[dict[str, int], Rendered, dict[str, int], 
         before = after
 
 
-def run(family: str, seeds: range, light_change: bool, words: list[str] | None
-        ) -> tuple[Counter, Counter, list[str]]:
-    """``words``: the turns' words (None: random letters)."""
+def run(family: str, seeds: range, light_change: bool, words: list[str] | None,
+        dictionary: list[str] | None = None) -> tuple[Counter, Counter, list[str]]:
+    """``words``: the turns' words (None: random letters); ``dictionary``: the kiosk's."""
     kiosk, alone, per_game = Counter(), Counter(), []
     for seed in seeds:
         s = street_scene(seed, family, n_frames=TURNS, hand_chance=0.0, light_change=light_change,
@@ -98,7 +98,7 @@ def run(family: str, seeds: range, light_change: bool, words: list[str] | None
         game = Counter()
         for before, frame, after, team in turns(s):
             reading = reader.read(frame.image)
-            judge(game, before, reading, after, team)
+            judge(game, before, reading, after, team, words=dictionary)
             judge(alone, before, reading, after, team, history=False)
         kiosk.update(game)
         per_game.append(f"{game['exact']}/{TURNS}")
@@ -108,13 +108,14 @@ def run(family: str, seeds: range, light_change: bool, words: list[str] | None
 def main() -> None:
     args = options(seeds=0, seeds_help="first game seed (held-out runs: 900000 and up)")
     games = 2 if args.quick else 6
-    plays = {"words": game_words(), "random letters": None}
+    dictionary = game_words()
+    plays = {"words": dictionary, "random letters": None}
     for family in ("train", "held_out"):
         seeds = range(args.seeds, args.seeds + games)
         for name, light_change in LIGHTS.items():
             for play, words in plays.items():
                 start = time.perf_counter()
-                kiosk, alone, per_game = run(family, seeds, light_change, words)
+                kiosk, alone, per_game = run(family, seeds, light_change, words, dictionary)
                 took = time.perf_counter() - start
                 print(f"\nWord on the Street, {family} family, {name}, {play}, seeds {seeds.start}-"
                       f"{seeds.stop - 1} ({games} games of {TURNS} turns; {took:.0f} s)")

@@ -195,3 +195,13 @@ def test_a_new_game_keeps_an_unfinished_one_to_resume(session: Session) -> None:
     assert session.resume(first) and session.game.scores() == {"Ann": 8, "Bob": 0}
     session.abandon_game(second)
     assert [g.id for g, _ in session.unfinished()] == [first]
+
+
+def test_the_loaded_word_list_is_offered_only_once_it_has_loaded(log_path: Path) -> None:
+    """The camera's street view asks for the words on the screen's thread: it must never wait
+    for the word list to load."""
+    session = Session(GameLog(log_path), authority)  # a loader, not yet called
+    assert session.loaded_authority() is None
+    assert session.warm_up()
+    loaded = session.loaded_authority()
+    assert loaded is not None and loaded is session.word_authority()

@@ -287,6 +287,23 @@ def _sure_street(positions: dict[str, int | None], doubtful: str = "") -> Street
     return StreetReading(tuple(columns), chances=True)
 
 
+def test_a_sure_capture_from_afar_is_believed_when_a_dictionary_word_makes_the_turn() -> None:
+    """Rule sheet: the team on the street says a word; a tile one space from that team's side is
+    pulled off only by a word with its letter twice (LETTER: T from +1 off the street, L and R a
+    space each). The camera is sure of every tile: with the dictionary the turn is believed,
+    without it or with no word making these moves it is asked."""
+    game = {**dict.fromkeys(STREET_LETTERS, 0), "T": 1}
+    seen = {**game, "L": 1, "R": 1, "T": None}
+    reading = _sure_street(seen)
+    assert street_by_rules(game, reading, team=1)[1] == {"T"}  # no dictionary: asked
+    assert street_by_rules(game, reading, team=1, words=["lettuce", "letter"]) == (seen, frozenset())
+    assert street_by_rules(game, reading, team=1, words=["lettuce", "later"])[1] == {"T"}
+    doubtful = _sure_street(seen, doubtful="L")  # another tile in doubt: the turn is asked anyway
+    assert street_by_rules(game, doubtful, team=1, words=["letter"])[1] == {"L", "T"}
+    view = compare_street(game, reading, team=1, words=["letter"])
+    assert view.doubted == frozenset() and view.uncertain == {"L", "R", "T"}  # moved: shown to check
+
+
 def test_no_word_is_offered_for_a_street_the_camera_doubts() -> None:
     """The words the camera offers come from the moves it saw; a read not sure offers none."""
     from games.lexicon import Lexicon

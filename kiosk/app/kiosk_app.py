@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -132,6 +132,8 @@ class TableKeeperApp(App):
         if self.camera is not None:
             # Reads arrive on the camera's thread; the screen is redrawn on the UI thread.
             self.camera.on_read = lambda: Clock.schedule_once(lambda _dt: self._camera_read(), 0)
+            if hasattr(self.camera, "words"):
+                self.camera.words = self._dictionary_words
             if hasattr(self.camera, "start"):
                 self.camera.start()
         resumed = self.session.resume()
@@ -205,6 +207,13 @@ class TableKeeperApp(App):
             notify.notify_ready()
         if self._on_started is not None:
             self._on_started(self)
+
+    def _dictionary_words(self) -> Iterable[str] | None:
+        """The word list's ordinary words, once it has loaded (never waits for it)."""
+        from games.wots_moves import dictionary_words
+
+        lexicon = getattr(self.session.loaded_authority(), "lexicon", None)
+        return None if lexicon is None else dictionary_words(lexicon)
 
     def _warm_authority(self) -> None:
         """Load the word list off the UI thread so the first challenge is instant."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from vision.camera import ResilientCamera
     from vision.camera_sources import CameraSource
     from vision.readers import BoardReader
+    from vision.reading import StreetReading
     from vision.stability import BoardWatcher, Reading
     from vision.upwords_reader import UpwordsReader
 
@@ -67,6 +68,10 @@ class LiveCamera:
         #: Keeps the camera's held controls right when the room's light changes for good.
         self.held = held
         self.on_read: Callable[[], object] | None = None
+        #: The dictionary's words once the word list has loaded, else None (set by the app): a
+        #: street turn the camera is sure of is believed when a word makes its moves.
+        self.words: Callable[[], Iterable[str] | None] | None = None
+        self._street_cache: tuple[StreetReading, object, StreetRead] | None = None
         #: The calibrated board's reader (what ``watcher`` reads with), once opened.
         self.reader: BoardReader | None = None
         self._lock = threading.Lock()
@@ -232,8 +237,22 @@ class LiveCamera:
         if isinstance(game, Upwords) and isinstance(reading, BoardReading):
             return compare(game.board, reading)
         if isinstance(game, WordOnTheStreet) and isinstance(reading, StreetReading):
-            return compare_street(game.positions(), reading, game.state.on_street)
+            return self._street_view(game, reading)
         return None
+
+    def _street_view(self, game: WordOnTheStreet, reading: StreetReading) -> StreetRead:
+        """The street as read against the game's, once per reading and turn: with the dictionary
+        the rules may scan the word list (about half a second on a large list)."""
+        words = self.words() if self.words is not None else None
+        if words is None:  # no word list (yet): nothing to scan, nothing to keep
+            return compare_street(game.positions(), reading, game.state.on_street)
+        turn = (tuple(sorted(game.positions().items())), game.state.on_street)
+        cached = self._street_cache
+        if cached is not None and cached[0] is reading and cached[1] == turn:
+            return cached[2]
+        view = compare_street(game.positions(), reading, game.state.on_street, words)
+        self._street_cache = (reading, turn, view)
+        return view
 
     def proposal(self, game: Game[Any]) -> PlayReading | None:
         """The play the newest reading shows on the game's board (``PlayReading``), or None."""

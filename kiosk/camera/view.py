@@ -7,11 +7,12 @@ disagrees with the game is marked, so the players look before anything is scored
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from games.word_on_the_street import CAPTURED
-from games.wots_moves import reachable, unlikely_move
+from games.word_on_the_street import CAPTURED, LETTERS, WotsState
+from games.wots_moves import reachable, seen_moves, unlikely_move, words_making
 
 if TYPE_CHECKING:
     from games.upwords_board import Board
@@ -65,8 +66,8 @@ class StreetRead:
     doubted: frozenset[str] = frozenset()
 
 
-def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int | None = None
-                    ) -> tuple[dict[str, int | None], frozenset[str]]:
+def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int | None = None,
+                    words: Iterable[str] | None = None) -> tuple[dict[str, int | None], frozenset[str]]:
     """Each letter's space as the camera reads it with what the rules settle, and the letters the
     camera doubts or the rules cannot believe.
 
@@ -77,9 +78,11 @@ def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int
     the rules make an unlikely move of (:func:`games.wots_moves.unlikely_move`: moved away from
     that team, or pulled off from afar) is asked: the camera may have taken the tile for the bare
     strip; and a column the camera doubts is settled where the rules leave it one likely place
-    (:func:`settled_by_rules`)."""
+    (:func:`settled_by_rules`). With the dictionary's ``words``, unlikely moves the camera is
+    sure of are believed when nothing else is in doubt and a word makes exactly the turn's moves
+    as seen: a team must say a word, and a tile the camera missed seldom leaves moves one makes."""
     seen: dict[str, int | None] = dict(reading.positions)
-    doubted = set()
+    doubted, unlikely = set(), set()
     for column in reading.columns:
         before, now = positions[column.letter], column.position
         if abs(before) == CAPTURED:  # never back on the street: a sighting is asked, a doubt settled
@@ -91,9 +94,15 @@ def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int
             settled, seen[column.letter] = settled_by_rules(column, before, team)
             if not settled:
                 doubted.add(column.letter)
-        elif column.uncertain or (team is not None and unlikely_move(before, now, team)):
+        elif column.uncertain:
             doubted.add(column.letter)
-    return seen, frozenset(doubted)
+        elif team is not None and unlikely_move(before, now, team):
+            unlikely.add(column.letter)
+    if unlikely and not doubted and words is not None and team is not None:
+        state = WotsState(tuple(positions[letter] for letter in LETTERS), ((), ()), team)
+        if next(words_making(state, team, seen_moves(positions, seen, team), words), None) is not None:
+            unlikely.clear()
+    return seen, frozenset(doubted | unlikely)
 
 
 def settled_by_rules(column: StreetColumn, before: int, team: int) -> tuple[bool, int | None]:
@@ -128,11 +137,12 @@ def settled_by_rules(column: StreetColumn, before: int, team: int) -> tuple[bool
     return False, column.position
 
 
-def compare_street(positions: dict[str, int], reading: StreetReading, team: int | None = None) -> StreetRead:
+def compare_street(positions: dict[str, int], reading: StreetReading, team: int | None = None,
+                   words: Iterable[str] | None = None) -> StreetRead:
     """Doubtful: a column the camera doubts or the rules cannot believe (:func:`street_by_rules`;
-    ``team``: the team on the street), or a tile not where the game has it (a captured tile is off
-    the board: the camera sees it gone, and that agrees)."""
-    seen, doubted = street_by_rules(positions, reading, team)
+    ``team``: the team on the street, ``words``: the dictionary's), or a tile not where the game
+    has it (a captured tile is off the board: the camera sees it gone, and that agrees)."""
+    seen, doubted = street_by_rules(positions, reading, team, words)
     disagree = {letter for letter, at in seen.items()
                 if (at is not None if abs(positions[letter]) == CAPTURED else at != positions[letter])}
     doubtful = doubted | disagree

@@ -422,6 +422,11 @@ class Session:
         """The word authority (loaded on first use), or None when there is no word list."""
         return self._authority()
 
+    def loaded_authority(self) -> Authority | None:
+        """The word authority if it has loaded already: for callers that must never wait for it."""
+        with self._lock:
+            return self.authority if isinstance(self.authority, Authority) else None
+
     def _authority(self) -> Authority | None:
         with self._lock:
             if self.authority is None:
