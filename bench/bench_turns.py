@@ -23,6 +23,7 @@ brightness x0.6-1.6, white balance +-25 %, soft shadows, glare). Two kinds of tu
 streets, cameras and lights: real words (SCOWL's commonest, :func:`game_words`: what teams
 say; one in eighteen has a letter thrice, which pulls a median tile off from afar) and 3-7
 letters drawn at random (a harder test: repeated letters, so captures from afar, far more often).
+The kiosk's rules consult its own dictionary (:func:`kiosk_dictionary`), as at the table.
 """
 
 from __future__ import annotations
@@ -54,6 +55,15 @@ def game_words() -> list[str]:
     from games.wots_moves import dictionary_words
 
     return [word for word in dictionary_words(Lexicon.load(size=WORD_LIST_SIZE)) if len(word) >= 3]
+
+
+def kiosk_dictionary() -> list[str]:
+    """The words the kiosk's rules consult (SCOWL at the kiosk's default size, far more words
+    than teams say): the larger the list, the likelier a misread's moves make some word."""
+    from games.lexicon import Lexicon
+    from games.wots_moves import dictionary_words
+
+    return list(dictionary_words(Lexicon.load()))
 
 
 def judge(tally: Counter, before: dict[str, int], reading: StreetReading, after: dict[str, int], team: int,
@@ -108,8 +118,8 @@ def run(family: str, seeds: range, light_change: bool, words: list[str] | None,
 def main() -> None:
     args = options(seeds=0, seeds_help="first game seed (held-out runs: 900000 and up)")
     games = 2 if args.quick else 6
-    dictionary = game_words()
-    plays = {"words": dictionary, "random letters": None}
+    dictionary = kiosk_dictionary()
+    plays = {"words": game_words(), "random letters": None}
     for family in ("train", "held_out"):
         seeds = range(args.seeds, args.seeds + games)
         for name, light_change in LIGHTS.items():
