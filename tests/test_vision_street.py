@@ -327,3 +327,55 @@ def test_no_word_is_offered_for_a_street_the_camera_doubts() -> None:
     doubted = compare_street(game.positions(), _sure_street(moved, doubtful="G"), team=0)
     moves = street_moves(game, Camera(doubted), Authority())
     assert moves.words == [] and moves.seen == {"G": -1, "N": -1, "T": -1}
+
+
+@pytest.mark.slow
+def test_the_live_camera_believes_a_sure_turn_a_word_makes_once_the_word_list_is_there(tmp_path) -> None:
+    """The kiosk's own camera path, end to end: frames from a recording of a rendered street
+    after a turn whose word pulled N off from the lane next to the first team (twice in the
+    word), read on the camera's worker thread; the game played up to that turn by the engine,
+    with the scene's own words. Without the word list the capture from afar is asked; with it,
+    nothing is, and the view is kept for that reading and turn."""
+    import time
+
+    import cv2
+
+    from bench.bench_hands import _street_reader
+    from bench.bench_turns import game_words, turns
+    from games.word_on_the_street import WordOnTheStreet
+    from kiosk.camera.live import LiveCamera
+    from vision.camera import ResilientCamera
+    from vision.camera_sources import ReplaySource
+    from vision.hands import hand_over_board
+    from vision.stability import BoardWatcher, SteadinessGate
+
+    words, seed, turn = game_words(), 1070001, 6
+    scene = street_scene(seed, "train", n_frames=14, hand_chance=0.0, sequence=True, words=words)
+    before, frame, after, team = list(turns(scene))[turn]
+    draws = np.random.default_rng([seed, 0x7E2])  # the scene's words, drawn as it drew them
+    game = WordOnTheStreet(["Reds", "Blues"])
+    for _ in range(turn):
+        game.apply({"type": "word", "word": words[int(draws.integers(len(words)))]})
+    assert game.positions() == before and game.state.on_street == team
+    cv2.imwrite(str(tmp_path / "turn.png"), frame.image)
+    reader = _street_reader(scene, True)
+    look = reader.appearance
+    gate = SteadinessGate(lambda f: reader.planes.warp(f, 5, 17, 16), 5, 17,  # as the kiosk builds it
+                          hand_over_board=lambda f: hand_over_board(f, reader.corners, 5, 17, look))
+    watcher = BoardWatcher(gate, lambda f, _p, _c: reader.read(f))
+    live = LiveCamera(ResilientCamera(lambda: ReplaySource(tmp_path), clock=time.monotonic), watcher,
+                      "word-on-the-street", period=0.02)
+    live.start()
+    try:
+        give_up = time.monotonic() + 60
+        while live.view_of(game) is None and time.monotonic() < give_up:
+            time.sleep(0.1)
+        asked = live.view_of(game)
+        assert asked is not None and asked.doubted == {"N"}  # no word list yet: asked
+        live.words = lambda: words
+        view = live.view_of(game)
+        assert view.doubted == frozenset() and live.view_of(game) is view
+        moves = seen_moves(before, view.positions, team)
+        assert moves == seen_moves(before, after) == {"G": -1, "M": -1, "N": -2}
+    finally:
+        live.close()
