@@ -83,6 +83,14 @@ def words_making(state: WotsState, team: int, seen: Mapping[str, int], words: It
             yield upper
 
 
+def made_by_a_word(before: Mapping[str, int], after: Mapping[str, int | None], team: int,
+                   words: Iterable[str]) -> bool:
+    """Whether one of ``words`` makes exactly the moves from the street ``before`` to ``after`` in
+    ``team``'s turn: a team must say a word, so moves no word makes were misread."""
+    state = WotsState(tuple(before[letter] for letter in LETTERS), ((), ()), team)
+    return next(words_making(state, team, seen_moves(before, after, team), words), None) is not None
+
+
 def words_for_moves(state: WotsState, team: int, seen: Mapping[str, int], words: Iterable[str],
                     limit: int = 12) -> list[str]:
     """Dictionary words that make exactly the moves seen, shortest first (at most ``limit``)."""

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from games.word_on_the_street import CAPTURED, LETTERS, WotsState
-from games.wots_moves import reachable, seen_moves, unlikely_move, words_making
+from games.word_on_the_street import CAPTURED
+from games.wots_moves import made_by_a_word, reachable, unlikely_move
 
 if TYPE_CHECKING:
     from games.upwords_board import Board
@@ -77,10 +77,11 @@ def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int
     the rules say it cannot be, the players look. With the ``team`` on the street known, a tile
     the rules make an unlikely move of (:func:`games.wots_moves.unlikely_move`: moved away from
     that team, or pulled off from afar) is asked: the camera may have taken the tile for the bare
-    strip; and a column the camera doubts is settled where the rules leave it one likely place
-    (:func:`settled_by_rules`). With the dictionary's ``words``, unlikely moves the camera is
-    sure of are believed when nothing else is in doubt and a word makes exactly the turn's moves
-    as seen: a team must say a word, and a tile the camera missed seldom leaves moves one makes."""
+    strip; and a column the camera doubts is settled where the rules leave it one place the
+    camera surely sees the tile in (:func:`settled_by_rules`). With the dictionary's ``words``,
+    unlikely moves the camera is sure of are believed when nothing else is in doubt and a word
+    makes exactly the turn's moves as seen (:func:`games.wots_moves.made_by_a_word`): a tile the
+    camera missed seldom leaves moves one makes."""
     seen: dict[str, int | None] = dict(reading.positions)
     doubted, unlikely = set(), set()
     for column in reading.columns:
@@ -98,10 +99,9 @@ def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int
             doubted.add(column.letter)
         elif team is not None and unlikely_move(before, now, team):
             unlikely.add(column.letter)
-    if unlikely and not doubted and words is not None and team is not None:
-        state = WotsState(tuple(positions[letter] for letter in LETTERS), ((), ()), team)
-        if next(words_making(state, team, seen_moves(positions, seen, team), words), None) is not None:
-            unlikely.clear()
+    if unlikely and not doubted and words is not None and team is not None \
+            and made_by_a_word(positions, seen, team, words):
+        unlikely.clear()
     return seen, frozenset(doubted | unlikely)
 
 

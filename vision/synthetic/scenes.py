@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from games.word_on_the_street import WotsState, move_tiles
+from games.word_on_the_street import CAPTURED, WotsState, direction, move_tiles
 from vision.synthetic.effects import Hand
 from vision.synthetic.render import (
     Effects,
@@ -271,15 +271,15 @@ def _street_turns(rng: np.random.Generator, turns: int, words: Sequence[str] | N
     at = dict.fromkeys(STREET_LETTERS, 0)
     out = []
     for turn in range(turns):
-        way = -1 if turn % 2 == 0 else 1
+        team = turn % 2
         if words is not None:
-            state = WotsState(tuple(at[letter] for letter in STREET_LETTERS), ((), ()), turn % 2)
-            moved, _ = move_tiles(state, turn % 2, words[int(rng.integers(len(words)))])
+            state = WotsState(tuple(at[letter] for letter in STREET_LETTERS), ((), ()), team)
+            moved, _ = move_tiles(state, team, words[int(rng.integers(len(words)))])
             at = dict(zip(STREET_LETTERS, moved.positions, strict=True))
         else:
             for letter in rng.choice(list(STREET_LETTERS), int(rng.integers(3, 8))):
-                if abs(at[letter]) < 3:
-                    at[letter] += way
+                if abs(at[letter]) < CAPTURED:
+                    at[letter] += direction(team)
         out.append(dict(at))
     return out
 
