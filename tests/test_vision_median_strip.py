@@ -24,7 +24,8 @@ from vision.median_strip import (
 )
 from vision.small_net import SmallNet
 from vision.street import StreetReader
-from vision.synthetic.fit_median import band, fit, tiles_ink
+from vision.synthetic.banding import band
+from vision.synthetic.fit_median import WRONG_COSTS, fit, tiles_ink
 from vision.synthetic.scenes import street_scene
 from vision.synthetic.train import learn_scene, street_reader
 
@@ -118,14 +119,15 @@ def test_beyond_the_band_a_space_is_sure_within_it_asked_and_guessed_its_way() -
 def test_the_band_is_where_mistakes_and_questions_cost_least() -> None:
     y = np.array([1, 1, 1, 0, 0, 0], float)
     p = np.array([0.99, 0.9, 0.3, 0.01, 0.2, 0.6])  # a tile at 0.3 and a bare space at 0.6
-    assert band(p, y) == (0.2, 0.9)  # both asked, nothing else
-    assert band(np.array([0.99, 0.01]), np.array([1.0, 0.0])) == (0.01, 0.99)
-    assert band(np.array([0.7, 0.4]), np.array([1.0, 0.0])) == (0.2, 0.8)  # never looser than the reader
+    assert band(p, y, WRONG_COSTS) == (0.2, 0.9)  # both asked, nothing else
+    assert band(np.array([0.99, 0.01]), np.array([1.0, 0.0]), WRONG_COSTS) == (0.01, 0.99)
+    # never looser than the reader:
+    assert band(np.array([0.7, 0.4]), np.array([1.0, 0.0]), WRONG_COSTS) == (0.2, 0.8)
     # one tile the evidence called bare, below 2,000 bare spaces: asking them all costs more than
     # the one mistake at the default price, less at three times it
     p = np.concatenate([[0.001], np.full(2000, 0.002), [0.99]])
     y = np.concatenate([[1.0], np.zeros(2000), [1.0]])
-    assert band(p, y)[0] == 0.002
+    assert band(p, y, WRONG_COSTS)[0] == 0.002
     assert band(p, y, cost=3000.0)[0] == 0.0
 
 

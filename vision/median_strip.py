@@ -19,16 +19,12 @@ fitted without its street, cost least, a space wrong and sure costing 300 asked
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from calibration.durable import write_atomically
-from vision.small_net import SmallNet
+from vision.space_decision import SpaceDecision
 
 MEDIAN_ROW = 2
 LANE_ROWS = (0, 1, 3, 4)
@@ -103,36 +99,18 @@ def median_evidence(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.nda
     return out
 
 
-@dataclass(frozen=True)
-class MedianModel:
-    """The median's fitted decision: a tile's probability from :func:`median_evidence` (a
-    :class:`vision.small_net.SmallNet`: the evidence interacts), sure at or below ``sure_bare``
-    or at or above ``sure_tile``, asked in between; ``info``: what it was fitted on and how it did."""
+class MedianModel(SpaceDecision):
+    """The median's fitted decision over :func:`median_evidence`."""
 
-    net: SmallNet
-    sure_bare: float
-    sure_tile: float
-    info: dict[str, Any]
-
-    def probability(self, evidence: np.ndarray) -> np.ndarray:
-        return self.net.probability(evidence)
+    features = FEATURES
+    refit = "python -m vision.synthetic.fit_median"
 
     def save(self, path: str | Path = MEDIAN_FILE) -> None:
-        data = {"features": list(FEATURES), "sure_bare": self.sure_bare, "sure_tile": self.sure_tile,
-                "model": self.net.to_dict(), "fitted_on": self.info}
-        write_atomically(Path(path), (json.dumps(data, indent=1) + "\n").encode("utf-8"))
+        super().save(path)
 
     @classmethod
     def load(cls, path: str | Path = MEDIAN_FILE) -> MedianModel:
-        try:
-            data = json.loads(Path(path).read_text())
-            if data["features"] != list(FEATURES):
-                raise ValueError("it weighs other evidence than this reader gives")
-            return cls(SmallNet.from_dict(data["model"]), float(data["sure_bare"]), float(data["sure_tile"]),
-                       dict(data["fitted_on"]))
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise ValueError(f"the median's model in {path} cannot be read ({error}); "
-                             "refit it: python -m vision.synthetic.fit_median") from error
+        return super().load(path)
 
 
 @cache
@@ -154,13 +132,8 @@ def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarr
     out = np.array(prob, np.float64, copy=True)
     doubts: list[str | None] = [None] * out.shape[1]
     for col, q in enumerate(p):
-        if q >= model.sure_tile:
-            out[MEDIAN_ROW, col] = 0.8 + 0.2 * (q - model.sure_tile) / max(1.0 - model.sure_tile, 1e-9)
-        elif q <= model.sure_bare:
-            out[MEDIAN_ROW, col] = 0.2 * q / max(model.sure_bare, 1e-9)
-        else:
-            out[MEDIAN_ROW, col] = 0.55 if q >= 0.5 else 0.45
-            doubts[col] = DOUBT
+        out[MEDIAN_ROW, col], asked = model.chance(float(q))
+        doubts[col] = DOUBT if asked else None
     return out, doubts
 
 

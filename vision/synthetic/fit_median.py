@@ -34,6 +34,7 @@ import numpy as np
 
 from vision.median_strip import MEDIAN_FILE, MEDIAN_ROW, MedianModel, median_evidence
 from vision.small_net import SmallNet
+from vision.synthetic.banding import band, out_of_fold
 from vision.synthetic.scenes import street_scene
 from vision.synthetic.train import learn_scene, street_reader, truth
 
@@ -41,7 +42,6 @@ DEFAULT_SEED = 29
 DEFAULT_STREETS = 200
 #: pictures per street: a game turn by turn, and independent random streets
 GAME_TURNS, RANDOM_FRAMES = 14, 6
-FOLDS = 5
 #: what a median space read wrong and sure costs, in spaces asked: the band is where the two
 #: together cost least out of fold (a wrong street spoils a turn's score, a question costs a tap).
 #: Not "none wrong at any price": then the few pictures the evidence cannot explain (tiles washed
@@ -49,8 +49,6 @@ FOLDS = 5
 #: fitting streets' spaces were asked 10.6 % of the time (8 wrong and sure of 224,400); at 300,
 #: 4.5 % (32); at 100, 4.2 % (37).
 WRONG_COSTS = 300.0
-#: the band never narrows past the reader's own confidence threshold (0.6: a probability 0.8)
-WIDEST_SURE_BARE, NARROWEST_SURE_TILE = 0.2, 0.8
 
 
 def street_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -101,39 +99,6 @@ def collect(seed: int, streets: int, workers: int = 2) -> tuple[np.ndarray, np.n
     return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts]), groups
 
 
-def out_of_fold(x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> np.ndarray:
-    """Each row's probability from a network fitted without its street."""
-    fold = groups % FOLDS
-    out = np.zeros(len(y))
-    for k in range(FOLDS):
-        held = fold == k
-        out[held] = SmallNet.fit(x[~held], y[~held]).probability(x[held])
-    return out
-
-
-def band(p: np.ndarray, y: np.ndarray, cost: float = WRONG_COSTS) -> tuple[float, float]:
-    """(sure_bare, sure_tile): each the threshold that costs least on out-of-fold probabilities
-    ``p`` (truth ``y``), a space wrong and sure costing ``cost`` spaces asked; never looser than
-    the reader's own confidence threshold."""
-    tiles, bare, every = np.sort(p[y > 0.5]), np.sort(p[y < 0.5]), np.sort(p)
-
-    def cheapest(candidates: np.ndarray, wrong: np.ndarray, asked: np.ndarray, last: bool) -> float:
-        """The cheapest candidate; of equals, the ``last`` (the narrowest band) or the first."""
-        total = wrong * cost + asked
-        ties = np.flatnonzero(total == total.min())
-        return float(candidates[ties[-1] if last else ties[0]])
-
-    # sure bare at or below t: tiles there are wrong; every space above t and below a half is asked
-    low = np.concatenate([[0.0], bare[bare < 0.5]])
-    sure_bare = cheapest(low, np.searchsorted(tiles, low, side="right"),
-                         np.searchsorted(every, 0.5) - np.searchsorted(every, low, side="right"), True)
-    # sure tile at or above t: bare spaces there are wrong; every space from a half to below t is asked
-    high = np.concatenate([tiles[tiles >= 0.5], [1.0]])
-    sure_tile = cheapest(high, len(bare) - np.searchsorted(bare, high, side="left"),
-                         np.searchsorted(every, high, side="left") - np.searchsorted(every, 0.5), False)
-    return min(sure_bare, WIDEST_SURE_BARE), max(sure_tile, NARROWEST_SURE_TILE)
-
-
 def fit(seed: int = DEFAULT_SEED, streets: int = DEFAULT_STREETS, workers: int = 2,
         examples: Path | None = None) -> MedianModel:
     """``examples``: a file to keep the evidence in, and to take it from when it exists (a refit
@@ -147,7 +112,7 @@ def fit(seed: int = DEFAULT_SEED, streets: int = DEFAULT_STREETS, workers: int =
         if examples is not None:
             np.savez_compressed(examples, x=x, y=y, groups=groups, seed=seed)
     oof = out_of_fold(x, y, groups)
-    sure_bare, sure_tile = band(oof, y)
+    sure_bare, sure_tile = band(oof, y, WRONG_COSTS)
     model = SmallNet.fit(x, y)
     asked = (oof > sure_bare) & (oof < sure_tile)
     info = {"seed": seed, "streets": streets, "family": "train", "date": datetime.date.today().isoformat(),
