@@ -43,26 +43,19 @@ import vision.arms
 from bench import options
 from bench.bench_generalise import grid_readers, judge_cell
 from vision.hands import UNDER_HAND, UNDER_HAND_FLAG
-from vision.letters import LetterClassifier, LetterReader, augmented
 from vision.street import StreetReader
 from vision.synthetic.scenes import Scene, grid_scene, street_scene
-from vision.synthetic.textures import STREET_LETTERS
-from vision.synthetic.train import learn_scene, street_reader
+from vision.synthetic.train import learn_scene, taught_street_reader
 
 KINDS = ("upwords8", "grid15", "street")
 LIGHT_KINDS = ("upwords8", "upwords10", "grid15", "street")
 
 
 def _street_reader(s, keep_picture: bool) -> StreetReader:
-    cal = s.calibration
     appearance = learn_scene(s)
     if not keep_picture:
         appearance = replace(appearance, scene=None)
-    reader = street_reader(s, appearance)
-    top = reader.warp(cal.image)
-    crops = [reader.face_crop(top, 2, c) for c in range(17)]
-    reader.letters = LetterReader(LetterClassifier().fit(*augmented(crops, list(STREET_LETTERS))), 0.5)
-    return reader
+    return taught_street_reader(s, appearance)
 
 
 @lru_cache(maxsize=16)  # both checks read the same scenes: rendered once

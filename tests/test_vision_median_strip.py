@@ -24,8 +24,8 @@ from vision.median_strip import (
 )
 from vision.small_net import SmallNet
 from vision.street import StreetReader
-from vision.synthetic.banding import band
 from vision.synthetic.fit_median import WRONG_COSTS, fit, tiles_ink
+from vision.synthetic.fitting import band
 from vision.synthetic.scenes import street_scene
 from vision.synthetic.train import learn_scene, street_reader
 
@@ -146,7 +146,7 @@ def test_the_versioned_model_says_what_it_was_fitted_on() -> None:
     facts = model.info
     assert facts["family"] == "train" and facts["streets"] >= 100 and facts["wrong_costs"] >= 100
     judged = facts["out_of_fold"]  # each street by a network fitted without it
-    spaces = facts["median_spaces"]
+    spaces = facts["spaces"]
     assert judged["wrong_and_sure"] < spaces / 5000 and judged["asked"] < spaces / 10
     assert 0.0 < model.sure_bare <= 0.2 and 0.8 <= model.sure_tile < 1.0
     assert json.loads(MEDIAN_FILE.read_text())["features"] == list(FEATURES)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.space_decision import SpaceDecision
+from vision.space_decision import SpaceDecision, logit
 
 MEDIAN_ROW = 2
 LANE_ROWS = (0, 1, 3, 4)
@@ -60,11 +60,6 @@ FEATURES = (
 )
 
 
-def _logit(p: np.ndarray | float) -> np.ndarray:
-    q = np.clip(np.asarray(p, np.float64), 1e-4, 1.0 - 1e-4)
-    return np.log(q / (1.0 - q))
-
-
 def median_evidence(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarray,
                     inks_now: np.ndarray | None = None, inks_start: np.ndarray | None = None) -> np.ndarray:
     """The evidence on each median space (17 x len(:data:`FEATURES`)).
@@ -89,12 +84,12 @@ def median_evidence(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.nda
         has = len(examples) >= MIN_EXAMPLES
         by_ground, to_tile, off_ground = ground.place(examples, col) if has else (0.5, 0.0, 0.0)
         by_ink, _, off_ink = ink.place(examples, col) if has else (0.5, 0.0, 0.0)
-        model = float(_logit(median[col]))
+        model = float(logit(median[col]))
         moved_ratio = min(to_tile / left, 3.0) - 1.0 if has and left > 0 else 0.0
-        out[col] = (model, _logit(lanes[col]), float(has), np.log1p(len(examples)),
+        out[col] = (model, logit(lanes[col]), float(has), np.log1p(len(examples)),
                     (by_ground - 0.5) * ground.log_apart, (by_ink - 0.5) * ink.log_apart,
                     by_ground - 0.5, by_ink - 0.5, moved_ratio, ground.log_apart, ink.log_apart,
-                    model * (1.0 - has), _logit(on_bare), model * (on_bare < 0.5),
+                    model * (1.0 - has), logit(on_bare), model * (on_bare < 0.5),
                     ground.neither(off_ground), ink.neither(off_ink))
     return out
 

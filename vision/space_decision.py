@@ -2,7 +2,7 @@
 
 Why one class: the street's median (:mod:`vision.median_strip`) and its lanes
 (:mod:`vision.street_lanes`) each weigh their own evidence, but both are a small network's
-probability with a band fitted out of fold (:mod:`vision.synthetic.banding`), kept as a JSON file
+probability with a band fitted out of fold (:mod:`vision.synthetic.fitting`), kept as a JSON file
 beside the other models with what it was fitted on, and both hand the reader a tile's chance
 the same way.
 """
@@ -18,6 +18,12 @@ import numpy as np
 
 from calibration.durable import write_atomically
 from vision.small_net import SmallNet
+
+
+def logit(p: np.ndarray | float) -> np.ndarray:
+    """A probability as log-odds, kept finite: the networks' evidence is on this scale."""
+    q = np.clip(np.asarray(p, np.float64), 1e-4, 1.0 - 1e-4)
+    return np.log(q / (1.0 - q))
 
 
 @dataclass(frozen=True)

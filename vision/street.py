@@ -22,11 +22,13 @@ from games.word_on_the_street import LETTERS as STREET_LETTERS
 from vision.appearance import BoardAppearance, board_looks, board_warp, face_parts
 from vision.arms import surround_light
 from vision.hands import UNDER_HAND, hand_cells, hand_flags
+from vision.letters import LetterRead
 from vision.median_strip import MEDIAN_ROW, settle_median
 from vision.occupancy import cell_fraction, glyph_centre, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model, light_change
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, StreetColumn, StreetReading, check_picture, unit
+from vision.street_lanes import LaneModel, lane_evidence, lane_model, likeliest_lane
 from vision.upwords_reader import LetterReaderLike
 
 SPACES = (-2, -1, 0, 1, 2)
@@ -100,12 +102,14 @@ class StreetReader:
             doubts: list[str | None] = [None] * self.cols
             if found.median is not None:
                 prob, doubts = settle_median(prob, *found.median)
+            faces = FaceReads(self, top)
+            prob = self.settle_lanes(prob, faces)
             hand = hand_cells(found.board, self.rows, self.cols, self.appearance, image, self.corners)
             any_hand = bool((hand > UNDER_HAND).any())
             flags = [hand_flags(hand[:, col].max(), any_hand) + ([doubt] if doubt else [])
                      for col, doubt in enumerate(doubts)]
             return StreetReading(columns=tuple(
-                self._judge_learnt(col, letter, prob[:, col], top, flags[col])
+                self._judge_learnt(col, letter, prob[:, col], faces, flags[col])
                 for col, letter in enumerate(STREET_LETTERS)), chances=True)
         scores = self.space_scores(top)
         hand = cell_fraction(skin_mask(top), self.rows, self.cols, self.cell_px, 0.0)
@@ -133,7 +137,19 @@ class StreetReader:
         inks_start = None if self.appearance.inks is None else self.appearance.inks[MEDIAN_ROW]
         return StreetEvidence(prob, (now[0], self.appearance.faces[MEDIAN_ROW], inks[0], inks_start), board)
 
-    def _judge_learnt(self, col: int, letter: str, prob: np.ndarray, top: np.ndarray,
+    def settle_lanes(self, prob: np.ndarray, faces: FaceReads, model: LaneModel | None = None) -> np.ndarray:
+        """The street's tile chances (5 x 17) with each column's likeliest lane space decided by
+        the fitted ``model`` (by default :func:`vision.street_lanes.lane_model`) from its
+        occupancy and what its face reads (:mod:`vision.street_lanes`)."""
+        model = model or lane_model()
+        out = np.array(prob, np.float64, copy=True)
+        for col, letter in enumerate(STREET_LETTERS):
+            row, next_chance = likeliest_lane(prob, col)
+            evidence = lane_evidence(float(prob[row, col]), next_chance, faces.read(row, col, letter), letter)
+            out[row, col], _ = model.chance(float(model.probability(evidence[None, :])[0]))
+        return out
+
+    def _judge_learnt(self, col: int, letter: str, prob: np.ndarray, faces: FaceReads,
                       flags: list[str]) -> StreetColumn:
         """A column's tile from the learnt model: at most one of its five spaces holds it;
         ``flags``: the hand's (:func:`vision.hands.hand_flags`)."""
@@ -147,19 +163,18 @@ class StreetReader:
         conf = unit(min((p - 0.5) * 2.0, (0.5 - second) * 2.0 if second < 0.5 else 0.0))
         if second >= 0.5:
             flags.append("two spaces of this column look occupied")
-        letter_conf, misread = self._face_check(top, best, col, letter)
+        letter_conf, misread = self._face_check(faces.read(best, col, letter), letter)
         if misread:
             flags.append(misread)
             conf = min(conf, letter_conf)
         return StreetColumn(letter, SPACES[best], conf, letter_conf, tuple(flags), scores, self.threshold)
 
-    def _face_check(self, top: np.ndarray, row: int, col: int, letter: str) -> tuple[float, str | None]:
-        """How sure the tile's face shows ``letter`` (1.0 without a letter reader, 0.5 where it
-        reads as nothing sure), and the flag when it surely reads as another letter: then the
-        confidence is what that read leaves over."""
-        if self.letters is None:
+    def _face_check(self, read: LetterRead | None, letter: str) -> tuple[float, str | None]:
+        """How sure the tile's face (``read``; None without a letter reader) shows ``letter``
+        (1.0 without a letter reader, 0.5 where it reads as nothing sure), and the flag when it
+        surely reads as another letter: then the confidence is what that read leaves over."""
+        if read is None:
             return 1.0, None
-        read = self._read_turned(self.face_crop(top, row, col), letter)
         if read.letter is not None and read.letter != letter and read.confidence >= self.threshold:
             return 1.0 - float(read.confidence), f"the tile reads {read.letter}, not {letter}"
         return (max(float(read.confidence), 0.5) if read.letter == letter else 0.5), None
@@ -223,7 +238,7 @@ class StreetReader:
         conf = unit(margin)
         if runner_up > TILE_RATIO:  # two spaces look like tiles: one column holds only one
             flags.append("two spaces of this column look occupied")
-        letter_conf, misread = self._face_check(top, best, col, letter)
+        letter_conf, misread = self._face_check(FaceReads(self, top).read(best, col, letter), letter)
         if misread:
             flags.append(misread)
         if self.letters is not None:
@@ -231,3 +246,20 @@ class StreetReader:
         return StreetColumn(letter, SPACES[best], conf, letter_conf, tuple(flags),
                             tuple(float(x) for x in scores / empty_level), self.threshold)
 
+
+class FaceReads:
+    """The letters the faces of one picture read, each face read once: the lanes' decision and
+    the letter check ask the same face."""
+
+    def __init__(self, reader: StreetReader, top: np.ndarray) -> None:
+        self.reader, self.top = reader, top
+        self.kept: dict[tuple[int, int], LetterRead] = {}
+
+    def read(self, row: int, col: int, letter: str) -> LetterRead | None:
+        """What the face in ``(row, col)`` reads, turned toward ``letter``; None without a letter reader."""
+        if self.reader.letters is None:
+            return None
+        if (row, col) not in self.kept:
+            face = self.reader.face_crop(self.top, row, col)
+            self.kept[(row, col)] = self.reader._read_turned(face, letter)
+        return self.kept[(row, col)]

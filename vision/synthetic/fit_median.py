@@ -24,17 +24,12 @@ and ``python -m bench generalise`` measure on it.
 
 from __future__ import annotations
 
-import argparse
-import datetime
-import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
 from vision.median_strip import MEDIAN_FILE, MEDIAN_ROW, MedianModel, median_evidence
-from vision.small_net import SmallNet
-from vision.synthetic.banding import band, out_of_fold
+from vision.synthetic.fitting import fit_command, fit_decision
 from vision.synthetic.scenes import street_scene
 from vision.synthetic.train import learn_scene, street_reader, truth
 
@@ -90,53 +85,14 @@ def tiles_ink(inks_now: np.ndarray, inks_start: np.ndarray, tiles: np.ndarray,
     return out
 
 
-def collect(seed: int, streets: int, workers: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Evidence, labels and each row's street (for the folds)."""
-    seeds = [int(s) for s in np.random.default_rng(seed).integers(0, 2**31 - 1, streets)]
-    with ProcessPoolExecutor(workers) as pool:
-        parts = list(pool.map(street_examples, seeds))
-    groups = np.concatenate([np.full(len(y), i) for i, (_, y) in enumerate(parts)])
-    return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts]), groups
-
-
 def fit(seed: int = DEFAULT_SEED, streets: int = DEFAULT_STREETS, workers: int = 2,
         examples: Path | None = None) -> MedianModel:
-    """``examples``: a file to keep the evidence in, and to take it from when it exists (a refit
-    of the network or the band without rendering again)."""
-    if examples is not None and examples.exists():
-        with np.load(examples) as kept:  # the seed and streets it was gathered from are its own
-            x, y, groups, seed = kept["x"], kept["y"], kept["groups"], int(kept["seed"])
-        streets = int(groups.max()) + 1
-    else:
-        x, y, groups = collect(seed, streets, workers)
-        if examples is not None:
-            np.savez_compressed(examples, x=x, y=y, groups=groups, seed=seed)
-    oof = out_of_fold(x, y, groups)
-    sure_bare, sure_tile = band(oof, y, WRONG_COSTS)
-    model = SmallNet.fit(x, y)
-    asked = (oof > sure_bare) & (oof < sure_tile)
-    info = {"seed": seed, "streets": streets, "family": "train", "date": datetime.date.today().isoformat(),
-            "median_spaces": len(y), "tiles": int(y.sum()), "wrong_costs": WRONG_COSTS,
-            "out_of_fold": {"asked": int(asked.sum()),
-                            "wrong_and_sure": int((~asked & ((oof >= 0.5) != (y > 0.5))).sum()),
-                            "wrong_at_half": int(((oof >= 0.5) != (y > 0.5)).sum())}}
-    return MedianModel(model, sure_bare, sure_tile, info)
+    """The median's decision (:func:`vision.synthetic.fitting.fit_decision`)."""
+    return fit_decision(MedianModel, street_examples, WRONG_COSTS, seed, streets, workers, examples)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--streets", type=int, default=DEFAULT_STREETS)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", default=str(MEDIAN_FILE))
-    parser.add_argument("--examples", type=Path, help="keep the evidence here (and reuse it when it exists)")
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
-    model = fit(args.seed, args.streets, args.workers, args.examples)
-    model.save(args.out)
-    print(f"fitted on {args.streets} streets in {time.perf_counter() - start:.0f} s -> {args.out}")
-    print(f"  sure bare <= {model.sure_bare:.4f}, sure tile >= {model.sure_tile:.4f}; {model.info}")
-    return 0
+    return fit_command(argv, __doc__.splitlines()[0], fit, DEFAULT_SEED, DEFAULT_STREETS, MEDIAN_FILE)
 
 
 if __name__ == "__main__":

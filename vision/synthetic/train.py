@@ -18,11 +18,16 @@ import numpy as np
 
 from vision.appearance import BoardAppearance, board_looks
 from vision.learn_board import learn_grid, learn_street
+from vision.letters import LetterReader, teach
+from vision.median_strip import MEDIAN_ROW
 from vision.occupancy_model import KINDS, MODEL_FILE, Logistic, OccupancyModel, features
 from vision.street import StreetGeometry, StreetReader
 from vision.synthetic.scenes import Scene, scene
+from vision.synthetic.textures import STREET_LETTERS
 
 DEFAULT_SEED = 14
+#: a letter read below this is unsure, as the kiosk's live camera reads (:mod:`kiosk.camera.live`)
+LETTER_THRESHOLD = 0.5
 #: scenes per board kind in the default training run
 DEFAULT_SCENES = {"upwords8": 40, "upwords10": 16, "grid15": 24, "street": 40}
 
@@ -45,11 +50,20 @@ def street_reader(s: Scene, appearance: BoardAppearance | None) -> StreetReader:
     return StreetReader(cal.corners, cal.image_size, geometry=geometry, appearance=appearance)
 
 
+def taught_street_reader(s: Scene, appearance: BoardAppearance | None) -> StreetReader:
+    """:func:`street_reader` with the letters taught as a family teaches them: from the start
+    position's own tiles (:func:`vision.letters.teach`), read with the kiosk's threshold."""
+    reader = street_reader(s, appearance)
+    top = reader.warp(s.calibration.image)
+    crops = [reader.face_crop(top, MEDIAN_ROW, col) for col in range(len(STREET_LETTERS))]
+    reader.letters = LetterReader(teach(crops, list(STREET_LETTERS)), LETTER_THRESHOLD)
+    return reader
+
+
 def truth(frame) -> np.ndarray:
     """Occupied cells of a rendered frame (rows x cols)."""
     if frame.kind == "street":
         out = np.zeros((frame.rows, frame.cols), bool)
-        from vision.synthetic.textures import STREET_LETTERS
         for c, letter in enumerate(STREET_LETTERS):
             pos = frame.positions.get(letter)
             if pos is not None and -2 <= pos <= 2:

@@ -1,0 +1,119 @@
+"""What the fits of a decision share: gathering evidence on random streets, and the band the
+decision is asked within, chosen out of fold.
+
+Why out of fold: a network's probabilities on the scenes it was fitted on are surer than on any
+other; each scene is judged here by a network fitted without it, as a table nobody drew would be,
+and the band is where those judgements cost least, a space wrong and sure costing ``cost``
+spaces asked (a wrong read spoils a turn's score, a question costs a tap).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+import numpy as np
+
+from vision.small_net import SmallNet
+from vision.space_decision import SpaceDecision
+
+D = TypeVar("D", bound=SpaceDecision)
+
+FOLDS = 5
+#: the band never narrows past the reader's own confidence threshold (0.6: a probability 0.8)
+WIDEST_SURE_BARE, NARROWEST_SURE_TILE = 0.2, 0.8
+
+
+def out_of_fold(x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Each row's probability from a network fitted without its scene (``groups``: each row's)."""
+    fold = groups % FOLDS
+    out = np.zeros(len(y))
+    for k in range(FOLDS):
+        held = fold == k
+        out[held] = SmallNet.fit(x[~held], y[~held]).probability(x[held])
+    return out
+
+
+def band(p: np.ndarray, y: np.ndarray, cost: float) -> tuple[float, float]:
+    """(sure_bare, sure_tile): each the threshold that costs least on out-of-fold probabilities
+    ``p`` (truth ``y``), a space wrong and sure costing ``cost`` spaces asked; never looser than
+    the reader's own confidence threshold."""
+    tiles, bare, every = np.sort(p[y > 0.5]), np.sort(p[y < 0.5]), np.sort(p)
+
+    def cheapest(candidates: np.ndarray, wrong: np.ndarray, asked: np.ndarray, last: bool) -> float:
+        """The cheapest candidate; of equals, the ``last`` (the narrowest band) or the first."""
+        total = wrong * cost + asked
+        ties = np.flatnonzero(total == total.min())
+        return float(candidates[ties[-1] if last else ties[0]])
+
+    # sure bare at or below t: tiles there are wrong; every space above t and below a half is asked
+    low = np.concatenate([[0.0], bare[bare < 0.5]])
+    sure_bare = cheapest(low, np.searchsorted(tiles, low, side="right"),
+                         np.searchsorted(every, 0.5) - np.searchsorted(every, low, side="right"), True)
+    # sure tile at or above t: bare spaces there are wrong; every space from a half to below t is asked
+    high = np.concatenate([tiles[tiles >= 0.5], [1.0]])
+    sure_tile = cheapest(high, len(bare) - np.searchsorted(bare, high, side="left"),
+                         np.searchsorted(every, high, side="left") - np.searchsorted(every, 0.5), False)
+    return min(sure_bare, WIDEST_SURE_BARE), max(sure_tile, NARROWEST_SURE_TILE)
+
+
+Examples = tuple[np.ndarray, np.ndarray]
+
+
+def collect(per_street: Callable[[int], Examples], seed: int, streets: int, workers: int = 2
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Evidence, labels and each row's street (for the folds), ``per_street`` gathering one
+    street seed's (a module-level function: it runs in worker processes)."""
+    seeds = [int(s) for s in np.random.default_rng(seed).integers(0, 2**31 - 1, streets)]
+    with ProcessPoolExecutor(workers) as pool:
+        parts = list(pool.map(per_street, seeds))
+    groups = np.concatenate([np.full(len(y), i) for i, (_, y) in enumerate(parts)])
+    return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts]), groups
+
+
+def fit_decision(decision: type[D], per_street: Callable[[int], Examples], cost: float, seed: int,
+                 streets: int, workers: int = 2, examples: Path | None = None) -> D:
+    """A ``decision`` fitted on the evidence ``per_street`` gathers from ``streets`` street
+    seeds drawn from ``seed``, its band out of fold at ``cost``; ``info`` says what it was fitted
+    on and how it did out of fold. ``examples``: a file to keep the evidence in, and to take it
+    from when it exists (a refit of the network or the band without rendering again)."""
+    if examples is not None and examples.exists():
+        with np.load(examples) as kept:  # the seed and streets it was gathered from are its own
+            x, y, groups, seed = kept["x"], kept["y"], kept["groups"], int(kept["seed"])
+        streets = int(groups.max()) + 1
+    else:
+        x, y, groups = collect(per_street, seed, streets, workers)
+        if examples is not None:
+            np.savez_compressed(examples, x=x, y=y, groups=groups, seed=seed)
+    oof = out_of_fold(x, y, groups)
+    sure_bare, sure_tile = band(oof, y, cost)
+    asked = (oof > sure_bare) & (oof < sure_tile)
+    info = {"seed": seed, "streets": streets, "family": "train", "date": datetime.date.today().isoformat(),
+            "spaces": len(y), "tiles": int(y.sum()), "wrong_costs": cost,
+            "out_of_fold": {"asked": int(asked.sum()),
+                            "wrong_and_sure": int((~asked & ((oof >= 0.5) != (y > 0.5))).sum()),
+                            "wrong_at_half": int(((oof >= 0.5) != (y > 0.5)).sum())}}
+    return decision(SmallNet.fit(x, y), sure_bare, sure_tile, info)
+
+
+def fit_command(argv: list[str] | None, description: str, fit: Callable[..., SpaceDecision], seed: int,
+                streets: int, out: Path) -> int:
+    """The command line of a fit: ``fit(seed, streets, workers, examples)``, saved to ``out``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--seed", type=int, default=seed)
+    parser.add_argument("--streets", type=int, default=streets)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", default=str(out))
+    parser.add_argument("--examples", type=Path, help="keep the evidence here (and reuse it when it exists)")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    model = fit(args.seed, args.streets, args.workers, args.examples)
+    model.save(args.out)
+    print(f"fitted on {args.streets} streets in {time.perf_counter() - start:.0f} s -> {args.out}")
+    print(f"  sure bare <= {model.sure_bare:.4f}, sure tile >= {model.sure_tile:.4f}; {model.info}")
+    return 0
