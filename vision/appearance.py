@@ -125,6 +125,7 @@ class BoardAppearance:
     scene: np.ndarray | None = None  # the start picture, small (:func:`vision.arms.reference_scene`)
     faces: np.ndarray | None = None  # (R, C, 3) the grounds of :func:`face_parts`, start picture
     inks: np.ndarray | None = None  # (R, C, 3) the inks of :func:`face_parts`, likewise
+    greys: np.ndarray | None = None  # (R, C, S, S) each cell in grey (:func:`cell_greys`), likewise
 
     def save(self, path: str | Path) -> None:
         arrays: dict[str, np.ndarray] = {"tile_lab": np.asarray(self.tile_lab, np.float32)}
@@ -143,6 +144,8 @@ class BoardAppearance:
             arrays["faces"] = np.asarray(self.faces, np.float32)
         if self.inks is not None:
             arrays["inks"] = np.asarray(self.inks, np.float32)
+        if self.greys is not None:
+            arrays["greys"] = np.asarray(self.greys, np.uint8)
         buffer = io.BytesIO()
         np.savez_compressed(buffer, **arrays)
         write_atomically(Path(path), buffer.getvalue())
@@ -166,12 +169,17 @@ class BoardAppearance:
                 for name in ("faces", "inks"):  # older files have no inks
                     if name in data:
                         parts[name] = data[name].astype(np.float32)
+                if "greys" in data:  # nor greys
+                    parts["greys"] = data["greys"].astype(np.uint8)
         except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as exc:
             raise ValueError(f"the board appearance file {path} cannot be read ({exc}); "
                              "calibrate the board again") from None
         colours = [parts.get(name) for name in ("scene", "faces", "inks")]
         if np.asarray(parts["tile_lab"]).shape != (3,) or any(
                 c is not None and (np.ndim(c) != 3 or np.shape(c)[2] != 3) for c in colours):
+            raise ValueError(f"the board appearance file {path} is damaged; calibrate the board again")
+        greys = parts.get("greys")
+        if greys is not None and (np.ndim(greys) != 4 or np.shape(greys)[2] != np.shape(greys)[3]):
             raise ValueError(f"the board appearance file {path} is damaged; calibrate the board again")
         return cls(**parts)  # type: ignore[arg-type]
 
@@ -452,3 +460,27 @@ def structure_distance(a: np.ndarray, b: np.ndarray, floor: float = 24.0) -> np.
     """How different two zero-mean patches are, 0 (same) to about 1 (unrelated or opposite);
     two nearly flat patches count as alike (the floor is a contrast of 3 L units per pixel)."""
     return np.linalg.norm(a - b, axis=-1) / (np.linalg.norm(a, axis=-1) + np.linalg.norm(b, axis=-1) + floor)
+
+
+def cell_greys(warped: np.ndarray, rows: int, cols: int, only_row: int | None = None) -> np.ndarray:
+    """Every cell of a :func:`board_warp` picture in grey (rows x cols x S x S, S the warp's cell
+    side); ``only_row``: that row alone (1 x cols x S x S)."""
+    pad, side = LOOK_CELL_PX // 4, LOOK_CELL_PX
+    grey = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
+    picked = range(rows) if only_row is None else (only_row,)
+    return np.stack([np.stack([grey[pad + r * side:pad + (r + 1) * side, pad + c * side:pad + (c + 1) * side]
+                               for c in range(cols)]) for r in picked])
+
+
+def likeness(now: np.ndarray, then: np.ndarray) -> np.ndarray:
+    """How alike each pair of grey cells is (their correlation, -1..1; cells x S x S each).
+
+    Why a correlation: it does not change when the light scales a cell's grey (a brighter lamp, a
+    shadow) or adds to it (a lamp's glare), so a cell keeps its likeness to its own look at
+    calibration through both, while a different thing there (the strip's printed letter where
+    the tile was) is unlike it in any light."""
+    a = now.reshape(len(now), -1).astype(np.float64)
+    b = then.reshape(len(then), -1).astype(np.float64)
+    a -= a.mean(axis=1, keepdims=True)
+    b -= b.mean(axis=1, keepdims=True)
+    return (a * b).sum(axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1) + 1e-6)

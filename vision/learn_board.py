@@ -21,6 +21,7 @@ from vision.appearance import (
     CellLooks,
     board_looks,
     board_warp,
+    cell_greys,
     face_parts,
     teaching_light,
     tile_colour,
@@ -68,7 +69,8 @@ def with_tiles(appearance: BoardAppearance, looks: CellLooks, tile_cells: Iterab
     return BoardAppearance(tile_lab=tile_colour(looks, tiles, light),
                            empty=appearance.empty, empty_known=appearance.empty_known,
                            tile=appearance.tile, tile_known=appearance.tile_known, skin=appearance.skin,
-                           scene=appearance.scene, faces=appearance.faces, inks=appearance.inks)
+                           scene=appearance.scene, faces=appearance.faces, inks=appearance.inks,
+                           greys=appearance.greys)
 
 
 def learn_street(start_image: np.ndarray, corners: np.ndarray, face_frac: float) -> BoardAppearance:
@@ -80,4 +82,5 @@ def learn_street(start_image: np.ndarray, corners: np.ndarray, face_frac: float)
     faces, inks = face_parts(warped, STREET_ROWS, STREET_COLS, face_frac)
     return BoardAppearance(tile_lab=tile_colour(looks, median), empty=looks, empty_known=~median,
                            tile=looks, tile_known=median, skin=reference_skin(warped),
-                           scene=reference_scene(start_image), faces=faces, inks=inks)
+                           scene=reference_scene(start_image), faces=faces, inks=inks,
+                           greys=cell_greys(warped, STREET_ROWS, STREET_COLS))

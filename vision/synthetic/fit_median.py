@@ -11,11 +11,12 @@ the light changed from picture to picture (``light_change``), each both as a gam
 out-of-fold probabilities (each street judged by a network fitted without it), where a space
 wrong and sure costs :data:`WRONG_COSTS` spaces asked.
 
-Two kinds of set the renderer does not draw are made from its pictures: a strip whose letters
-are printed in the tiles' own ink (every third picture counts again with each bare space's ink
-its tile's, drifted as this picture's tiles' inks drift: the ink then tells nothing, and the
-network must not lean on it alone), and a calibration saved before inks were kept (every fourth
-picture again without inks).
+Kinds of set the renderer does not draw are made from its pictures: a strip whose letters are
+printed like the tiles' (every third picture counts again with each bare space's ink its
+tile's, drifted as this picture's tiles' inks drift, and each as alike to its tile as a tile in
+this picture is: ink and likeness then tell nothing, and the network must not lean on them
+alone), and calibrations saved before inks or the cells' greys were kept (every fourth picture
+again without either, and every other fourth without the greys).
 
 The output is ``vision/models/median.json`` with what it was fitted on; the same seed gives the
 same file (but its date). The ``held_out`` family is never read here: ``python -m bench turns``
@@ -59,16 +60,21 @@ def street_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
                 found = reader.evidence(frame.image)
                 assert found.median is not None
                 label = truth(frame)[MEDIAN_ROW]
-                now, start, inks_now, inks_start = found.median
-                assert inks_now is not None and inks_start is not None
-                xs.append(median_evidence(found.prob, now, start, inks_now, inks_start))
+                now, start, inks_now, inks_start, alike = found.median
+                assert inks_now is not None and inks_start is not None and alike is not None
+                xs.append(median_evidence(found.prob, now, start, inks_now, inks_start, alike))
                 ys.append(label)
                 if n % 3 == 0:
-                    printed = tiles_ink(inks_now, inks_start, label, np.random.default_rng([seed, n]))
-                    xs.append(median_evidence(found.prob, now, start, printed, inks_start))
+                    rng = np.random.default_rng([seed, n])
+                    printed = tiles_ink(inks_now, inks_start, label, rng)
+                    xs.append(median_evidence(found.prob, now, start, printed, inks_start,
+                                              tiles_likeness(alike, label, rng)))
                     ys.append(label)
                 if n % 4 == 0:
                     xs.append(median_evidence(found.prob, now, start))
+                    ys.append(label)
+                if n % 4 == 2:
+                    xs.append(median_evidence(found.prob, now, start, inks_now, inks_start))
                     ys.append(label)
     return np.concatenate(xs), np.concatenate(ys).astype(np.float64)
 
@@ -82,6 +88,17 @@ def tiles_ink(inks_now: np.ndarray, inks_start: np.ndarray, tiles: np.ndarray,
     drift = inks_now[on] - inks_start[on] if on.sum() >= 2 else np.zeros((1, 3))
     out = inks_now.copy()
     out[~on] = inks_start[~on] + drift[rng.integers(0, len(drift), int((~on).sum()))]
+    return out
+
+
+def tiles_likeness(alike: np.ndarray, tiles: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The median's likenesses as if its letters were printed like the tiles' (the same face,
+    size and place): each bare space (``tiles`` False) as alike to its tile as one of this
+    picture's tiles is to its own (one drawn at random; none when fewer than two tiles)."""
+    on = np.asarray(tiles, bool)
+    out = np.asarray(alike, np.float64).copy()
+    if on.sum() >= 2:
+        out[~on] = alike[on][rng.integers(0, int(on.sum()), int((~on).sum()))]
     return out
 
 
