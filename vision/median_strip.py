@@ -108,13 +108,7 @@ class MedianModel(SpaceDecision):
 
     features = FEATURES
     refit = "python -m vision.synthetic.fit_median"
-
-    def save(self, path: str | Path = MEDIAN_FILE) -> None:
-        super().save(path)
-
-    @classmethod
-    def load(cls, path: str | Path = MEDIAN_FILE) -> MedianModel:
-        return super().load(path)
+    file = MEDIAN_FILE
 
 
 @cache

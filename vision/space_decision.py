@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
 from calibration.durable import write_atomically
 from vision.small_net import SmallNet
+
+D = TypeVar("D", bound="SpaceDecision")
 
 
 def logit(p: np.ndarray | float) -> np.ndarray:
@@ -39,6 +41,8 @@ class SpaceDecision:
 
     features: ClassVar[tuple[str, ...]] = ()
     refit: ClassVar[str] = ""
+    #: where the fitted decision is kept
+    file: ClassVar[Path] = Path()
 
     def probability(self, evidence: np.ndarray) -> np.ndarray:
         return self.net.probability(evidence)
@@ -53,13 +57,17 @@ class SpaceDecision:
             return 0.2 * q / max(self.sure_bare, 1e-9), False
         return (0.55 if q >= 0.5 else 0.45), True
 
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | Path | None = None) -> None:
+        """Write it to ``path``, by default :attr:`file`."""
         data = {"features": list(self.features), "sure_bare": self.sure_bare, "sure_tile": self.sure_tile,
                 "model": self.net.to_dict(), "fitted_on": self.info}
-        write_atomically(Path(path), (json.dumps(data, indent=1) + "\n").encode("utf-8"))
+        write_atomically(Path(path or self.file), (json.dumps(data, indent=1) + "\n").encode("utf-8"))
 
     @classmethod
-    def load(cls, path: str | Path) -> Any:
+    def load(cls: type[D], path: str | Path | None = None) -> D:
+        """Read it from ``path``, by default :attr:`file`; a damaged file is a ValueError that says
+        how to refit it."""
+        path = path or cls.file
         try:
             data = json.loads(Path(path).read_text())
             if data["features"] != list(cls.features):

@@ -54,13 +54,7 @@ class LaneModel(SpaceDecision):
 
     features = FEATURES
     refit = "python -m vision.synthetic.fit_lanes"
-
-    def save(self, path: str | Path = LANE_FILE) -> None:
-        super().save(path)
-
-    @classmethod
-    def load(cls, path: str | Path = LANE_FILE) -> LaneModel:
-        return super().load(path)
+    file = LANE_FILE
 
 
 @cache

@@ -15,14 +15,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import TypeVar
 
 import numpy as np
 
 from vision.small_net import SmallNet
-from vision.space_decision import SpaceDecision
-
-D = TypeVar("D", bound=SpaceDecision)
+from vision.space_decision import D, SpaceDecision
 
 FOLDS = 5
 #: the band never narrows past the reader's own confidence threshold (0.6: a probability 0.8)
