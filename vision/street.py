@@ -184,9 +184,13 @@ class StreetReader:
             return 1.0 - float(read.confidence), f"the tile reads {read.letter}, not {letter}"
         return (max(float(read.confidence), 0.5) if read.letter == letter else 0.5), None
 
-    def _read_turned(self, crop: np.ndarray, letter: str):
-        """Read a tile's letter, trying the other quarter turns: tiles get pushed from both sides."""
-        assert self.letters is not None
+    def read_face(self, top: np.ndarray, row: int, col: int, letter: str) -> LetterRead | None:
+        """The letter on the face in ``(row, col)`` of the tiles' plane ``top``, trying the other
+        quarter turns toward ``letter`` (tiles get pushed from both sides); None without a letter
+        reader."""
+        if self.letters is None:
+            return None
+        crop = self.face_crop(top, row, col)
         read = self.letters.read(crop)
         if read.letter != letter:
             for k in (2, 1, 3):
@@ -243,7 +247,7 @@ class StreetReader:
         conf = unit(margin)
         if runner_up > TILE_RATIO:  # two spaces look like tiles: one column holds only one
             flags.append("two spaces of this column look occupied")
-        letter_conf, misread = self._face_check(FaceReads(self, top).read(best, col, letter), letter)
+        letter_conf, misread = self._face_check(self.read_face(top, best, col, letter), letter)
         if misread:
             flags.append(misread)
         if self.letters is not None:
@@ -258,13 +262,10 @@ class FaceReads:
 
     def __init__(self, reader: StreetReader, top: np.ndarray) -> None:
         self.reader, self.top = reader, top
-        self.kept: dict[tuple[int, int], LetterRead] = {}
+        self.kept: dict[tuple[int, int], LetterRead | None] = {}
 
     def read(self, row: int, col: int, letter: str) -> LetterRead | None:
-        """What the face in ``(row, col)`` reads, turned toward ``letter``; None without a letter reader."""
-        if self.reader.letters is None:
-            return None
+        """:meth:`StreetReader.read_face`, once per face."""
         if (row, col) not in self.kept:
-            face = self.reader.face_crop(self.top, row, col)
-            self.kept[(row, col)] = self.reader._read_turned(face, letter)
+            self.kept[(row, col)] = self.reader.read_face(self.top, row, col, letter)
         return self.kept[(row, col)]

@@ -26,8 +26,6 @@ from vision.synthetic.scenes import Scene, scene
 from vision.synthetic.textures import STREET_LETTERS
 
 DEFAULT_SEED = 14
-#: a letter read below this is unsure, as the kiosk's live camera reads (:mod:`kiosk.camera.live`)
-LETTER_THRESHOLD = 0.5
 #: scenes per board kind in the default training run
 DEFAULT_SCENES = {"upwords8": 40, "upwords10": 16, "grid15": 24, "street": 40}
 
@@ -52,11 +50,12 @@ def street_reader(s: Scene, appearance: BoardAppearance | None) -> StreetReader:
 
 def taught_street_reader(s: Scene, appearance: BoardAppearance | None) -> StreetReader:
     """:func:`street_reader` with the letters taught as a family teaches them: from the start
-    position's own tiles (:func:`vision.letters.teach`), read with the kiosk's threshold."""
+    position's own tiles (:func:`vision.letters.teach`), read with the reader's own threshold as
+    the kiosk's live camera reads."""
     reader = street_reader(s, appearance)
     top = reader.warp(s.calibration.image)
     crops = [reader.face_crop(top, MEDIAN_ROW, col) for col in range(len(STREET_LETTERS))]
-    reader.letters = LetterReader(teach(crops, list(STREET_LETTERS)), LETTER_THRESHOLD)
+    reader.letters = LetterReader(teach(crops, list(STREET_LETTERS)))
     return reader
 
 
