@@ -25,8 +25,8 @@ from vision.median_strip import (
 )
 from vision.small_net import SmallNet
 from vision.street import StreetReader
-from vision.synthetic.fit_median import WRONG_COSTS, fit, tiles_ink, tiles_likeness
-from vision.synthetic.fitting import band
+from vision.synthetic.fit_median import NETWORK, WRONG_COSTS, fit, tiles_ink, tiles_likeness
+from vision.synthetic.fitting import FOLDS, NetworkSize, band, fit_out_of_fold
 from vision.synthetic.scenes import street_scene
 from vision.synthetic.train import learn_scene, street_reader, taught_street_reader
 
@@ -132,6 +132,24 @@ def test_the_band_is_where_mistakes_and_questions_cost_least() -> None:
     assert band(p, y, cost=3000.0)[0] == 0.0
 
 
+def test_each_scene_is_judged_by_a_network_fitted_without_it_in_any_number_of_workers() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.normal(0.0, 1.0, (600, 3))
+    y = (x[:, 0] * x[:, 1] > 0).astype(float)  # an interaction: no weighted sum can say it
+    groups = np.repeat(np.arange(30), 20)
+    size = NetworkSize(hidden=8, steps=300)
+    alone, net = fit_out_of_fold(x, y, groups, size)
+    together, same = fit_out_of_fold(x, y, groups, size, workers=2)
+    np.testing.assert_array_equal(together, alone)
+    np.testing.assert_array_equal(same.w1, net.w1)
+    np.testing.assert_array_equal(net.w1, size.fit(x, y).w1)  # the network kept sees every scene
+    held = groups % FOLDS == 0  # the first fold's scenes, judged without them
+    np.testing.assert_allclose(alone[held], size.fit(x[~held], y[~held]).probability(x[held]))
+    assert ((alone > 0.5) == (y > 0.5)).mean() > 0.9
+    too_small, _ = fit_out_of_fold(x, y, groups, NetworkSize(hidden=1, steps=300))
+    assert ((too_small > 0.5) == (y > 0.5)).mean() < 0.8
+
+
 def test_a_strip_printed_in_the_tiles_ink_gives_its_bare_spaces_their_tiles_ink() -> None:
     _, _, inks_now, inks_start = _colours([0, 1, 2, 3, 9])
     tiles = np.ones(17, bool)
@@ -172,6 +190,7 @@ def test_the_versioned_model_says_what_it_was_fitted_on() -> None:
     model = median_model()
     facts = model.info
     assert facts["family"] == "train" and facts["streets"] >= 100 and facts["wrong_costs"] >= 100
+    assert facts["network"] == dataclasses.asdict(NETWORK) and len(model.net.b1) == NETWORK.hidden
     judged = facts["out_of_fold"]  # each street by a network fitted without it
     spaces = facts["spaces"]
     assert judged["wrong_and_sure"] < spaces / 5000 and judged["asked"] < spaces / 10

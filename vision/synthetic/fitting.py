@@ -14,9 +14,11 @@ import datetime
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from vision.small_net import SmallNet
 from vision.space_decision import D, SpaceDecision
@@ -26,14 +28,39 @@ FOLDS = 5
 WIDEST_SURE_BARE, NARROWEST_SURE_TILE = 0.2, 0.8
 
 
-def out_of_fold(x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> np.ndarray:
-    """Each row's probability from a network fitted without its scene (``groups``: each row's)."""
-    fold = groups % FOLDS
+@dataclass(frozen=True)
+class NetworkSize:
+    """How big a decision's network is and how long it trains: a decision whose evidence has
+    more to say (the median's likeness beside its colours) needs more units and steps to learn it."""
+
+    hidden: int = 16
+    steps: int = 1500
+
+    def fit(self, x: np.ndarray, y: np.ndarray) -> SmallNet:
+        return SmallNet.fit(x, y, hidden=self.hidden, steps=self.steps)
+
+
+def _fitted(args: tuple[np.ndarray, np.ndarray, np.ndarray, NetworkSize]) -> SmallNet:
+    """A network fitted on the rows ``kept`` (a module-level function: it runs in a worker process).
+    On one BLAS thread: the workers are as many as the cores, and a second thread each would only
+    wait for the other's."""
+    x, y, kept, size = args
+    with threadpool_limits(1):
+        return size.fit(x[kept], y[kept])
+
+
+def fit_out_of_fold(x: np.ndarray, y: np.ndarray, groups: np.ndarray, size: NetworkSize = NetworkSize(),
+                    workers: int = 1) -> tuple[np.ndarray, SmallNet]:
+    """Each row's probability from a network fitted without its scene (``groups``: each row's),
+    and the network fitted on every row."""
+    helds = [groups % FOLDS == k for k in range(FOLDS)]
+    every = np.ones(len(y), bool)
+    with ProcessPoolExecutor(workers) as pool:
+        nets = list(pool.map(_fitted, [(x, y, kept, size) for kept in [every] + [~h for h in helds]]))
     out = np.zeros(len(y))
-    for k in range(FOLDS):
-        held = fold == k
-        out[held] = SmallNet.fit(x[~held], y[~held]).probability(x[held])
-    return out
+    for held, net in zip(helds, nets[1:], strict=True):
+        out[held] = net.probability(x[held])
+    return out, nets[0]
 
 
 def band(p: np.ndarray, y: np.ndarray, cost: float) -> tuple[float, float]:
@@ -74,7 +101,8 @@ def collect(per_street: Callable[[int], Examples], seed: int, streets: int, work
 
 
 def fit_decision(decision: type[D], per_street: Callable[[int], Examples], cost: float, seed: int,
-                 streets: int, workers: int = 2, examples: Path | None = None) -> D:
+                 streets: int, workers: int = 2, examples: Path | None = None,
+                 size: NetworkSize = NetworkSize()) -> D:
     """A ``decision`` fitted on the evidence ``per_street`` gathers from ``streets`` street
     seeds drawn from ``seed``, its band out of fold at ``cost``; ``info`` says what it was fitted
     on and how it did out of fold. ``examples``: a file to keep the evidence in, and to take it
@@ -87,15 +115,16 @@ def fit_decision(decision: type[D], per_street: Callable[[int], Examples], cost:
         x, y, groups = collect(per_street, seed, streets, workers)
         if examples is not None:
             np.savez_compressed(examples, x=x, y=y, groups=groups, seed=seed)
-    oof = out_of_fold(x, y, groups)
+    oof, net = fit_out_of_fold(x, y, groups, size, workers)
     sure_bare, sure_tile = band(oof, y, cost)
     asked = (oof > sure_bare) & (oof < sure_tile)
     info = {"seed": seed, "streets": streets, "family": "train", "date": datetime.date.today().isoformat(),
             "spaces": len(y), "tiles": int(y.sum()), "wrong_costs": cost,
+            "network": {"hidden": size.hidden, "steps": size.steps},
             "out_of_fold": {"asked": int(asked.sum()),
                             "wrong_and_sure": int((~asked & ((oof >= 0.5) != (y > 0.5))).sum()),
                             "wrong_at_half": int(((oof >= 0.5) != (y > 0.5)).sum())}}
-    return decision(SmallNet.fit(x, y), sure_bare, sure_tile, info)
+    return decision(net, sure_bare, sure_tile, info)
 
 
 def fit_command(argv: list[str] | None, description: str, fit: Callable[..., SpaceDecision], seed: int,
