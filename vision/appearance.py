@@ -484,3 +484,29 @@ def likeness(now: np.ndarray, then: np.ndarray) -> np.ndarray:
     a -= a.mean(axis=1, keepdims=True)
     b -= b.mean(axis=1, keepdims=True)
     return (a * b).sum(axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1) + 1e-6)
+
+
+#: How far either side of a tile's face border :func:`outline` looks, as a share of the cell:
+#: the face is measured on the board's plane, where a tile's top stands off by its thickness
+#: seen at the camera's tilt (up to about a tenth of a cell at 35°) and a tile lies a little
+#: off its space's centre.
+OUTLINE_BAND = 0.12
+
+
+def outline(cells: np.ndarray, face_frac: float) -> np.ndarray:
+    """Each grey cell's edge strength where a tile's face has its border (cells x S x S → cells):
+    the mean gradient of the log grey in a band around the face's square.
+
+    Why: a tile is a square with edges, the strip's printed letter has none there; in log grey a
+    lamp's gain does not change an edge, and a glare's added light only softens it, as it does
+    every edge of the picture (hence compared with the bare strip's in the same picture)."""
+    side = cells.shape[-1]
+    logs = np.log(cells.reshape(-1, side, side).astype(np.float32) + 8.0)
+    across = np.abs(np.diff(logs, axis=2))[:, :-1, :]
+    down = np.abs(np.diff(logs, axis=1))[:, :, :-1]
+    strength = np.hypot(across, down)
+    at = np.arange(side - 1, dtype=np.float32) + 1.0 - side / 2.0  # pixel corners from the centre
+    from_centre = np.maximum(np.abs(at)[:, None], np.abs(at)[None, :]) / side
+    band = np.abs(from_centre - face_frac / 2.0) <= OUTLINE_BAND
+    return strength[:, band].mean(axis=1)
+

@@ -60,12 +60,14 @@ FEATURES = (
     "likeness to its tile at calibration",
     "the bare examples' likeness to their tiles",
     "likeness known",
+    "outline against its tile's at calibration (log)",
+    "outline against the bare examples' (log)",
 )
 
 
 def median_evidence(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarray,
                     inks_now: np.ndarray | None = None, inks_start: np.ndarray | None = None,
-                    likeness: np.ndarray | None = None) -> np.ndarray:
+                    likeness: np.ndarray | None = None, outline: np.ndarray | None = None) -> np.ndarray:
     """The evidence on each median space (17 x len(:data:`FEATURES`)).
 
     ``prob``: the occupancy model's tile probabilities (5 x 17); ``faces_now``: the median
@@ -73,7 +75,9 @@ def median_evidence(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.nda
     calibration, each space with its own tile; ``inks_now``, ``inks_start``: the ink colours
     (None for a calibration saved without them: the ink then says nothing); ``likeness``: each
     median space's grey likeness to itself at calibration, its tile there
-    (:func:`vision.appearance.likeness`; None for a calibration saved without its greys)."""
+    (:func:`vision.appearance.likeness`; None for a calibration saved without its greys);
+    ``outline``: the log of each space's edge strength at a tile's border against its own at
+    calibration (:func:`vision.appearance.outline`; None as ``likeness``)."""
     lanes = np.asarray(prob)[list(LANE_ROWS)].max(axis=0)
     median = np.asarray(prob)[MEDIAN_ROW]
     bare = np.flatnonzero(lanes >= SURE_LANE)
@@ -86,6 +90,8 @@ def median_evidence(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.nda
     on_bare = float(np.median(median[bare])) if enough else 0.5
     alike = np.zeros(len(median)) if likeness is None else np.asarray(likeness, np.float64)
     bare_alike = float(np.median(alike[bare])) if enough else 0.0
+    edged = np.zeros(len(median)) if outline is None else np.asarray(outline, np.float64)
+    bare_edged = float(np.median(edged[bare])) if enough else 0.0
     out = np.zeros((len(median), len(FEATURES)))
     for col in range(len(median)):
         examples = bare[bare != col]
@@ -99,7 +105,8 @@ def median_evidence(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.nda
                     by_ground - 0.5, by_ink - 0.5, moved_ratio, ground.log_apart, ink.log_apart,
                     model * (1.0 - has), logit(on_bare), model * (on_bare < 0.5),
                     ground.neither(off_ground), ink.neither(off_ink),
-                    alike[col], bare_alike, float(likeness is not None))
+                    alike[col], bare_alike, float(likeness is not None),
+                    edged[col], edged[col] - bare_edged if enough and outline is not None else 0.0)
     return out
 
 
@@ -119,15 +126,16 @@ def median_model() -> MedianModel:
 
 def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarray,
                   inks_now: np.ndarray | None = None, inks_start: np.ndarray | None = None,
-                  likeness: np.ndarray | None = None, model: MedianModel | None = None
-                  ) -> tuple[np.ndarray, list[str | None]]:
+                  likeness: np.ndarray | None = None, outline: np.ndarray | None = None,
+                  model: MedianModel | None = None) -> tuple[np.ndarray, list[str | None]]:
     """The street's tile probabilities (5 x 17) with the median row decided by the fitted
     ``model`` (by default :func:`median_model`), and a doubt (or None) per column.
 
     Arguments as :func:`median_evidence`'s. A space asked gets 0.55 or 0.45, the side the model
     leans to: that is the guess the players see."""
     model = model or median_model()
-    p = model.probability(median_evidence(prob, faces_now, faces_start, inks_now, inks_start, likeness))
+    p = model.probability(median_evidence(prob, faces_now, faces_start, inks_now, inks_start, likeness,
+                                          outline))
     out = np.array(prob, np.float64, copy=True)
     doubts: list[str | None] = [None] * out.shape[1]
     for col, q in enumerate(p):

@@ -19,7 +19,15 @@ import cv2
 import numpy as np
 
 from games.word_on_the_street import LETTERS as STREET_LETTERS
-from vision.appearance import BoardAppearance, board_looks, board_warp, cell_greys, face_parts, likeness
+from vision.appearance import (
+    BoardAppearance,
+    board_looks,
+    board_warp,
+    cell_greys,
+    face_parts,
+    likeness,
+    outline,
+)
 from vision.arms import surround_light
 from vision.hands import UNDER_HAND, hand_cells, hand_flags
 from vision.letters import LetterRead
@@ -52,10 +60,12 @@ class StreetEvidence:
     """A picture as the learnt references see it, before the median is settled."""
 
     prob: np.ndarray  # 5 x 17: a tile in each space, by the occupancy model
-    #: the median's ground and ink now (light undone) and at calibration, and its likeness to
-    #: itself at calibration (:func:`vision.appearance.likeness`), for
-    #: :func:`vision.median_strip.settle_median`; None for a calibration without its faces
-    median: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None] | None
+    #: the median's ground and ink now (light undone) and at calibration, its likeness to itself
+    #: at calibration (:func:`vision.appearance.likeness`) and its outline against its own then
+    #: (log, :func:`vision.appearance.outline`), for :func:`vision.median_strip.settle_median`;
+    #: None for a calibration without its faces
+    median: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None,
+                  np.ndarray | None] | None
     board: np.ndarray  # the picture warped to the board (:func:`vision.appearance.board_warp`)
 
 
@@ -137,10 +147,13 @@ class StreetReader:
         now, inks = face_parts(board, self.rows, self.cols, face, light.gains, only_row=MEDIAN_ROW)
         inks_start = None if self.appearance.inks is None else self.appearance.inks[MEDIAN_ROW]
         greys = self.appearance.greys
-        alike = None if greys is None else likeness(cell_greys(board, self.rows, self.cols, MEDIAN_ROW)[0],
-                                                      greys[MEDIAN_ROW])
-        return StreetEvidence(prob, (now[0], self.appearance.faces[MEDIAN_ROW], inks[0], inks_start, alike),
-                              board)
+        alike = edged = None
+        if greys is not None:
+            cells = cell_greys(board, self.rows, self.cols, MEDIAN_ROW)[0]
+            alike = likeness(cells, greys[MEDIAN_ROW])
+            edged = np.log((outline(cells, face) + 1e-3) / (outline(greys[MEDIAN_ROW], face) + 1e-3))
+        median = (now[0], self.appearance.faces[MEDIAN_ROW], inks[0], inks_start, alike, edged)
+        return StreetEvidence(prob, median, board)
 
     def settle_lanes(self, prob: np.ndarray, faces: FaceReads, model: LaneModel | None = None) -> np.ndarray:
         """The street's tile chances (5 x 17) with each column's likeliest lane space decided by

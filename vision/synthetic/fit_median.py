@@ -46,8 +46,8 @@ GAME_TURNS, RANDOM_FRAMES = 14, 6
 #: 4.5 % (32); at 100, 4.2 % (37).
 WRONG_COSTS = 300.0
 #: the likeness beside the colours asks for more units than the lanes' evidence: out of fold on
-#: the default streets, 16 units trained 1,500 steps asked 4.6 % of the spaces with 23 wrong and
-#: sure, 32 units 4,000 steps 4.6 % with 9 (a fold's band alone: 4.5 % against 3.5 %)
+#: the default streets (before the outline), 16 units trained 1,500 steps asked 4.6 % of the
+#: spaces with 23 wrong and sure, 32 units 4,000 steps 4.6 % with 9 (one fold's band: 4.5 / 3.5 %)
 NETWORK = NetworkSize(hidden=32, steps=4000)
 
 
@@ -64,15 +64,16 @@ def street_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
                 found = reader.evidence(frame.image)
                 assert found.median is not None
                 label = truth(frame)[MEDIAN_ROW]
-                now, start, inks_now, inks_start, alike = found.median
-                assert inks_now is not None and inks_start is not None and alike is not None
-                xs.append(median_evidence(found.prob, now, start, inks_now, inks_start, alike))
+                now, start, inks_now, inks_start, alike, edged = found.median
+                assert inks_now is not None and inks_start is not None
+                assert alike is not None and edged is not None
+                xs.append(median_evidence(found.prob, now, start, inks_now, inks_start, alike, edged))
                 ys.append(label)
                 if n % 3 == 0:
                     rng = np.random.default_rng([seed, n])
                     printed = tiles_ink(inks_now, inks_start, label, rng)
-                    xs.append(median_evidence(found.prob, now, start, printed, inks_start,
-                                              tiles_likeness(alike, label, rng)))
+                    selves = tiles_likeness(np.stack([alike, edged], axis=1), label, rng)
+                    xs.append(median_evidence(found.prob, now, start, printed, inks_start, *selves.T))
                     ys.append(label)
                 if n % 4 == 0:
                     xs.append(median_evidence(found.prob, now, start))
@@ -96,9 +97,10 @@ def tiles_ink(inks_now: np.ndarray, inks_start: np.ndarray, tiles: np.ndarray,
 
 
 def tiles_likeness(alike: np.ndarray, tiles: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The median's likenesses as if its letters were printed like the tiles' (the same face,
-    size and place): each bare space (``tiles`` False) as alike to its tile as one of this
-    picture's tiles is to its own (one drawn at random; none when fewer than two tiles)."""
+    """The median's likenesses (and outlines: one row a space) as if its letters were printed
+    like the tiles' (the same face, size and place, its border too): each bare space (``tiles``
+    False) as alike to its tile as one of this picture's tiles is to its own (one drawn at
+    random; none when fewer than two tiles)."""
     on = np.asarray(tiles, bool)
     out = np.asarray(alike, np.float64).copy()
     if on.sum() >= 2:
