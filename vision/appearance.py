@@ -509,4 +509,3 @@ def outline(cells: np.ndarray, face_frac: float) -> np.ndarray:
     from_centre = np.maximum(np.abs(at)[:, None], np.abs(at)[None, :]) / side
     band = np.abs(from_centre - face_frac / 2.0) <= OUTLINE_BAND
     return strength[:, band].mean(axis=1)
-
