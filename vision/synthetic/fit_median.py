@@ -13,10 +13,11 @@ wrong and sure costs :data:`WRONG_COSTS` spaces asked.
 
 Kinds of set the renderer does not draw are made from its pictures: a strip whose letters are
 printed like the tiles' (every third picture counts again with each bare space's ink its
-tile's, drifted as this picture's tiles' inks drift, and each as alike to its tile as a tile in
-this picture is: ink and likeness then tell nothing, and the network must not lean on them
-alone), and calibrations saved before inks or the cells' greys were kept (every fourth picture
-again without either, and every other fourth without the greys).
+tile's, drifted as this picture's tiles' inks drift, and each as alike to its tile and as edged
+where a tile's border is as a tile in this picture is: ink, likeness and outline then tell
+nothing, and the network must not lean on them alone), and calibrations saved before inks or
+the cells' greys were kept (every fourth picture again without either, and every other fourth
+without the greys).
 
 The output is ``vision/models/median.json`` with what it was fitted on; the same seed gives the
 same file (but its date). The ``held_out`` family is never read here: ``python -m bench turns``

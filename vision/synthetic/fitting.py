@@ -14,7 +14,7 @@ import datetime
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -120,7 +120,7 @@ def fit_decision(decision: type[D], per_street: Callable[[int], Examples], cost:
     asked = (oof > sure_bare) & (oof < sure_tile)
     info = {"seed": seed, "streets": streets, "family": "train", "date": datetime.date.today().isoformat(),
             "spaces": len(y), "tiles": int(y.sum()), "wrong_costs": cost,
-            "network": {"hidden": size.hidden, "steps": size.steps},
+            "network": asdict(size),
             "out_of_fold": {"asked": int(asked.sum()),
                             "wrong_and_sure": int((~asked & ((oof >= 0.5) != (y > 0.5))).sum()),
                             "wrong_at_half": int(((oof >= 0.5) != (y > 0.5)).sum())}}
