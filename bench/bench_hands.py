@@ -27,8 +27,9 @@ uses when the calibration kept no picture.
 (:data:`vision.synthetic.scenes.LIGHT_CHANGE_TABLES`), every later picture in a light changed
 since calibration (brightness x0.6-1.6, white balance +-25 % per channel, a moving soft shadow,
 glare: :func:`vision.synthetic.scenes.changed_light`); train and held-out families side by side,
-the arm check against the arm check that takes out only the whole picture's colour cast
-(:data:`vision.arms.LIGHT_FIELD` off) as the baseline.
+today's arm check beside its rules alone (without the fitted decision that clears a change of
+light: :data:`vision.arms.FITTED_DECISION` off) and the arm check that takes out only the whole
+picture's colour cast (:data:`vision.arms.LIGHT_FIELD` off too) as the baseline.
 """
 
 from __future__ import annotations
@@ -114,6 +115,10 @@ def _line(r: dict) -> str:
             f"silently wrong {r['silent']:3d}")
 
 
+#: (light field, fitted decision, label): today's arm check, its rules alone, and the baseline
+CHECKS = ((True, True, "today"), (True, False, "rules alone"), (False, False, "baseline"))
+
+
 def light_change(base: int, n: int) -> None:
     """Both families under a changed light, today's arm check beside the baseline's."""
     print(f"light changed since calibration, skin-toned tables: {n} scenes per kind and family, 6 pictures "
@@ -122,12 +127,12 @@ def light_change(base: int, n: int) -> None:
     for kind in LIGHT_KINDS:
         cols = []
         for family, start in (("train", base), ("held_out", base + 10000)):
-            for field, label in ((True, "light field"), (False, "baseline")):
-                vision.arms.LIGHT_FIELD = field
+            for field, decided, label in CHECKS:
+                vision.arms.LIGHT_FIELD, vision.arms.FITTED_DECISION = field, decided
                 try:
                     r = run(kind, family, range(start, start + n), True, light_change=True)
                 finally:
-                    vision.arms.LIGHT_FIELD = True
+                    vision.arms.LIGHT_FIELD, vision.arms.FITTED_DECISION = True, True
                 total = totals.setdefault((family, label), {})
                 for key in ("hand", "hand_flagged", "calm", "calm_flagged", "silent"):
                     total[key] = total.get(key, 0) + r[key]

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from vision.appearance import SurroundLight, surround_change, to_lab
+from vision.arm_decision import ArmDecision, arm_decision, arm_evidence, board_evidence, into_playing_area
 from vision.occupancy import cell_fraction
 
 #: The calibration picture is kept about this small (longer side, pixels; up to twice this):
@@ -335,6 +336,11 @@ ENTRY_AREA_CELLS = 4.0
 #: Take the light's smooth change out before comparing (:func:`_light_change`); off, only the
 #: whole picture's colour cast is (the benchmark's baseline).
 LIGHT_FIELD = True
+#: A cell more than this share under a hand is not judged.
+UNDER_HAND = 0.08
+#: Let the fitted decision (:mod:`vision.arm_decision`) clear a change the rules took for an arm
+#: that it is sure is light; off, the rules alone (the benchmark's comparison).
+FITTED_DECISION = True
 
 _STACKED_CACHE: list = []  # [(what :func:`_stacked` was given, what it gave)]: one board at a time
 _SCENE_CACHE: list = []  # [(the calibration picture, {how: what it gave})]: one board at a time
@@ -608,16 +614,33 @@ def _cross_the_table(labels: np.ndarray, count: int, table: np.ndarray, cell_are
 def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray,
               tile_lab: np.ndarray | None = None, stacks: Sequence[np.ndarray] = (),
               small: tuple[np.ndarray, float] | None = None, light: LightThresholds | None = None,
-              light_field: bool = True) -> np.ndarray:
+              light_field: bool = True, decision: ArmDecision | None = None) -> np.ndarray:
     """Share of each cell (rows x cols) an arm reaching in from outside covers; ``scene``: the
     calibration picture (:func:`reference_scene`), ``corners``: the playing area in ``image``;
     ``stacks``: outlines (in ``image``) of the tallest stacks the border cells can hold, where
     tiles may stand out over the surround (:func:`_long_from_the_rim`); ``small``: the picture
     as :func:`shrink` gives it, when the caller has it already; ``light``: how a change of light
-    is told from an arm (None: the fitted file's, :func:`light_thresholds`)."""
+    is told from an arm (None: the fitted file's, :func:`light_thresholds`); ``decision``: what
+    clears a change that is light (None: the fitted file's,
+    :func:`vision.arm_decision.arm_decision`)."""
+    covered, evidence = arm_candidate(image, corners, rows, cols, scene, tile_lab, stacks, small, light,
+                                      light_field)
+    if (evidence is not None and FITTED_DECISION and covered.max() > UNDER_HAND
+            and (decision or arm_decision()).is_light(evidence)):
+        return np.zeros((rows, cols))
+    return covered
+
+
+def arm_candidate(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scene: np.ndarray,
+                  tile_lab: np.ndarray | None = None, stacks: Sequence[np.ndarray] = (),
+                  small: tuple[np.ndarray, float] | None = None, light: LightThresholds | None = None,
+                  light_field: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+    """What the arm check's rules find (as :func:`arm_cells`, before the fitted decision has its
+    say), and the evidence about it (:func:`vision.arm_decision.arm_evidence`; None when they
+    find nothing)."""
     small, scale = shrink(image) if small is None else small
     if small.shape != scene.shape:
-        return np.zeros((rows, cols))
+        return np.zeros((rows, cols)), None
     corners_small = np.asarray(corners, np.float64).reshape(4, 2) * scale
     px, pad = RING_CELL_PX, round(RING_CELLS * RING_CELL_PX)
     to_board = cv2.getPerspectiveTransform(
@@ -657,6 +680,7 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     arm = None
     found = _arm_mask(by_gain, small, to_board, size, tile_today, table, max_share=1.0, surround=surround,
                       stacked=stacked).any()
+    glare, before_glare = None, by_gain
     if found and LIGHT_FIELD and light.glare_spread > 0:
         # A lamp's glare is light added, smooth and white: what it explains is no change (the
         # street's too, which keeps the coarse field off).
@@ -670,6 +694,7 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
         score = np.minimum(by_gain, _change(now, _signals(_in_todays_light(scene, small))))
         arm = _arm_mask(score, small, to_board, size, tile_today, table, surround=surround, stacked=stacked)
     covered = _covered(arm, rows, cols) if arm is not None else np.zeros((rows, cols))
+    seen = arm if arm is not None else np.zeros((size[1], size[0]), bool)
     if covered.max() < SIDES_WHEN_COVER_BELOW:
         # An arm that changed the picture too little to be seen reaching the cells: its sides may
         # show
@@ -677,7 +702,36 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
         if sides.any():
             seen_by_sides = cv2.warpPerspective(sides, to_board, size, flags=cv2.INTER_NEAREST).astype(bool)
             covered = np.maximum(covered, _covered(seen_by_sides, rows, cols))
-    return covered
+            seen = seen | seen_by_sides
+    if not covered.any():
+        return covered, None
+    if glare is None:
+        glare = lamp_glare(small, scene, light) if light.glare_spread > 0 else np.zeros(small.shape[:2], bool)
+    then = _of_scene(scene, _signals)
+    return covered, _evidence(now, then, before_glare, seen, to_board, size, glare, table)
+
+
+def _evidence(now: _Signals, then: _Signals, score: np.ndarray, seen: np.ndarray, to_board: np.ndarray,
+              size: tuple[int, int], glare: np.ndarray, table: tuple[np.ndarray, float]) -> np.ndarray:
+    """:func:`vision.arm_decision.arm_evidence` about what the rules took for an arm (``seen``, on
+    the surround's warp ``to_board``): itself, and on the table the changed parts of the picture
+    it lies in (an arm comes from there; tiles moved on the board are no part of it)."""
+    h, w = score.shape
+    back = cv2.warpPerspective(seen.astype(np.uint8), np.linalg.inv(to_board), (w, h),
+                               flags=cv2.INTER_NEAREST) > 0
+    count, labels = cv2.connectedComponents(_changed(score), connectivity=8)
+    touched = np.zeros(count, bool)
+    touched[np.unique(labels[back])] = True
+    touched[0] = False
+    region = back | (touched[labels] & table[0]) if touched.any() else back
+    diff = now.colour - then.colour
+    diff -= np.median(diff[::4, ::4].reshape(-1, 3), axis=0)
+    texture = now.log_texture - then.log_texture
+    texture -= np.median(texture[::4, ::4])
+    near = _changed(cv2.warpPerspective(score, to_board, size, flags=cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_REPLICATE)) > 0
+    board = board_evidence(seen, near, RING_CELL_PX, round(RING_CELLS * RING_CELL_PX))
+    return arm_evidence(diff, texture, now.brightest, score, region, glare, *table, board)
 
 
 def _stacked(stacks: Sequence[np.ndarray], scale: float, to_board: np.ndarray, size: tuple[int, int]
@@ -925,10 +979,7 @@ def _long_from_the_rim(filled: np.ndarray, px: int, stacked: np.ndarray | None =
     rim = rim[rim > 0]
     if not len(rim):
         return np.zeros(filled.shape, bool)
-    h, w = filled.shape
-    # how far each pixel lies into the playing area from its edge, in cells (negative outside)
-    ys, xs = np.ogrid[:h, :w]
-    into = np.minimum(np.minimum(ys - pad + 1, h - pad - ys), np.minimum(xs - pad + 1, w - pad - xs)) / px
+    into = into_playing_area(filled.shape, pad) / px  # in cells
     on_rim = np.bincount(labels[_border(filled.shape, 1)], minlength=count)
     long = np.zeros(count, bool)
     for part in rim.tolist():  # few: none at all in a picture with no arm

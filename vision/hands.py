@@ -18,11 +18,9 @@ import cv2
 import numpy as np
 
 from vision.appearance import LOOK_CELL_PX, BoardAppearance, to_lab
-from vision.arms import arm_cells, parts_at_least
+from vision.arms import UNDER_HAND, arm_cells, parts_at_least
 from vision.occupancy import cell_fraction, skin_mask
 
-#: A cell more than this share under a hand is not judged.
-UNDER_HAND = 0.08
 #: The flags a reader gives: the cells under the hand, and every other cell of the picture (an
 #: arm's outline is never exact, a tile it hides may have moved: nothing in a picture with a
 #: hand in it is certain; the kiosk waits for the hand to go).

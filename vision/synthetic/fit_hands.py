@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.arms import LIGHT_FILE, LightThresholds, arm_cells, shrink
+from vision.arms import LIGHT_FILE, LightThresholds, arm_candidate, shrink
 from vision.hands import UNDER_HAND
 from vision.learn_board import learn_grid, learn_street
 from vision.synthetic.scenes import Scene, grid_scene, street_scene
@@ -87,18 +87,23 @@ def examples(seed: int, counts: dict[str, int], family: str = "train") -> Iterat
                 else:
                     s = grid_scene(scene_seed, family, kind, n_frames=FRAMES, hand_chance=0.5, sequence=True,
                                    light_change=light)
-                reference, tile_lab, stacks = _checked(s)
-                for frame in s.frames:
-                    yield Example(shrink(frame.image), reference, np.asarray(frame.corners), frame.rows,
-                                  frame.cols, tile_lab, stacks, frame.hand_cover(), frame.hand, light)
+                yield from examples_of(s, light)
+
+
+def examples_of(s: Scene, light_change: bool) -> Iterator[Example]:
+    """Every picture of one scene, as the arm check is given it."""
+    reference, tile_lab, stacks = _checked(s)
+    for frame in s.frames:
+        yield Example(shrink(frame.image), reference, np.asarray(frame.corners), frame.rows,
+                      frame.cols, tile_lab, stacks, frame.hand_cover(), frame.hand, light_change)
 
 
 def flagged(example: Example, thresholds: LightThresholds | None = None) -> bool:
     """Whether the arm check flags the picture (a cell more than :data:`UNDER_HAND` under an arm);
     for a picture with a hand over the cells, whether it flags a cell the hand is over: a change
     of light taken for an arm elsewhere does not see the hand."""
-    covered = arm_cells(example.small[0], example.corners, example.rows, example.cols, example.scene,
-                        example.tile_lab, example.stacks, example.small, thresholds) > UNDER_HAND
+    covered = arm_candidate(example.small[0], example.corners, example.rows, example.cols, example.scene,
+                            example.tile_lab, example.stacks, example.small, thresholds)[0] > UNDER_HAND
     if example.over_cells:
         return bool((covered & (example.cover > UNDER_HAND)).any())
     return bool(covered.any())

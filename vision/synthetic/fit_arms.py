@@ -1,0 +1,137 @@
+"""Fit the decision that clears a change of light taken for an arm: ``python -m vision.synthetic.fit_arms``.
+
+The arm check's rules (:mod:`vision.arms`) flag every change that comes in from outside as an
+arm does; here they are run on ``train``-family scenes (:mod:`vision.synthetic.scenes`) of every
+board kind, two in three on a skin-toned table with the light changed since calibration, a hand
+in about half the pictures, and Word on the Street games turn by turn (tiles captured beside the
+street, as a real game leaves them). Every picture the rules flag (a cell more than
+:data:`vision.arms.UNDER_HAND` under an arm) is a row of
+:func:`vision.arm_decision.arm_evidence`: an arm if a hand is over the cells and the rules flag
+where it is, light if there is no hand at all. No row for a hand short of the cells (it may be
+flagged or not), nor for a hand the rules missed while they took something else for an arm: that
+is an example of neither, and ``python -m bench hands`` counts it as a hand missed either way.
+The network is fitted on every row; the bound under which a change is cleared as light is chosen
+on out-of-fold probabilities (each scene judged by a network fitted without it), a hand cleared
+costing :data:`MISSED_ARM_COST` pictures waited for. The output is ``vision/models/arms.json`` with the
+seed, the counts and how the bound did out of fold.
+
+The ``held_out`` family is never read here: ``python -m bench hands --light-change`` and
+``python -m bench turns`` measure on it and on seeds never fitted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+from vision.arm_decision import ARM_FILE, ArmDecision
+from vision.arms import arm_candidate
+from vision.hands import UNDER_HAND
+from vision.synthetic.fit_hands import examples_of
+from vision.synthetic.fitting import NetworkSize, collect, fit_out_of_fold
+from vision.synthetic.scenes import Scene, grid_scene, street_scene
+
+DEFAULT_SEED = 37
+DEFAULT_SCENES = 800
+#: clearing a picture with a hand over the cells costs this many pictures waited for: the hand
+#: may hide a tile the reader then reads as missing, sure
+MISSED_ARM_COST = 50.0
+#: the bound is never looser than this: a change the network is unsure about is an arm
+WIDEST_LIGHT = 0.5
+NETWORK = NetworkSize(hidden=16, steps=4000)
+#: the kinds of scene, one drawn per seed: a street game twice (its captured tiles beside the
+#: street under glare are most of what light makes the rules take for an arm)
+KINDS = ("upwords8", "upwords10", "grid15", "street", "street game", "street game")
+
+
+def per_scene(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of one scene: its kind and whether its light changed follow from its seed."""
+    kind = KINDS[seed % len(KINDS)]
+    light_change = (seed // len(KINDS)) % 3 != 0
+    if kind == "street game":
+        scene = street_scene(seed, "train", n_frames=14, hand_chance=0.3, light_change=light_change,
+                             sequence=True)
+    elif kind == "street":
+        scene = street_scene(seed, "train", n_frames=6, hand_chance=0.5, light_change=light_change)
+    else:
+        scene = grid_scene(seed, "train", kind, n_frames=6, hand_chance=0.5, sequence=True,
+                           light_change=light_change)
+    return scene_rows(scene, light_change)
+
+
+def scene_rows(scene: Scene, light_change: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of a rendered ``scene``: evidence, and 1 for an arm, 0 for light."""
+    rows, labels = [], []
+    for example in examples_of(scene, light_change):
+        if example.hand and not example.over_cells:
+            continue
+        covered, evidence = arm_candidate(example.small[0], example.corners, example.rows, example.cols,
+                                          example.scene, example.tile_lab, example.stacks, example.small)
+        flagged = covered > UNDER_HAND
+        if evidence is None or not flagged.any():
+            continue
+        if example.over_cells and not (flagged & (example.cover > UNDER_HAND)).any():
+            continue  # the rules missed the hand and took something else for an arm: no example of either
+        rows.append(evidence)
+        labels.append(float(example.over_cells))
+    width = len(ArmDecision.features)
+    return np.array(rows, np.float64).reshape(-1, width), np.array(labels, np.float64)
+
+
+def light_bound(p: np.ndarray, y: np.ndarray, cost: float = MISSED_ARM_COST) -> float:
+    """The bound at or below which a change is cleared as light that costs least on out-of-fold
+    probabilities ``p`` (truth ``y``, 1 an arm), a hand cleared costing ``cost`` false alarms; of
+    equals, the lowest; never above :data:`WIDEST_LIGHT`."""
+    arms, light = np.sort(p[y > 0.5]), p[y < 0.5]
+    candidates = np.concatenate([[0.0], np.sort(light[light <= WIDEST_LIGHT])])
+    cleared_arms = np.searchsorted(arms, candidates, side="right")
+    alarms = len(light) - np.searchsorted(np.sort(light), candidates, side="right")
+    total = cleared_arms * cost + alarms
+    return float(candidates[int(np.argmin(total))])
+
+
+def fit(seed: int = DEFAULT_SEED, scenes: int = DEFAULT_SCENES, workers: int = 2,
+        examples: Path | None = None) -> ArmDecision:
+    """The decision fitted on ``scenes`` scene seeds drawn from ``seed`` (``examples``: keep the
+    evidence there, and take it from there when it exists)."""
+    if examples is not None and examples.exists():
+        with np.load(examples) as kept:
+            x, y, groups, seed = kept["x"], kept["y"], kept["groups"], int(kept["seed"])
+    else:
+        x, y, groups = collect(per_scene, seed, scenes, workers)
+        if examples is not None:
+            np.savez_compressed(examples, x=x, y=y, groups=groups, seed=seed)
+    oof, net = fit_out_of_fold(x, y, groups, NETWORK, workers)
+    bound = light_bound(oof, y)
+    cleared = oof <= bound
+    info = {"seed": seed, "scenes": scenes, "family": "train", "date": datetime.date.today().isoformat(),
+            "flagged_pictures": len(y), "with_arm": int(y.sum()), "missed_arm_costs": MISSED_ARM_COST,
+            "network": asdict(NETWORK),
+            "out_of_fold": {"light_cleared": int((cleared & (y < 0.5)).sum()),
+                            "arms_cleared": int((cleared & (y > 0.5)).sum())}}
+    return ArmDecision(net, bound, 1.0, info)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--scenes", type=int, default=DEFAULT_SCENES)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", default=str(ARM_FILE))
+    parser.add_argument("--examples", type=Path, help="keep the evidence here (and reuse it when it exists)")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    model = fit(args.seed, args.scenes, args.workers, args.examples)
+    model.save(args.out)
+    print(f"fitted on {args.scenes} scenes in {time.perf_counter() - start:.0f} s -> {args.out}")
+    print(f"  light at or below {model.sure_bare:.4f}; {model.info}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
