@@ -20,6 +20,7 @@ from vision.arm_decision import ARM_FILE, FEATURES, ArmDecision, arm_decision, a
 from vision.arms import arm_candidate, arm_cells
 from vision.hands import UNDER_HAND
 from vision.synthetic.fit_arms import light_bound, per_scene, scene_rows
+from vision.synthetic.fit_arms import main as fit_arms_main
 from vision.synthetic.fit_hands import examples_of
 from vision.synthetic.scenes import grid_scene, street_scene
 
@@ -141,3 +142,16 @@ def test_under_changed_light_hands_stay_flagged_and_light_is_cleared(flagged_row
 def test_the_fit_gathers_rows_of_the_flagged_pictures_only() -> None:
     x, y = per_scene(4)  # a street game, its light changed
     assert x.shape == (len(y), len(FEATURES)) and set(np.unique(y)) <= {0.0, 1.0}
+
+
+def test_the_fit_s_command_refits_from_kept_evidence(tmp_path) -> None:
+    """``--examples`` keeps the evidence to refit from; the file says what it was fitted on."""
+    rng = np.random.default_rng(0)
+    y = (np.arange(200) % 4 != 0).astype(float)  # three arms for every light
+    x = rng.normal(0.0, 1.0, (200, len(FEATURES))) + y[:, None]
+    kept, out = tmp_path / "evidence.npz", tmp_path / "arms.json"
+    np.savez_compressed(kept, x=x, y=y, groups=np.arange(200) % 20, seed=5, scenes=20)
+    assert fit_arms_main(["--examples", str(kept), "--out", str(out)]) == 0
+    model = ArmDecision.load(out)
+    assert model.info["seed"] == 5 and model.info["scenes"] == 20 and model.info["flagged_pictures"] == 200
+    assert model.info["out_of_fold"]["arms_cleared"] == 0 and 0.0 <= model.sure_bare <= 0.5

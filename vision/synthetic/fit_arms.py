@@ -21,9 +21,7 @@ The ``held_out`` family is never read here: ``python -m bench hands --light-chan
 
 from __future__ import annotations
 
-import argparse
 import datetime
-import time
 from dataclasses import asdict
 from pathlib import Path
 
@@ -33,7 +31,7 @@ from vision.arm_decision import ARM_FILE, ArmDecision
 from vision.arms import arm_candidate
 from vision.hands import UNDER_HAND
 from vision.synthetic.fit_hands import examples_of
-from vision.synthetic.fitting import NetworkSize, collect, fit_out_of_fold
+from vision.synthetic.fitting import NetworkSize, collect, fit_command, fit_out_of_fold
 from vision.synthetic.scenes import Scene, grid_scene, street_scene
 
 DEFAULT_SEED = 37
@@ -102,10 +100,11 @@ def fit(seed: int = DEFAULT_SEED, scenes: int = DEFAULT_SCENES, workers: int = 2
     if examples is not None and examples.exists():
         with np.load(examples) as kept:
             x, y, groups, seed = kept["x"], kept["y"], kept["groups"], int(kept["seed"])
+            scenes = int(kept["scenes"]) if "scenes" in kept else scenes
     else:
         x, y, groups = collect(per_scene, seed, scenes, workers)
         if examples is not None:
-            np.savez_compressed(examples, x=x, y=y, groups=groups, seed=seed)
+            np.savez_compressed(examples, x=x, y=y, groups=groups, seed=seed, scenes=scenes)
     oof, net = fit_out_of_fold(x, y, groups, NETWORK, workers)
     bound = light_bound(oof, y)
     cleared = oof <= bound
@@ -118,19 +117,7 @@ def fit(seed: int = DEFAULT_SEED, scenes: int = DEFAULT_SCENES, workers: int = 2
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--scenes", type=int, default=DEFAULT_SCENES)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", default=str(ARM_FILE))
-    parser.add_argument("--examples", type=Path, help="keep the evidence here (and reuse it when it exists)")
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
-    model = fit(args.seed, args.scenes, args.workers, args.examples)
-    model.save(args.out)
-    print(f"fitted on {args.scenes} scenes in {time.perf_counter() - start:.0f} s -> {args.out}")
-    print(f"  light at or below {model.sure_bare:.4f}; {model.info}")
-    return 0
+    return fit_command(argv, __doc__.splitlines()[0], fit, DEFAULT_SEED, DEFAULT_SCENES, ARM_FILE, "scenes")
 
 
 if __name__ == "__main__":

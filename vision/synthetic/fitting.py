@@ -128,18 +128,19 @@ def fit_decision(decision: type[D], per_street: Callable[[int], Examples], cost:
 
 
 def fit_command(argv: list[str] | None, description: str, fit: Callable[..., SpaceDecision], seed: int,
-                streets: int, out: Path) -> int:
-    """The command line of a fit: ``fit(seed, streets, workers, examples)``, saved to ``out``."""
+                streets: int, out: Path, what: str = "streets") -> int:
+    """The command line of a fit: ``fit(seed, streets, workers, examples)``, saved to ``out``;
+    ``what`` the fit draws (``--streets``, ``--scenes``)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--seed", type=int, default=seed)
-    parser.add_argument("--streets", type=int, default=streets)
+    parser.add_argument(f"--{what}", dest="count", type=int, default=streets)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default=str(out))
     parser.add_argument("--examples", type=Path, help="keep the evidence here (and reuse it when it exists)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    model = fit(args.seed, args.streets, args.workers, args.examples)
+    model = fit(args.seed, args.count, args.workers, args.examples)
     model.save(args.out)
-    print(f"fitted on {args.streets} streets in {time.perf_counter() - start:.0f} s -> {args.out}")
+    print(f"fitted on {args.count} {what} in {time.perf_counter() - start:.0f} s -> {args.out}")
     print(f"  sure bare <= {model.sure_bare:.4f}, sure tile >= {model.sure_tile:.4f}; {model.info}")
     return 0
