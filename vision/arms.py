@@ -625,8 +625,7 @@ def arm_cells(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, scen
     :func:`vision.arm_decision.arm_decision`)."""
     covered, evidence = arm_candidate(image, corners, rows, cols, scene, tile_lab, stacks, small, light,
                                       light_field)
-    if (evidence is not None and FITTED_DECISION and covered.max() > UNDER_HAND
-            and (decision or arm_decision()).is_light(evidence)):
+    if evidence is not None and FITTED_DECISION and (decision or arm_decision()).is_light(evidence):
         return np.zeros((rows, cols))
     return covered
 
@@ -637,7 +636,7 @@ def arm_candidate(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, 
                   light_field: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
     """What the arm check's rules find (as :func:`arm_cells`, before the fitted decision has its
     say), and the evidence about it (:func:`vision.arm_decision.arm_evidence`; None when they
-    find nothing)."""
+    flag no cell, none more than :data:`UNDER_HAND` under an arm)."""
     small, scale = shrink(image) if small is None else small
     if small.shape != scene.shape:
         return np.zeros((rows, cols)), None
@@ -703,7 +702,7 @@ def arm_candidate(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, 
             seen_by_sides = cv2.warpPerspective(sides, to_board, size, flags=cv2.INTER_NEAREST).astype(bool)
             covered = np.maximum(covered, _covered(seen_by_sides, rows, cols))
             seen = seen | seen_by_sides
-    if not covered.any():
+    if covered.max() <= UNDER_HAND:
         return covered, None
     if glare is None:
         glare = lamp_glare(small, scene, light) if light.glare_spread > 0 else np.zeros(small.shape[:2], bool)

@@ -70,9 +70,9 @@ def scene_rows(scene: Scene, light_change: bool) -> tuple[np.ndarray, np.ndarray
             continue
         covered, evidence = arm_candidate(example.small[0], example.corners, example.rows, example.cols,
                                           example.scene, example.tile_lab, example.stacks, example.small)
+        if evidence is None:
+            continue  # nothing flagged
         flagged = covered > UNDER_HAND
-        if evidence is None or not flagged.any():
-            continue
         if example.over_cells and not (flagged & (example.cover > UNDER_HAND)).any():
             continue  # the rules missed the hand and took something else for an arm: no example of either
         rows.append(evidence)

@@ -99,9 +99,10 @@ def examples_of(s: Scene, light_change: bool) -> Iterator[Example]:
 
 
 def flagged(example: Example, thresholds: LightThresholds | None = None) -> bool:
-    """Whether the arm check flags the picture (a cell more than :data:`UNDER_HAND` under an arm);
-    for a picture with a hand over the cells, whether it flags a cell the hand is over: a change
-    of light taken for an arm elsewhere does not see the hand."""
+    """Whether the arm check's rules flag the picture (a cell more than :data:`UNDER_HAND` under an
+    arm); for a picture with a hand over the cells, whether they flag a cell the hand is over: a
+    change of light taken for an arm elsewhere does not see the hand. The rules alone: the fitted
+    decision that clears light (:mod:`vision.synthetic.fit_arms`) is fitted on top of them."""
     covered = arm_candidate(example.small[0], example.corners, example.rows, example.cols, example.scene,
                             example.tile_lab, example.stacks, example.small, thresholds)[0] > UNDER_HAND
     if example.over_cells:
