@@ -77,12 +77,12 @@ def test_the_evidence_counts_glare_white_table_size_and_shape() -> None:
         FEATURE["its elongation (log)"]] + 1.0
 
 
-def test_the_bound_clears_no_arm_when_an_arm_costs_more_than_the_light_it_would_clear() -> None:
-    p = np.array([0.3, 0.6, 0.9, 0.05, 0.1, 0.4])
-    y = np.array([1, 1, 1, 0, 0, 0], float)
-    assert light_bound(p, y) == 0.1  # clearing 0.4 clears the arm at 0.3 too
-    assert light_bound(p, y, cost=0.5) == 0.4  # were a missed arm cheap, it would
-    assert light_bound(np.array([0.2, 0.05]), np.array([1.0, 0.0])) == 0.05
+def test_the_bound_keeps_below_the_lowest_arm_by_the_lowest_arms_spread() -> None:
+    arms = np.array([0.1, 0.12, 0.15, 0.2, 0.3, 0.5])  # the five lowest spread 1.35 in log-odds
+    light = np.array([0.01, 0.02, 0.05, 0.08])  # room below logit(0.1) - 1.35: p 0.028
+    p, y = np.concatenate([arms, light]), np.concatenate([np.ones(6), np.zeros(4)])
+    assert light_bound(p, y) == 0.02  # not 0.05 or 0.08, though both are below every arm
+    assert light_bound(p, y, tail=1) == 0.08  # with no room kept: just below the lowest arm
     assert light_bound(np.array([0.02, 0.05]), np.array([1.0, 0.0])) == 0.0  # nothing below the arm
 
 
@@ -155,3 +155,4 @@ def test_the_fit_s_command_refits_from_kept_evidence(tmp_path) -> None:
     model = ArmDecision.load(out)
     assert model.info["seed"] == 5 and model.info["scenes"] == 20 and model.info["flagged_pictures"] == 200
     assert model.info["out_of_fold"]["arms_cleared"] == 0 and 0.0 <= model.sure_bare <= 0.5
+    assert model.info["tail_arms"] == 5

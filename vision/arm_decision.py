@@ -11,9 +11,9 @@ network weighs them (:data:`FEATURES`), fitted on ``train``-family renders with 
 hands under changed light (:mod:`vision.synthetic.fit_arms`).
 
 It only ever clears what the rules flagged, and only a change the network is sure is light (at
-or below :attr:`ArmDecision.sure_bare`, chosen out of fold so that clearing a picture with a hand
-over the cells costs far more than waiting for a picture): a missed arm can leave a cell read
-wrong and sure, a false alarm only makes the kiosk wait. (Where the rules missed a hand and took
+or below :attr:`ArmDecision.sure_bare`, set out of fold below every arm's probability, with room
+for arms the fit never drew): a missed arm can leave a cell read wrong and sure, a false alarm
+only makes the kiosk wait. (Where the rules missed a hand and took
 the light elsewhere for an arm, clearing that light leaves the hand unflagged, as the rules
 alone would have left it where it is: ``python -m bench hands`` counts both as missed.)
 """

@@ -10,10 +10,10 @@ street, as a real game leaves them). Every picture the rules flag (a cell more t
 where it is, light if there is no hand at all. No row for a hand short of the cells (it may be
 flagged or not), nor for a hand the rules missed while they took something else for an arm: that
 is an example of neither, and ``python -m bench hands`` counts it as a hand missed either way.
-The network is fitted on every row; the bound under which a change is cleared as light is chosen
-on out-of-fold probabilities (each scene judged by a network fitted without it), a hand cleared
-costing :data:`MISSED_ARM_COST` pictures waited for. The output is ``vision/models/arms.json`` with the
-seed, the counts and how the bound did out of fold.
+The network is fitted on every row; the bound under which a change is cleared as light is set on
+out-of-fold probabilities (each scene judged by a network fitted without it) below every arm's,
+with room for arms the fit never drew (:func:`light_bound`). The output is
+``vision/models/arms.json`` with the seed, the counts and how the bound did out of fold.
 
 The ``held_out`` family is never read here: ``python -m bench hands --light-change`` and
 ``python -m bench turns`` measure on it and on seeds never fitted.
@@ -30,15 +30,18 @@ import numpy as np
 from vision.arm_decision import ARM_FILE, ArmDecision
 from vision.arms import arm_candidate
 from vision.hands import UNDER_HAND
+from vision.space_decision import logit
 from vision.synthetic.fit_hands import examples_of
 from vision.synthetic.fitting import NetworkSize, collect, fit_command, fit_out_of_fold
 from vision.synthetic.scenes import Scene, grid_scene, street_scene
 
 DEFAULT_SEED = 37
 DEFAULT_SCENES = 800
-#: clearing a picture with a hand over the cells costs this many pictures waited for: the hand
-#: may hide a tile the reader then reads as missing, sure
-MISSED_ARM_COST = 50.0
+#: the bound keeps below the lowest arm's probability by as much (in log-odds) as the lowest arms
+#: spread over this many: a fresh arm falls below the lowest fitted one about as far as the lowest
+#: fall below each other (a hand cleared may leave a cell read wrong and sure; a light not
+#: cleared only makes the kiosk wait)
+TAIL_ARMS = 5
 #: the bound is never looser than this: a change the network is unsure about is an arm
 WIDEST_LIGHT = 0.5
 NETWORK = NetworkSize(hidden=16, steps=4000)
@@ -81,16 +84,14 @@ def scene_rows(scene: Scene, light_change: bool) -> tuple[np.ndarray, np.ndarray
     return np.array(rows, np.float64).reshape(-1, width), np.array(labels, np.float64)
 
 
-def light_bound(p: np.ndarray, y: np.ndarray, cost: float = MISSED_ARM_COST) -> float:
-    """The bound at or below which a change is cleared as light that costs least on out-of-fold
-    probabilities ``p`` (truth ``y``, 1 an arm), a hand cleared costing ``cost`` false alarms; of
-    equals, the lowest; never above :data:`WIDEST_LIGHT`."""
-    arms, light = np.sort(p[y > 0.5]), p[y < 0.5]
-    candidates = np.concatenate([[0.0], np.sort(light[light <= WIDEST_LIGHT])])
-    cleared_arms = np.searchsorted(arms, candidates, side="right")
-    alarms = len(light) - np.searchsorted(np.sort(light), candidates, side="right")
-    total = cleared_arms * cost + alarms
-    return float(candidates[int(np.argmin(total))])
+def light_bound(p: np.ndarray, y: np.ndarray, tail: int = TAIL_ARMS) -> float:
+    """The bound at or below which a change is cleared as light, from out-of-fold probabilities
+    ``p`` (truth ``y``, 1 an arm): the highest light's probability (or 0) below the lowest arm's by
+    the spread of the ``tail`` lowest arms' (log-odds); never above :data:`WIDEST_LIGHT`."""
+    arms, light = np.sort(logit(p[y > 0.5])), np.sort(p[y < 0.5])
+    room = float(arms[0] - (arms[min(tail, len(arms)) - 1] - arms[0])) if len(arms) else np.inf
+    below = light[(logit(light) < room) & (light <= WIDEST_LIGHT)]
+    return float(below[-1]) if len(below) else 0.0
 
 
 def fit(seed: int = DEFAULT_SEED, scenes: int = DEFAULT_SCENES, workers: int = 2,
@@ -109,7 +110,7 @@ def fit(seed: int = DEFAULT_SEED, scenes: int = DEFAULT_SCENES, workers: int = 2
     bound = light_bound(oof, y)
     cleared = oof <= bound
     info = {"seed": seed, "scenes": scenes, "family": "train", "date": datetime.date.today().isoformat(),
-            "flagged_pictures": len(y), "with_arm": int(y.sum()), "missed_arm_costs": MISSED_ARM_COST,
+            "flagged_pictures": len(y), "with_arm": int(y.sum()), "tail_arms": TAIL_ARMS,
             "network": asdict(NETWORK),
             "out_of_fold": {"light_cleared": int((cleared & (y < 0.5)).sum()),
                             "arms_cleared": int((cleared & (y > 0.5)).sum())}}
