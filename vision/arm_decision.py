@@ -3,19 +3,21 @@
 Why: the arm check (:mod:`vision.arms`) flags a change since calibration that reaches the cells
 from beyond the board, as an arm does. A change of light can do that too: a lamp's glare on the
 table where the board meets the picture's edge, a soft shadow from a player leaning in, a bright
-skin-toned table under a bluer light. What tells the two apart is how the change looks, not
-where it is: an arm's silhouette is a sharp step and hides what lay under it, while light
-brightens or dims softly and keeps the table's grain; glare is brighter and whiter than what
-lies round it, an arm is any colour. No one of these settles it on every table, so a small
-network weighs them (:data:`FEATURES`), fitted on ``train``-family renders with and without
-hands under changed light (:mod:`vision.synthetic.fit_arms`).
+skin-toned table under a bluer light. What tells the two apart is how the change looks and how
+it lies on the board: an arm's silhouette is a sharp step and hides what lay under it, while
+light brightens or dims softly and keeps the table's grain; glare is brighter and whiter than
+what lies round it, an arm is any colour; an arm crosses the board's frame a few cells wide and
+reaches into the cells, a new light on a pale frame changes it all along. No one of these
+settles it on every table, so a small network weighs them (:data:`FEATURES`), fitted on
+``train``-family renders with and without hands under changed light
+(:mod:`vision.synthetic.fit_arms`).
 
 It only ever clears what the rules flagged, and only a change the network is sure is light (at
 or below :attr:`ArmDecision.sure_bare`, set out of fold below every arm's probability, with room
 for arms the fit never drew): a missed arm can leave a cell read wrong and sure, a false alarm
-only makes the kiosk wait. (Where the rules missed a hand and took
-the light elsewhere for an arm, clearing that light leaves the hand unflagged, as the rules
-alone would have left it where it is: ``python -m bench hands`` counts both as missed.)
+only makes the kiosk wait. (Where the rules missed a hand and took the light elsewhere for an
+arm, clearing that light leaves the hand unflagged, as the rules alone would have left it where
+it is: ``python -m bench hands`` counts both as missed.)
 """
 
 from __future__ import annotations
