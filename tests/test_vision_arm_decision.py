@@ -140,8 +140,17 @@ def test_under_changed_light_hands_stay_flagged_and_light_is_cleared(flagged_row
 
 
 def test_the_fit_gathers_rows_of_the_flagged_pictures_only() -> None:
-    x, y = per_scene(4)  # a street game, its light changed
-    assert x.shape == (len(y), len(FEATURES)) and set(np.unique(y)) <= {0.0, 1.0}
+    """A street game of 14 pictures in the renderer's light (seed 4 draws that kind), a hand in
+    about three in ten: a row for each flagged one."""
+    x, y = per_scene(4)
+    game = street_scene(4, "train", n_frames=14, hand_chance=0.3, sequence=True)
+    flagged = [e for e in examples_of(game, False)
+               if arm_candidate(e.small[0], e.corners, e.rows, e.cols, e.scene, e.tile_lab, e.stacks,
+                                e.small)[1] is not None]
+    assert 0 < len(y) <= len(flagged) < 14 and x.shape == (len(y), len(FEATURES))
+    # light: every flagged picture without a hand; arms: only hands over the cells, where flagged
+    assert (y == 0).sum() == sum(not e.hand for e in flagged)
+    assert (y == 1).sum() <= sum(e.over_cells for e in flagged) and set(np.unique(y)) <= {0.0, 1.0}
 
 
 def test_the_fit_s_command_refits_from_kept_evidence(tmp_path) -> None:
