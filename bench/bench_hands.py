@@ -120,7 +120,8 @@ CHECKS = ((True, True, "today"), (True, False, "rules alone"), (False, False, "b
 
 
 def light_change(base: int, n: int) -> None:
-    """Both families under a changed light, today's arm check beside the baseline's."""
+    """Both families under a changed light, today's arm check beside its rules alone and the
+    baseline (:data:`CHECKS`)."""
     print(f"light changed since calibration, skin-toned tables: {n} scenes per kind and family, 6 pictures "
           f"each, a hand in about half; train seeds from {base}, held-out from {base + 10000}")
     totals: dict = {}

@@ -32,7 +32,7 @@ from vision.arms import arm_candidate
 from vision.hands import UNDER_HAND
 from vision.space_decision import logit
 from vision.synthetic.fit_hands import examples_of
-from vision.synthetic.fitting import NetworkSize, collect, fit_command, fit_out_of_fold
+from vision.synthetic.fitting import NetworkSize, fit_command, fit_out_of_fold, gathered
 from vision.synthetic.scenes import Scene, grid_scene, street_scene
 
 DEFAULT_SEED = 37
@@ -98,14 +98,7 @@ def fit(seed: int = DEFAULT_SEED, scenes: int = DEFAULT_SCENES, workers: int = 2
         examples: Path | None = None) -> ArmDecision:
     """The decision fitted on ``scenes`` scene seeds drawn from ``seed`` (``examples``: keep the
     evidence there, and take it from there when it exists)."""
-    if examples is not None and examples.exists():
-        with np.load(examples) as kept:
-            x, y, groups, seed = kept["x"], kept["y"], kept["groups"], int(kept["seed"])
-            scenes = int(kept["scenes"]) if "scenes" in kept else scenes
-    else:
-        x, y, groups = collect(per_scene, seed, scenes, workers)
-        if examples is not None:
-            np.savez_compressed(examples, x=x, y=y, groups=groups, seed=seed, scenes=scenes)
+    x, y, groups, seed, scenes = gathered(per_scene, seed, scenes, workers, examples, "scenes")
     oof, net = fit_out_of_fold(x, y, groups, NETWORK, workers)
     bound = light_bound(oof, y)
     cleared = oof <= bound

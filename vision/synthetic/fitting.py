@@ -100,6 +100,23 @@ def collect(per_street: Callable[[int], Examples], seed: int, streets: int, work
     return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts]), groups
 
 
+def gathered(per_item: Callable[[int], Examples], seed: int, count: int, workers: int = 2,
+             examples: Path | None = None, what: str = "streets"
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """Evidence, labels, each row's group, the seed and how many ``what`` (streets, scenes) they
+    were gathered from: by :func:`collect`, or from ``examples`` when that file exists (its seed
+    and count are its own), kept there when it does not."""
+    if examples is not None and examples.exists():
+        with np.load(examples) as kept:
+            x, y, groups, seed = kept["x"], kept["y"], kept["groups"], int(kept["seed"])
+            count = int(kept[what]) if what in kept else int(groups.max()) + 1
+        return x, y, groups, seed, count
+    x, y, groups = collect(per_item, seed, count, workers)
+    if examples is not None:
+        np.savez_compressed(examples, x=x, y=y, groups=groups, seed=seed, **{what: count})
+    return x, y, groups, seed, count
+
+
 def fit_decision(decision: type[D], per_street: Callable[[int], Examples], cost: float, seed: int,
                  streets: int, workers: int = 2, examples: Path | None = None,
                  size: NetworkSize = NetworkSize()) -> D:
@@ -107,14 +124,7 @@ def fit_decision(decision: type[D], per_street: Callable[[int], Examples], cost:
     seeds drawn from ``seed``, its band out of fold at ``cost``; ``info`` says what it was fitted
     on and how it did out of fold. ``examples``: a file to keep the evidence in, and to take it
     from when it exists (a refit of the network or the band without rendering again)."""
-    if examples is not None and examples.exists():
-        with np.load(examples) as kept:  # the seed and streets it was gathered from are its own
-            x, y, groups, seed = kept["x"], kept["y"], kept["groups"], int(kept["seed"])
-        streets = int(groups.max()) + 1
-    else:
-        x, y, groups = collect(per_street, seed, streets, workers)
-        if examples is not None:
-            np.savez_compressed(examples, x=x, y=y, groups=groups, seed=seed)
+    x, y, groups, seed, streets = gathered(per_street, seed, streets, workers, examples)
     oof, net = fit_out_of_fold(x, y, groups, size, workers)
     sure_bare, sure_tile = band(oof, y, cost)
     asked = (oof > sure_bare) & (oof < sure_tile)
