@@ -5,15 +5,20 @@ brighter than the darkest thing nearby") was right on our renderer's black board
 nearly every other. Here each cell is *compared* — with what the same cell looked like empty
 at calibration, with the set's tile colour, and (Word on the Street's median) with the tile
 that stood there at the start — after correcting for the light having changed since. Those
-comparisons mean the same thing on any board, and a logistic model trained on thousands of
-randomised boards (:mod:`vision.synthetic.train`, ``python -m vision.synthetic.train``) weighs
-them. Three models cover what the calibration knows about a cell:
+comparisons mean the same thing on any board, and a model trained on thousands of randomised
+boards (:mod:`vision.synthetic.train`, ``python -m vision.synthetic.train``) weighs them. Three
+models cover what the calibration knows about a cell:
 
 * ``empty``: the cell was seen empty (Upwords, crossword grids, the street's lanes);
 * ``tile``: a tile was seen in it but never the cell empty (the street's median);
 * ``prior``: nothing was seen (a calibration taken with tiles down) — tile colour only.
 
-The weights are a small JSON file versioned in the repository (``vision/models/``).
+Each is a small network (:class:`vision.small_net.SmallNet`): in a light that cuts tiles white a
+tile's brightness and colour, the light undone, look like the board's, and only its structure
+still tells; a weighted sum cannot make one comparison count for less in such a light. Each has
+its own band, fitted out of fold like the street's decisions (:mod:`vision.synthetic.fitting`),
+within which a cell is asked. The weights and bands are a small JSON file versioned in the
+repository (``vision/models/``).
 """
 
 from __future__ import annotations
@@ -35,8 +40,14 @@ from vision.appearance import (
     light_between,
     structure_distance,
 )
+from vision.small_net import SmallNet
 
 MODEL_FILE = Path(__file__).with_name("models") / "occupancy.json"
+#: The street's model: its median and lanes (:mod:`vision.median_strip`, :mod:`vision.street_lanes`)
+#: are fitted decisions that weigh the occupancy model's probability, fitted on this one's (a
+#: logistic model of calibration's light). A decision fitted on one model's evidence is not valid
+#: on another's: the street moves to :data:`MODEL_FILE` when they are refit on it.
+STREET_MODEL_FILE = MODEL_FILE.with_name("occupancy_street.json")
 KINDS = ("empty", "tile", "prior")
 
 
@@ -173,9 +184,17 @@ def _agrees_beside(light: LightChange, trusted: np.ndarray, ring: SurroundLight)
     return bool(np.abs(apart).max() <= SURROUND_DISAGREES)
 
 
+#: What every model weighs beside its comparisons: how near the cell is to cut white in the
+#: picture as taken (its darkest colour channel's mean, 0..1), and how far the light has changed
+#: there (log gain, the channels' mean). Why: where the light cuts a cell white, comparisons of
+#: brightness and colour with the light undone say little, and must count for less there.
+PICTURE_FEATURES = ("cut_white", "light_gain")
+
+
 def features(current: CellLooks, appearance: BoardAppearance, light: LightChange | None = None
              ) -> dict[str, np.ndarray]:
-    """Feature arrays (rows x cols x n) for each model kind, and which model each cell uses.
+    """Feature arrays (rows x cols x n) for each model kind, what the picture itself says of
+    each cell (:data:`PICTURE_FEATURES`), and which model each cell uses.
 
     The current looks are first brought back to the calibration's light (gain and colour cast),
     so every comparison is with what the references would look like now.
@@ -214,6 +233,7 @@ def features(current: CellLooks, appearance: BoardAppearance, light: LightChange
         out["tile"] = np.stack([p_l, p_ab, p_s, t_l, t_ab, p_l * p_s], axis=-1)
     else:
         out["tile"] = np.zeros((*shape, 6))
+    out["picture"] = np.stack([current.rim_bgr.min(axis=-1), light.gains.mean(axis=-1)], axis=-1)
     kind = np.full(shape, 2, np.int8)
     if appearance.tile_known is not None:
         kind[appearance.tile_known] = 1
@@ -225,7 +245,8 @@ def features(current: CellLooks, appearance: BoardAppearance, light: LightChange
 
 @dataclass(frozen=True, slots=True)
 class Logistic:
-    """A standardised logistic regression: p = sigmoid(w . (x - mean) / scale + b)."""
+    """A standardised logistic regression, p = sigmoid(w . (x - mean) / scale + b): the street's
+    model (:data:`STREET_MODEL_FILE`)."""
 
     mean: np.ndarray
     scale: np.ndarray
@@ -245,41 +266,75 @@ class Logistic:
         return cls(np.array(data["mean"], np.float64), np.array(data["scale"], np.float64),
                    np.array(data["weights"], np.float64), float(data["bias"]))
 
+
+#: The reader takes a cell for sure empty below this probability and a sure tile above
+#: 1 - it (its confidence threshold, :data:`vision.reading.DEFAULT_THRESHOLD`, at 0.6).
+READER_SURE_EMPTY = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class CellModel:
+    """One kind's model: its probability from the evidence, sure at or below ``sure_empty`` or at
+    or above ``sure_tile`` and asked in between (the band fitted out of fold). ``picture``: whether
+    it weighs :data:`PICTURE_FEATURES` too."""
+
+    net: SmallNet | Logistic
+    sure_empty: float = READER_SURE_EMPTY
+    sure_tile: float = 1.0 - READER_SURE_EMPTY
+    picture: bool = False
+
+    def chance(self, p: np.ndarray) -> np.ndarray:
+        """``p`` as the reader takes a tile's chance: the band stretched onto the reader's own
+        (:data:`READER_SURE_EMPTY` and its complement), a half kept a half, monotone, so a cell
+        the band asks about is asked and one it is sure of is sure."""
+        low, high = self.sure_empty, self.sure_tile
+        edge = READER_SURE_EMPTY
+        return np.where(p <= low, edge * p / max(low, 1e-12),
+               np.where(p <= 0.5, edge + (0.5 - edge) * (p - low) / max(0.5 - low, 1e-12),
+               np.where(p < high, 0.5 + (0.5 - edge) * (p - 0.5) / max(high - 0.5, 1e-12),
+                        1.0 - edge + edge * (p - high) / max(1.0 - high, 1e-12))))
+
+    def probability(self, evidence: np.ndarray, picture: np.ndarray) -> np.ndarray:
+        x = np.concatenate([evidence, picture], axis=-1) if self.picture else evidence
+        return self.net.probability(x)
+
+    def to_dict(self) -> dict[str, object]:
+        if isinstance(self.net, Logistic):
+            return self.net.to_dict()
+        return {"network": self.net.to_dict(), "sure_empty": self.sure_empty, "sure_tile": self.sure_tile,
+                "picture_features": list(PICTURE_FEATURES) if self.picture else []}
+
     @classmethod
-    def fit(cls, x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 30) -> Logistic:
-        """Newton's method (IRLS) on standardised features; deterministic."""
-        mean = x.mean(axis=0)
-        scale = x.std(axis=0) + 1e-9
-        z = np.column_stack([(x - mean) / scale, np.ones(len(x))])
-        w = np.zeros(z.shape[1])
-        reg = l2 * np.eye(z.shape[1])
-        reg[-1, -1] = 0.0
-        for _ in range(iterations):
-            p = 1.0 / (1.0 + np.exp(-np.clip(z @ w, -40, 40)))
-            grad = z.T @ (p - y) / len(y) + reg @ w
-            hess = (z * (p * (1 - p))[:, None]).T @ z / len(y) + reg + 1e-9 * np.eye(len(w))
-            step = np.linalg.solve(hess, grad)
-            w -= step
-            if np.abs(step).max() < 1e-8:
-                break
-        return cls(mean, scale, w[:-1], float(w[-1]))
+    def from_dict(cls, data: dict) -> CellModel:
+        if "weights" in data:  # a logistic model, at the reader's own band (the street's)
+            return cls(Logistic.from_dict(data))
+        picture = list(data["picture_features"])
+        if picture not in ([], list(PICTURE_FEATURES)):
+            raise ValueError(f"it weighs {picture}, this reader gives {list(PICTURE_FEATURES)}")
+        return cls(SmallNet.from_dict(data["network"]), float(data["sure_empty"]), float(data["sure_tile"]),
+                   bool(picture))
 
 
 @dataclass(frozen=True, slots=True)
 class OccupancyModel:
     """The three trained models; :meth:`probability` picks each cell's by what calibration knows."""
 
-    models: dict[str, Logistic]
+    models: dict[str, CellModel]
     info: dict[str, object]
 
     def probability(self, current: CellLooks, appearance: BoardAppearance,
-                    light: LightChange | None = None) -> np.ndarray:
+                    light: LightChange | None = None, decided: bool = False) -> np.ndarray:
+        """Each cell's probability of a tile: evidence for a fitted decision on top (the street's
+        median and lanes); ``decided``: as the grids' reader takes it, sure outside the model's
+        band (:meth:`CellModel.chance`)."""
         feats = features(current, appearance, light)
         out = np.zeros(current.shape)
         for index, kind in enumerate(KINDS):
             mask = feats["kind"] == index
             if mask.any():
-                out[mask] = self.models[kind].probability(feats[kind][mask])
+                model = self.models[kind]
+                p = model.probability(feats[kind][mask], feats["picture"][mask])
+                out[mask] = model.chance(p) if decided else p
         return out
 
     def save(self, path: str | Path = MODEL_FILE) -> None:
@@ -290,11 +345,17 @@ class OccupancyModel:
     def load(cls, path: str | Path = MODEL_FILE) -> OccupancyModel:
         try:
             data = json.loads(Path(path).read_text())
-            models = {k: Logistic.from_dict(data["models"][k]) for k in KINDS}
+            models = {k: CellModel.from_dict(data["models"][k]) for k in KINDS}
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise ValueError(f"the occupancy model {path} cannot be read ({exc}); "
                              "rebuild it with: python -m vision.synthetic.train") from None
         return cls(models, data.get("info", {}))
+
+
+@lru_cache(maxsize=1)
+def street_model() -> OccupancyModel:
+    """The street's model (:data:`STREET_MODEL_FILE`), the one its median and lanes were fitted on."""
+    return OccupancyModel.load(STREET_MODEL_FILE)
 
 
 @lru_cache(maxsize=1)

@@ -489,7 +489,7 @@ class UpwordsReader:
                 lambda: surround_light(image, self.corners, self.rows, self.cols, scene, small_soon.result()))
             light = light_change(looks, self.appearance, surround)
             self._brighter = np.exp(light.gains.mean(axis=2))  # the light's gain at each cell
-            self._p_occ = self.model.probability(looks, self.appearance, light)
+            self._p_occ = self.model.probability(looks, self.appearance, light, decided=True)
             self._letters_read = self._read_letters_at_once(warps, wanted, previous)
             hand = hand_soon.result()
         else:

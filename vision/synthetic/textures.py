@@ -106,6 +106,43 @@ def aruco_marker(marker_id: int, size_px: int) -> np.ndarray:
     return cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR)
 
 
+#: what real crossword boards print on their bonus squares, and the lines it takes
+PREMIUM_WORDS = (("DOUBLE", "LETTER", "SCORE"), ("TRIPLE", "WORD", "SCORE"), ("DOUBLE", "WORD", "SCORE"))
+
+
+def _ink_on(colour: tuple[int, ...]) -> tuple[int, int, int]:
+    """A print colour that stands out on ``colour``: darker on a light square, lighter on a dark one."""
+    c = np.asarray(colour, np.float64)
+    ink = c * 0.4 if c.mean() > 120 else c * 0.4 + 150
+    return (int(ink[0]), int(ink[1]), int(ink[2]))
+
+
+def _print_premium(board: np.ndarray, box: tuple[int, int, int, int], colour: tuple[int, ...],
+                   which: int) -> None:
+    """Print a bonus square's words on it, as real boards do: the square is no longer a flat colour,
+    and a tile over it changes its structure less than over a plain square. No random draw: the
+    boards of every seed keep the rest of their look."""
+    x0, y0, x1, y1 = box
+    words = PREMIUM_WORDS[which % len(PREMIUM_WORDS)]
+    line = (y1 - y0) / (len(words) + 1)
+    for k, word in enumerate(words):
+        scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, max(4, int(0.55 * line)), 1)
+        (tw, th), _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        scale *= min(1.0, 0.86 * (x1 - x0) / max(tw, 1))
+        (tw, th), _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        org = (int((x0 + x1 - tw) / 2), int(y0 + (k + 1) * line + th / 2))
+        cv2.putText(board, word, org, cv2.FONT_HERSHEY_SIMPLEX, scale, _ink_on(colour), 1, cv2.LINE_AA)
+
+
+def _star(board: np.ndarray, centre: tuple[float, float], radius: float,
+          colour: tuple[int, int, int]) -> None:
+    """A five-pointed star, as on a crossword board's centre square."""
+    angles = -np.pi / 2 + np.arange(10) * np.pi / 5
+    radii = np.where(np.arange(10) % 2 == 0, radius, 0.42 * radius)
+    points = np.stack([centre[0] + radii * np.cos(angles), centre[1] + radii * np.sin(angles)], axis=1)
+    cv2.fillPoly(board, [np.round(points).astype(np.int32)], colour, cv2.LINE_AA)
+
+
 def upwords_board(rows: int, cols: int, pitch_mm: float, margin_mm: float, rng: np.random.Generator,
                   markers: bool, look: BoardStyle | None = None) -> np.ndarray:
     """The empty Upwords board from above: a waffle grid (dark by default), the four centre squares marked."""
@@ -121,9 +158,19 @@ def upwords_board(rows: int, cols: int, pitch_mm: float, margin_mm: float, rng: 
             x0, y0 = int(m + c * cell) + wall, int(m + r * cell) + wall
             x1, y1 = int(m + (c + 1) * cell) - wall, int(m + (r + 1) * cell) - wall
             floor = look.floor
-            if look.premium and rng.random() < 0.2:
+            premium = bool(look.premium) and rng.random() < 0.2
+            if premium:
                 floor = look.premium[int(rng.integers(0, len(look.premium)))]
             cv2.rectangle(board, (x0, y0), (x1, y1), floor, -1)
+            if premium:
+                _print_premium(board, (x0, y0, x1, y1), floor, r + c)
+    if look.premium and rows % 2 and cols % 2:  # a crossword board's centre star
+        r = c = rows // 2
+        x0, y0 = int(m + c * cell) + wall, int(m + r * cell) + wall
+        x1, y1 = int(m + (c + 1) * cell) - wall, int(m + (r + 1) * cell) - wall
+        star = look.premium[0]
+        cv2.rectangle(board, (x0, y0), (x1, y1), star, -1)
+        _star(board, ((x0 + x1) / 2, (y0 + y1) / 2), 0.38 * (x1 - x0), _ink_on(star))
     centre = [(rows // 2 - 1 + dr, cols // 2 - 1 + dc) for dr in (0, 1) for dc in (0, 1)]
     for r, c in centre:  # "the four game squares with cutout corners"
         x0, y0 = int(m + c * cell) + wall, int(m + r * cell) + wall
