@@ -40,6 +40,7 @@ from vision.appearance import (
     light_between,
     structure_distance,
 )
+from vision.arms import surround_light
 from vision.small_net import SmallNet
 
 MODEL_FILE = Path(__file__).with_name("models") / "occupancy.json"
@@ -161,6 +162,18 @@ def light_change(current: CellLooks, appearance: BoardAppearance,
     if np.abs(vouched - ring.gains).max() > SURROUND_DISAGREES and not _agrees_beside(light, trusted, ring):
         return everywhere
     return light
+
+
+def measured_light(image: np.ndarray, current: CellLooks, appearance: BoardAppearance, corners: np.ndarray,
+                   rows: int, cols: int, small: Callable[[], tuple[np.ndarray, float]] | None = None
+                   ) -> LightChange:
+    """:func:`light_change` as every reader measures it in ``image``: the surround asked, when the
+    calibration kept its picture. ``small``: gives the picture shrunk for the surround
+    (:func:`vision.arms.shrink`), when the caller makes it anyway; called only if the surround is."""
+    scene = appearance.scene
+    surround = None if scene is None else (
+        lambda: surround_light(image, corners, rows, cols, scene, None if small is None else small()))
+    return light_change(current, appearance, surround)
 
 
 #: The cells' light is checked against the surround beside them (:func:`_agrees_beside`) only

@@ -28,12 +28,11 @@ from vision.appearance import (
     likeness,
     outline,
 )
-from vision.arms import surround_light
 from vision.hands import UNDER_HAND, hand_cells, hand_flags
 from vision.letters import LetterRead
 from vision.median_strip import MEDIAN_ROW, settle_median
 from vision.occupancy import cell_fraction, glyph_centre, skin_mask
-from vision.occupancy_model import OccupancyModel, light_change, street_model
+from vision.occupancy_model import OccupancyModel, measured_light, street_model
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, StreetColumn, StreetReading, check_picture, unit
 from vision.street_lanes import LaneModel, lane_evidence, lane_model, likeliest_lane
@@ -137,10 +136,7 @@ class StreetReader:
         face = self.geometry.tile_mm / self.geometry.pitch_mm
         board = board_warp(image, self.corners, self.rows, self.cols)
         looks = board_looks(image, self.corners, self.rows, self.cols, face, board)
-        scene = self.appearance.scene
-        surround = None if scene is None else (
-            lambda: surround_light(image, self.corners, self.rows, self.cols, scene))
-        light = light_change(looks, self.appearance, surround)
+        light = measured_light(image, looks, self.appearance, self.corners, self.rows, self.cols)
         prob = self.model.probability(looks, self.appearance, light)
         if self.appearance.faces is None:
             return StreetEvidence(prob, None, board)

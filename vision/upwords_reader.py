@@ -31,11 +31,11 @@ import cv2
 import numpy as np
 
 from vision.appearance import BoardAppearance, board_looks, board_warp
-from vision.arms import shrink, surround_light
+from vision.arms import shrink
 from vision.glyphs import bare_face
 from vision.hands import UNDER_HAND, UNDER_HAND_FLAG, hand_cells, hand_flags
 from vision.occupancy import cell_fraction, face_features, glyph_centres, skin_mask
-from vision.occupancy_model import OccupancyModel, default_model, light_change
+from vision.occupancy_model import OccupancyModel, default_model, measured_light
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading, check_picture, unit
 from vision.spare_core import later
@@ -484,10 +484,8 @@ class UpwordsReader:
         self._origin = (r0, c0)
         if learnt:
             looks = board_looks(image, self.corners, self.rows, self.cols, self.face_frac, board)
-            scene = self.appearance.scene
-            surround = None if scene is None else (
-                lambda: surround_light(image, self.corners, self.rows, self.cols, scene, small_soon.result()))
-            light = light_change(looks, self.appearance, surround)
+            light = measured_light(image, looks, self.appearance, self.corners, self.rows, self.cols,
+                                   small_soon.result)
             self._brighter = np.exp(light.gains.mean(axis=2))  # the light's gain at each cell
             self._p_occ = self.model.probability(looks, self.appearance, light, decided=True)
             self._letters_read = self._read_letters_at_once(warps, wanted, previous)

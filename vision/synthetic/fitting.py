@@ -127,14 +127,19 @@ def fit_decision(decision: type[D], per_street: Callable[[int], Examples], cost:
     x, y, groups, seed, streets = gathered(per_street, seed, streets, workers, examples)
     oof, net = fit_out_of_fold(x, y, groups, size, workers)
     sure_bare, sure_tile = band(oof, y, cost)
-    asked = (oof > sure_bare) & (oof < sure_tile)
     info = {"seed": seed, "streets": streets, "family": "train", "date": datetime.date.today().isoformat(),
             "spaces": len(y), "tiles": int(y.sum()), "wrong_costs": cost,
-            "network": asdict(size),
-            "out_of_fold": {"asked": int(asked.sum()),
-                            "wrong_and_sure": int((~asked & ((oof >= 0.5) != (y > 0.5))).sum()),
-                            "wrong_at_half": int(((oof >= 0.5) != (y > 0.5)).sum())}}
+            "network": asdict(size), "out_of_fold": band_facts(oof, y, sure_bare, sure_tile)}
     return decision(net, sure_bare, sure_tile, info)
+
+
+def band_facts(p: np.ndarray, y: np.ndarray, sure_bare: float, sure_tile: float) -> dict[str, int]:
+    """How a band did on out-of-fold probabilities ``p`` (truth ``y``): rows asked, wrong and sure,
+    wrong at a half (with no band at all): what a fitted file keeps of its fit."""
+    asked = (p > sure_bare) & (p < sure_tile)
+    wrong = (p >= 0.5) != (y > 0.5)
+    return {"asked": int(asked.sum()), "wrong_and_sure": int((~asked & wrong).sum()),
+            "wrong_at_half": int(wrong.sum())}
 
 
 def fit_command(argv: list[str] | None, description: str, fit: Callable[..., SpaceDecision], seed: int,

@@ -27,13 +27,12 @@ from dataclasses import asdict
 import numpy as np
 
 from vision.appearance import BoardAppearance, board_looks
-from vision.arms import surround_light
 from vision.learn_board import learn_grid, learn_street
 from vision.letters import LetterReader, teach
 from vision.median_strip import MEDIAN_ROW
-from vision.occupancy_model import KINDS, MODEL_FILE, CellModel, OccupancyModel, features, light_change
+from vision.occupancy_model import KINDS, MODEL_FILE, CellModel, OccupancyModel, features, measured_light
 from vision.street import StreetGeometry, StreetReader
-from vision.synthetic.fitting import NetworkSize, band, fit_out_of_fold
+from vision.synthetic.fitting import NetworkSize, band, band_facts, fit_out_of_fold
 from vision.synthetic.scenes import Scene, scene
 from vision.synthetic.textures import STREET_LETTERS
 
@@ -96,10 +95,7 @@ def examples(s: Scene) -> Iterator[tuple[dict, np.ndarray, np.ndarray]]:
     appearance = learn_scene(s)
     for frame in s.frames:
         looks = board_looks(frame.image, frame.corners, frame.rows, frame.cols, s.face_frac)
-        scene_ref = appearance.scene
-        surround = None if scene_ref is None else (
-            lambda f=frame, ref=scene_ref: surround_light(f.image, f.corners, f.rows, f.cols, ref))
-        light = light_change(looks, appearance, surround)
+        light = measured_light(frame.image, looks, appearance, frame.corners, frame.rows, frame.cols)
         yield features(looks, appearance, light), truth(frame), np.ones((frame.rows, frame.cols), bool)
 
 
@@ -148,12 +144,8 @@ def train(seed: int = DEFAULT_SEED, counts: dict[str, int] | None = None, worker
         oof, net = fit_out_of_fold(x, y, groups, SIZE, workers)
         sure_empty, sure_tile = band(oof, y, WRONG_COSTS)
         models[name] = CellModel(net, sure_empty, sure_tile, picture=True)
-        asked = (oof > sure_empty) & (oof < sure_tile)
-        info["examples"][name] = {
-            "cells": len(y), "occupied": int(y.sum()),
-            "out_of_fold": {"asked": int(asked.sum()),
-                            "wrong_and_sure": int((~asked & ((oof >= 0.5) != (y > 0.5))).sum()),
-                            "wrong_at_half": int(((oof >= 0.5) != (y > 0.5)).sum())}}
+        info["examples"][name] = {"cells": len(y), "occupied": int(y.sum()),
+                                  "out_of_fold": band_facts(oof, y, sure_empty, sure_tile)}
     return OccupancyModel(models, info)
 
 
