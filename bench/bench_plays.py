@@ -16,8 +16,9 @@ After every play the picture is read the way the kiosk reads it: with the game's
 the play as history (the players confirmed it), and the play proposed by
 :func:`vision.upwords_reader.play_from_reading` only when no cell is in doubt. Counted per play:
 offered exactly (the tiles placed), **offered wrong** (the one failure not allowed), or not
-offered, and why (a hand seen where there is none, or cells in doubt). Baseline in the same run,
-same pictures: each read alone, without history.
+offered, and why (a hand seen where there is none, or cells in doubt). Baselines in the same run,
+same pictures: the kiosk's reader without the cell decision (:mod:`vision.cell_decision`: a cell
+the history has empty settled by its look alone), and each picture read alone, without history.
 """
 
 from __future__ import annotations
@@ -26,31 +27,14 @@ import sys
 from collections import Counter
 
 from bench import options
-from bench.bench_generalise import _teach
 from games.upwords_board import Board, Placement
 from kiosk.camera.view import history
-from vision.learn_board import learn_grid
-from vision.set_geometry import measure_tile_height
 from vision.synthetic.scenes import Scene, grid_scene
-from vision.upwords_reader import TileGeometry, UpwordsReader, play_from_reading
+from vision.synthetic.train import taught_grid_reader
+from vision.upwords_reader import play_from_reading
 
 PLAYS = 14
 KINDS = ("upwords8", "upwords10")
-
-
-def _reader(s: Scene) -> UpwordsReader:
-    """The reader a family's calibration gives: learnt look, taught letters, measured thickness."""
-    cal = s.calibration
-    found = measure_tile_height(s.teaching.image, cal.corners, cal.rows, cal.cols, s.face_frac,
-                                s.teaching_layout.keys())
-    geometry = (TileGeometry.from_shape(s.face_frac, found.thickness_mm(22.0), 5) if found
-                else TileGeometry.from_shape(s.face_frac, None, 5, measured=False))
-    appearance = learn_grid(cal.image, cal.corners, cal.rows, cal.cols, s.face_frac, s.teaching.image,
-                            s.teaching_layout.keys())
-    reader = UpwordsReader(cal.corners, cal.image_size, rows=cal.rows, cols=cal.cols, geometry=geometry,
-                           appearance=appearance)
-    reader.letters = _teach(reader, s.teaching.image, s.teaching_layout, 1)
-    return reader
 
 
 def _boards(s: Scene) -> list[tuple[Board, set[Placement]]]:
@@ -75,19 +59,24 @@ def _judge(tally: Counter, before: Board, placed: set[Placement], reading) -> No
 
 
 def run(kind: str, family: str, seeds: range, light_change: bool = False
-        ) -> tuple[Counter, Counter, list[str]]:
-    kiosk, alone, per_game = Counter(), Counter(), []
+        ) -> tuple[Counter, Counter, Counter, list[str]]:
+    """The kiosk's tally, the same reader's without the cell decision (occupancy alone settles a
+    cell the history has empty), each picture read alone, and the kiosk's plays a game."""
+    kiosk, look_only, alone, per_game = Counter(), Counter(), Counter(), []
     for seed in seeds:
         s = grid_scene(seed, family, kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
                        light_change=light_change)
-        reader = _reader(s)
+        reader = taught_grid_reader(s)
         game = Counter()
         for frame, (before, placed) in zip(s.frames, _boards(s), strict=True):
             _judge(game, before, placed, reader.read(frame.image, previous=history(before)))
+            reader.cell_decision, decision = None, reader.cell_decision
+            _judge(look_only, before, placed, reader.read(frame.image, previous=history(before)))
             _judge(alone, before, placed, reader.read(frame.image))
+            reader.cell_decision = decision
         kiosk.update(game)
         per_game.append(f"{game['exact']}/{PLAYS}")
-    return kiosk, alone, per_game
+    return kiosk, look_only, alone, per_game
 
 
 def outcome_line(name: str, t: Counter, width: int = 22, what: str = "cells") -> str:
@@ -106,10 +95,11 @@ def main() -> None:
     for family in ("train", "held_out"):
         for kind in KINDS:
             seeds = range(args.seeds, args.seeds + games)
-            kiosk, alone, per_game = run(kind, family, seeds, light_change)
+            kiosk, look_only, alone, per_game = run(kind, family, seeds, light_change)
             print(f"\n{kind}, {family} family, seeds {seeds.start}-{seeds.stop - 1} "
                   f"({games} games of {PLAYS} plays{', light changed' if light_change else ''})")
             print(outcome_line("with history (kiosk)", kiosk) + f"   per game: {' '.join(per_game)}")
+            print(outcome_line("history, look only", look_only))
             print(outcome_line("alone (baseline)", alone))
 
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from bench import options
 from bench.bench_hands import _street_reader
-from bench.bench_plays import KINDS, PLAYS, _boards, _judge, _reader, outcome_line
+from bench.bench_plays import KINDS, PLAYS, _boards, _judge, outcome_line
 from bench.bench_turns import judge, turns
 from kiosk.camera.view import history
 from vision.arms import surround_light
@@ -38,6 +38,7 @@ from vision.hold_keeper import HoldKeeper, KeeperPolicy, departure
 from vision.street import StreetReader
 from vision.synthetic.held_camera import HeldCamera
 from vision.synthetic.scenes import Scene, grid_scene, street_scene
+from vision.synthetic.train import taught_grid_reader
 from vision.upwords_reader import UpwordsReader
 
 WAYS = ("light as at calibration", "changed, held (baseline)", "changed, steered")
@@ -87,7 +88,7 @@ def run(kind: str, family: str, seeds: range) -> tuple[dict[str, Counter], list[
                  "clean_frames": True}
         s: Scene = street_scene(seed, family, **drawn) if street else grid_scene(seed, family, kind, **drawn)
         assert s.clean_start is not None and s.calibration_effects is not None
-        reader = _street_reader(s, True) if street else _reader(s)
+        reader = _street_reader(s, True) if street else taught_grid_reader(s)
         lasting = s.frame_effects[0]
         gamma = float(np.random.default_rng([seed, 0x6A]).uniform(*GAMMAS))
         calm, held, steered = (HeldCamera(s.clean_start, light, seed, gamma=gamma)

@@ -31,13 +31,14 @@ import time
 from collections import Counter
 
 from bench import options
-from bench.bench_plays import KINDS, PLAYS, _boards, _judge, _reader
+from bench.bench_plays import KINDS, PLAYS, _boards, _judge
 from kiosk.camera.live import stacks_read
 from kiosk.camera.view import history
 from vision.hands import UNDER_HAND, hand_over_board
 from vision.stability import BoardWatcher, SteadinessGate
 from vision.synthetic.scenes import grid_scene
 from vision.synthetic.stream import film
+from vision.synthetic.train import taught_grid_reader
 from vision.upwords_reader import UpwordsReader
 
 
@@ -80,7 +81,7 @@ def run(kind: str, family: str, seeds: range, light_change: bool = False
     for seed in seeds:
         s = grid_scene(seed, family, kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
                        light_change=light_change, clean_frames=True)
-        reader = _reader(s)
+        reader = taught_grid_reader(s)
         watcher = _watcher(reader)
         for (before, placed), play in zip(_boards(s), film(s, seed), strict=True):
             _play(*out["stream (kiosk)"], watcher, before, placed, play.frames)

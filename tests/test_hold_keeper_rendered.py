@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from gui.faults import remount_read_only, tmpfs
 
-from bench.bench_plays import _boards, _judge, _reader
+from bench.bench_plays import _boards, _judge
 from calibration.camera_hold import CameraHold
 from calibration.file import Calibration, load_calibration, save_calibration
 from kiosk.camera.held_light import held_light
@@ -27,6 +27,7 @@ from vision.hold_keeper import HoldKeeper, KeeperPolicy, departure
 from vision.stability import BoardWatcher, SteadinessGate
 from vision.synthetic.held_camera import CALIBRATED, HeldCamera
 from vision.synthetic.scenes import grid_scene
+from vision.synthetic.train import taught_grid_reader
 from vision.upwords_reader import UpwordsReader
 
 #: Evening: the room at 0.6 of its light, warmer (more red, less blue).
@@ -36,7 +37,7 @@ EVENING = {"brightness": 0.6, "white_balance": (0.85, 1.0, 1.2)}
 @pytest.fixture(scope="module")
 def game():
     s = grid_scene(4242, "train", "upwords8", n_frames=3, hand_chance=0.0, sequence=True, clean_frames=True)
-    return s, _reader(s)
+    return s, taught_grid_reader(s)
 
 
 def _evening(s) -> object:

@@ -72,13 +72,14 @@ def test_the_kiosk_waits_out_the_hand_and_offers_each_filmed_play() -> None:
     votes, the game's board as history) on a filmed game: every frame with a hand over the cells
     waits, each play is reported once, and no play is offered wrong (how many are offered at all
     is the benchmark's figure: ``python -m bench stream``)."""
-    from bench.bench_plays import _boards, _reader
+    from bench.bench_plays import _boards
     from bench.bench_stream import _watcher
     from kiosk.camera.view import history
+    from vision.synthetic.train import taught_grid_reader
     from vision.upwords_reader import play_from_reading
 
     scene, plays = _game(False)
-    watcher = _watcher(_reader(scene))
+    watcher = _watcher(taught_grid_reader(scene))
     offered = 0
     for (before, placed), play in zip(_boards(scene), plays, strict=True):
         watcher.accepted = history(before)
@@ -99,13 +100,14 @@ def test_the_kiosk_waits_out_the_hand_and_offers_each_filmed_play() -> None:
 def test_the_kiosk_reads_every_cell_not_only_those_the_gate_saw_change() -> None:
     """The steadiness gate compares grey levels, and a tile as light as its square changes them
     too little: the kiosk's read must find the play's tiles even when the gate names no cell."""
-    from bench.bench_plays import _boards, _reader
+    from bench.bench_plays import _boards
     from kiosk.camera.live import stacks_read
     from kiosk.camera.view import history
+    from vision.synthetic.train import taught_grid_reader
     from vision.upwords_reader import play_from_reading
 
     scene, plays = _game(False)
-    reader = _reader(scene)
+    reader = taught_grid_reader(scene)
     read = stacks_read(reader)
     offered = 0
     for (before, placed), play in zip(_boards(scene), plays, strict=True):

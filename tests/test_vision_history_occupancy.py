@@ -4,9 +4,10 @@ its look (rendered ``train``-family game, skin-toned table, the light changed si
 
 from __future__ import annotations
 
-from bench.bench_plays import _boards, _reader
+from bench.bench_plays import _boards
 from kiosk.camera.view import history
 from vision.synthetic.scenes import grid_scene
+from vision.synthetic.train import taught_grid_reader
 
 
 def _doubted_for_occupancy(cell) -> bool:
@@ -19,7 +20,7 @@ def _doubted_for_occupancy(cell) -> bool:
 def test_a_cell_the_history_has_a_tile_on_is_read_occupied_and_sure_of_it() -> None:
     scene = grid_scene(820001, "train", "upwords8", n_frames=6, hand_chance=0.0, sequence=True,
                        light_change=True)
-    reader = _reader(scene)
+    reader = taught_grid_reader(scene)
     checked = 0
     for frame, (before, _) in zip(scene.frames, _boards(scene), strict=True):
         with_history = reader.read(frame.image, previous=history(before))

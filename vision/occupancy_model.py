@@ -44,11 +44,6 @@ from vision.arms import surround_light
 from vision.small_net import SmallNet
 
 MODEL_FILE = Path(__file__).with_name("models") / "occupancy.json"
-#: The street's model: its median and lanes (:mod:`vision.median_strip`, :mod:`vision.street_lanes`)
-#: are fitted decisions that weigh the occupancy model's probability, fitted on this one's (a
-#: logistic model of calibration's light). A decision fitted on one model's evidence is not valid
-#: on another's: the street moves to :data:`MODEL_FILE` when they are refit on it.
-STREET_MODEL_FILE = MODEL_FILE.with_name("occupancy_street.json")
 KINDS = ("empty", "tile", "prior")
 
 
@@ -256,30 +251,6 @@ def features(current: CellLooks, appearance: BoardAppearance, light: LightChange
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Logistic:
-    """A standardised logistic regression, p = sigmoid(w . (x - mean) / scale + b): the street's
-    model (:data:`STREET_MODEL_FILE`)."""
-
-    mean: np.ndarray
-    scale: np.ndarray
-    weights: np.ndarray
-    bias: float
-
-    def probability(self, x: np.ndarray) -> np.ndarray:
-        z = ((x - self.mean) / self.scale) @ self.weights + self.bias
-        return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
-
-    def to_dict(self) -> dict[str, object]:
-        return {"mean": self.mean.tolist(), "scale": self.scale.tolist(), "weights": self.weights.tolist(),
-                "bias": self.bias}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Logistic:
-        return cls(np.array(data["mean"], np.float64), np.array(data["scale"], np.float64),
-                   np.array(data["weights"], np.float64), float(data["bias"]))
-
-
 #: The reader takes a cell for sure empty below this probability and a sure tile above
 #: 1 - it (its confidence threshold, :data:`vision.reading.DEFAULT_THRESHOLD`, at 0.6).
 READER_SURE_EMPTY = 0.2
@@ -291,7 +262,7 @@ class CellModel:
     or above ``sure_tile`` and asked in between (the band fitted out of fold). ``picture``: whether
     it weighs :data:`PICTURE_FEATURES` too."""
 
-    net: SmallNet | Logistic
+    net: SmallNet
     sure_empty: float = READER_SURE_EMPTY
     sure_tile: float = 1.0 - READER_SURE_EMPTY
     picture: bool = False
@@ -312,15 +283,11 @@ class CellModel:
         return self.net.probability(x)
 
     def to_dict(self) -> dict[str, object]:
-        if isinstance(self.net, Logistic):
-            return self.net.to_dict()
         return {"network": self.net.to_dict(), "sure_empty": self.sure_empty, "sure_tile": self.sure_tile,
                 "picture_features": list(PICTURE_FEATURES) if self.picture else []}
 
     @classmethod
     def from_dict(cls, data: dict) -> CellModel:
-        if "weights" in data:  # a logistic model, at the reader's own band (the street's)
-            return cls(Logistic.from_dict(data))
         picture = list(data["picture_features"])
         if picture not in ([], list(PICTURE_FEATURES)):
             raise ValueError(f"it weighs {picture}, this reader gives {list(PICTURE_FEATURES)}")
@@ -336,10 +303,10 @@ class OccupancyModel:
     info: dict[str, object]
 
     def probability(self, current: CellLooks, appearance: BoardAppearance,
-                    light: LightChange | None = None, decided: bool = False) -> np.ndarray:
-        """Each cell's probability of a tile: evidence for a fitted decision on top (the street's
-        median and lanes); ``decided``: as the grids' reader takes it, sure outside the model's
-        band (:meth:`CellModel.chance`)."""
+                    light: LightChange | None = None) -> np.ndarray:
+        """Each cell's chance of a tile as every reader takes it: sure outside its model's fitted
+        band, in doubt within it (:meth:`CellModel.chance`). The street's median and lanes weigh
+        it as evidence too, and were fitted on it."""
         feats = features(current, appearance, light)
         out = np.zeros(current.shape)
         for index, kind in enumerate(KINDS):
@@ -347,7 +314,7 @@ class OccupancyModel:
             if mask.any():
                 model = self.models[kind]
                 p = model.probability(feats[kind][mask], feats["picture"][mask])
-                out[mask] = model.chance(p) if decided else p
+                out[mask] = model.chance(p)
         return out
 
     def save(self, path: str | Path = MODEL_FILE) -> None:
@@ -363,12 +330,6 @@ class OccupancyModel:
             raise ValueError(f"the occupancy model {path} cannot be read ({exc}); "
                              "rebuild it with: python -m vision.synthetic.train") from None
         return cls(models, data.get("info", {}))
-
-
-@lru_cache(maxsize=1)
-def street_model() -> OccupancyModel:
-    """The street's model (:data:`STREET_MODEL_FILE`), the one its median and lanes were fitted on."""
-    return OccupancyModel.load(STREET_MODEL_FILE)
 
 
 @lru_cache(maxsize=1)

@@ -32,7 +32,7 @@ from vision.hands import UNDER_HAND, hand_cells, hand_flags
 from vision.letters import LetterRead
 from vision.median_strip import MEDIAN_ROW, settle_median
 from vision.occupancy import cell_fraction, glyph_centre, skin_mask
-from vision.occupancy_model import OccupancyModel, measured_light, street_model
+from vision.occupancy_model import OccupancyModel, default_model, measured_light
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, StreetColumn, StreetReading, check_picture, unit
 from vision.street_lanes import LaneModel, lane_evidence, lane_model, likeliest_lane
@@ -89,7 +89,7 @@ class StreetReader:
         self.geometry = geometry or StreetGeometry()
         self.corners = np.asarray(corners, np.float64).reshape(4, 2)
         self.appearance = appearance
-        self.model = model if model is not None or appearance is None else street_model()
+        self.model = model if model is not None or appearance is None else default_model()
         g = self.geometry
         self.rows, self.cols = len(SPACES), len(STREET_LETTERS)
         self.letters = letters

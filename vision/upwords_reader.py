@@ -32,10 +32,11 @@ import numpy as np
 
 from vision.appearance import BoardAppearance, board_looks, board_warp
 from vision.arms import shrink
+from vision.cell_decision import CellDecision, cell_decision, cell_evidence
 from vision.glyphs import bare_face
 from vision.hands import UNDER_HAND, UNDER_HAND_FLAG, hand_cells, hand_flags
 from vision.occupancy import cell_fraction, face_features, glyph_centres, skin_mask
-from vision.occupancy_model import OccupancyModel, default_model, measured_light
+from vision.occupancy_model import READER_SURE_EMPTY, OccupancyModel, default_model, measured_light
 from vision.planes import BoardPlanes
 from vision.reading import DEFAULT_THRESHOLD, BoardReading, CellReading, check_picture, unit
 from vision.spare_core import later
@@ -274,19 +275,25 @@ class UpwordsReader:
     board looks like empty and what its tiles look like, learnt at calibration
     (:mod:`vision.learn_board`) — with it, occupancy is decided by comparing each cell with
     those references through the trained ``model`` (:mod:`vision.occupancy_model`); without
-    it, by the older brightness rule that suits only dark boards.
+    it, by the older brightness rule that suits only dark boards. ``decide_cells``: a cell the
+    history has empty and the model leaves in doubt is decided with its face by the fitted
+    :mod:`vision.cell_decision` (off only to gather that decision's evidence).
     """
 
     def __init__(self, corners: np.ndarray, image_size: tuple[int, int], *, rows: int = 8, cols: int = 8,
                  letters: LetterReaderLike | None = None, geometry: TileGeometry | None = None,
                  camera_matrix: np.ndarray | None = None, threshold: float = DEFAULT_THRESHOLD,
                  cell_px: int = 32, loose_tiles: bool = False, appearance: BoardAppearance | None = None,
-                 model: OccupancyModel | None = None) -> None:
+                 model: OccupancyModel | None = None, decide_cells: bool = True) -> None:
         self.rows, self.cols = rows, cols
         self.corners = np.asarray(corners, np.float64).reshape(4, 2)
         self.appearance = appearance
         self.model = model if model is not None or appearance is None else default_model()
         self._p_occ: np.ndarray | None = None
+        self.cell_decision: CellDecision | None = (cell_decision() if appearance is not None and decide_cells
+                                                   else None)
+        #: what the cell decision weighed on each cell it was asked about in the last read
+        self.cell_evidence: dict[tuple[int, int], np.ndarray] = {}
         # the light's gain at each cell since calibration (exp of the log gain), for a read
         self._brighter: np.ndarray | None = None
         self._unseen: np.ndarray | None = None
@@ -476,6 +483,7 @@ class UpwordsReader:
                                        (pad + (cc + 0.5) * self.cell_px).astype(int)], 8.0)
         self._p_occ = None
         self._brighter = None
+        self.cell_evidence = {}
         # Every plane's face score for every cell at once (the heights' evidence), not cell by cell.
         self._rim_scores = None
         if learnt:
@@ -487,7 +495,7 @@ class UpwordsReader:
             light = measured_light(image, looks, self.appearance, self.corners, self.rows, self.cols,
                                    small_soon.result)
             self._brighter = np.exp(light.gains.mean(axis=2))  # the light's gain at each cell
-            self._p_occ = self.model.probability(looks, self.appearance, light, decided=True)
+            self._p_occ = self.model.probability(looks, self.appearance, light)
             self._letters_read = self._read_letters_at_once(warps, wanted, previous)
             hand = hand_soon.result()
         else:
@@ -642,6 +650,8 @@ class UpwordsReader:
         """Occupancy from the learnt references; the height from the planes, as before."""
         assert self._p_occ is not None
         p = float(self._p_occ[r, c])
+        if _surely_empty_before(prev) and self.letters is not None and not self.loose_tiles and _in_band(p):
+            p = self._decided_with_its_face(r, c, warps, p)
         occ_conf = float(min(abs(p - 0.5) * 2.0, 1.0))
         if _surely_occupied_before(prev):
             # Tiles never leave the board in a play (a challenged word's come off through the
@@ -682,6 +692,19 @@ class UpwordsReader:
                 and self._cover(occluder, r, c, cell.height)[0] >= FACE_HIDDEN):
             cell = _in_doubt(cell, FACE_HIDDEN_FLAG)
         return cell
+
+    def _decided_with_its_face(self, r: int, c: int, warps: list, p: float) -> float:
+        """The tile chance of a cell the history has empty and the occupancy model leaves at ``p``,
+        in doubt: the fitted :mod:`vision.cell_decision` weighs it with the first plane's face
+        (sure outside its band, 0.45 or 0.55 within it)."""
+        wr, wc = r - self._origin[0], c - self._origin[1]
+        letter, confidence, _ = self._read_letter(warps, 1, wr, wc, careful=True)
+        evidence = cell_evidence(p, letter, confidence)
+        self.cell_evidence[(r, c)] = evidence
+        if self.cell_decision is None:
+            return p
+        chance, _ = self.cell_decision.chance(float(self.cell_decision.probability(evidence[None])[0]))
+        return chance
 
     def _check_slots(self, results: dict[tuple[int, int], CellReading], warps: list) -> None:
         """The letters of the cells seen through a slot that are not in doubt yet, checked by the
@@ -943,8 +966,10 @@ class UpwordsReader:
         asked = [(best_plane[r - r0][c - c0], r - r0, c - c0, False) for r, c in zip(rows, cols, strict=True)]
         if self.geometry.max_height > 1:  # the raised faces over empty-looking floors, read carefully
             asked += [(k, wr, wc, True) for k, wr, wc in self._raised_faces_ahead(wanted, previous)]
-        # and the first plane's faces of cells that look empty, but not beyond doubt
-        doubtful = wanted & (self._p_occ >= LETTER_LOOK_FROM) & (self._p_occ < OCCUPIED_FROM)
+        # and the first plane's faces of cells that look empty, but not beyond doubt, and of those
+        # the cell decision may weigh (:meth:`_decided_with_its_face`)
+        doubtful = wanted & (((self._p_occ >= LETTER_LOOK_FROM) & (self._p_occ < OCCUPIED_FROM))
+                             | _in_band(self._p_occ))
         doubt_rows, doubt_cols = (where.tolist() for where in np.nonzero(doubtful))
         asked += [(1, r - r0, c - c0, True) for r, c in zip(doubt_rows, doubt_cols, strict=True)]
         cut: dict[tuple[int, int, int, bool], np.ndarray] = {}
@@ -1109,6 +1134,11 @@ class UpwordsReader:
             # overhead (a weak cue) stays in doubt until the picture or the players settle it.
             conf = min(conf, prev.height_confidence)
         return expected, conf, "both" if confirmed else "history"
+
+
+def _in_band(p: np.ndarray | float) -> np.ndarray | bool:
+    """Whether the occupancy model leaves a tile's chance ``p`` in doubt."""
+    return (p > READER_SURE_EMPTY) & (p < 1.0 - READER_SURE_EMPTY)
 
 
 def _surely_occupied_before(prev: CellReading | None) -> bool:

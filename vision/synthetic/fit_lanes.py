@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.median_strip import settle_median
+from vision.median_strip import MEDIAN_FILE, settle_median
+from vision.occupancy_model import MODEL_FILE
 from vision.street import FaceReads
 from vision.street_lanes import LANE_FILE, LaneModel, lane_evidence, likeliest_lane
 from vision.synthetic.fit_median import GAME_TURNS, RANDOM_FRAMES, WRONG_COSTS
@@ -59,7 +60,8 @@ def street_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
 def fit(seed: int = DEFAULT_SEED, streets: int = DEFAULT_STREETS, workers: int = 2,
         examples: Path | None = None) -> LaneModel:
     """The lanes' decision (:func:`vision.synthetic.fitting.fit_decision`)."""
-    return fit_decision(LaneModel, street_examples, WRONG_COSTS, seed, streets, workers, examples)
+    return fit_decision(LaneModel, street_examples, WRONG_COSTS, seed, streets, workers, examples,
+                        evidence_from=(MODEL_FILE, MEDIAN_FILE))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.median_strip import MEDIAN_FILE, MEDIAN_ROW, MedianModel, median_evidence
+from vision.occupancy_model import MODEL_FILE
 from vision.synthetic.fitting import NetworkSize, fit_command, fit_decision
 from vision.synthetic.scenes import street_scene
 from vision.synthetic.train import learn_scene, street_reader, truth
@@ -112,7 +113,8 @@ def tiles_likeness(alike: np.ndarray, tiles: np.ndarray, rng: np.random.Generato
 def fit(seed: int = DEFAULT_SEED, streets: int = DEFAULT_STREETS, workers: int = 2,
         examples: Path | None = None) -> MedianModel:
     """The median's decision (:func:`vision.synthetic.fitting.fit_decision`)."""
-    return fit_decision(MedianModel, street_examples, WRONG_COSTS, seed, streets, workers, examples, NETWORK)
+    return fit_decision(MedianModel, street_examples, WRONG_COSTS, seed, streets, workers, examples, NETWORK,
+                        evidence_from=(MODEL_FILE,))
 
 
 def main(argv: list[str] | None = None) -> int:

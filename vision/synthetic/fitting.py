@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -119,18 +120,27 @@ def gathered(per_item: Callable[[int], Examples], seed: int, count: int, workers
 
 def fit_decision(decision: type[D], per_street: Callable[[int], Examples], cost: float, seed: int,
                  streets: int, workers: int = 2, examples: Path | None = None,
-                 size: NetworkSize = NetworkSize()) -> D:
-    """A ``decision`` fitted on the evidence ``per_street`` gathers from ``streets`` street
-    seeds drawn from ``seed``, its band out of fold at ``cost``; ``info`` says what it was fitted
-    on and how it did out of fold. ``examples``: a file to keep the evidence in, and to take it
-    from when it exists (a refit of the network or the band without rendering again)."""
-    x, y, groups, seed, streets = gathered(per_street, seed, streets, workers, examples)
+                 size: NetworkSize = NetworkSize(), evidence_from: tuple[Path, ...] = (),
+                 what: str = "streets") -> D:
+    """A ``decision`` fitted on the evidence ``per_street`` gathers from ``streets`` seeds (of
+    ``what``: streets, games) drawn from ``seed``, its band out of fold at ``cost``; ``info`` says
+    what it was fitted on and how it did out of fold, and which model files made its evidence
+    (``evidence_from``, by :func:`fingerprint`). ``examples``: a file to keep the evidence in, and
+    to take it from when it exists (a refit of the network or the band without rendering again)."""
+    x, y, groups, seed, streets = gathered(per_street, seed, streets, workers, examples, what)
     oof, net = fit_out_of_fold(x, y, groups, size, workers)
     sure_bare, sure_tile = band(oof, y, cost)
-    info = {"seed": seed, "streets": streets, "family": "train", "date": datetime.date.today().isoformat(),
+    info = {"seed": seed, what: streets, "family": "train", "date": datetime.date.today().isoformat(),
             "spaces": len(y), "tiles": int(y.sum()), "wrong_costs": cost,
-            "network": asdict(size), "out_of_fold": band_facts(oof, y, sure_bare, sure_tile)}
+            "network": asdict(size), "out_of_fold": band_facts(oof, y, sure_bare, sure_tile),
+            "evidence_from": {path.name: fingerprint(path) for path in evidence_from}}
     return decision(net, sure_bare, sure_tile, info)
+
+
+def fingerprint(path: Path) -> str:
+    """A model file's identity: a decision fitted on one model's probabilities is not valid on
+    another's, and a fitted file names the ones it was fitted on by this."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def band_facts(p: np.ndarray, y: np.ndarray, sure_bare: float, sure_tile: float) -> dict[str, int]:
@@ -156,6 +166,7 @@ def fit_command(argv: list[str] | None, description: str, fit: Callable[..., Spa
     start = time.perf_counter()
     model = fit(args.seed, args.count, args.workers, args.examples)
     model.save(args.out)
-    print(f"fitted on {args.count} {what} in {time.perf_counter() - start:.0f} s -> {args.out}")
+    count = model.info.get(what, args.count)  # kept evidence has its own count
+    print(f"fitted on {count} {what} in {time.perf_counter() - start:.0f} s -> {args.out}")
     print(f"  sure bare <= {model.sure_bare:.4f}, sure tile >= {model.sure_tile:.4f}; {model.info}")
     return 0

@@ -31,10 +31,12 @@ from vision.learn_board import learn_grid, learn_street
 from vision.letters import LetterReader, teach
 from vision.median_strip import MEDIAN_ROW
 from vision.occupancy_model import KINDS, MODEL_FILE, CellModel, OccupancyModel, features, measured_light
+from vision.set_geometry import measure_tile_height
 from vision.street import StreetGeometry, StreetReader
 from vision.synthetic.fitting import NetworkSize, band, band_facts, fit_out_of_fold
 from vision.synthetic.scenes import Scene, scene
 from vision.synthetic.textures import STREET_LETTERS
+from vision.upwords_reader import TileGeometry, UpwordsReader
 
 DEFAULT_SEED = 14
 #: scenes per board kind in the default training run
@@ -73,6 +75,26 @@ def taught_street_reader(s: Scene, appearance: BoardAppearance | None) -> Street
     top = reader.warp(s.calibration.image)
     crops = [reader.face_crop(top, MEDIAN_ROW, col) for col in range(len(STREET_LETTERS))]
     reader.letters = LetterReader(teach(crops, list(STREET_LETTERS)))
+    return reader
+
+
+def taught_grid_reader(s: Scene, decide_cells: bool = True) -> UpwordsReader:
+    """The reader a family's calibration of a grid scene gives, as the docs say: the learnt look,
+    the letters taught from the teaching photo's tiles, and the set's thickness measured from it
+    (:mod:`vision.set_geometry`; a crossword grid's tiles lie flat). ``decide_cells``: see
+    :class:`vision.upwords_reader.UpwordsReader`."""
+    cal = s.calibration
+    loose = s.kind == "grid15"
+    max_height = 1 if loose else 5
+    found = measure_tile_height(s.teaching.image, cal.corners, cal.rows, cal.cols, s.face_frac,
+                                s.teaching_layout.keys())
+    geometry = (TileGeometry.from_shape(s.face_frac, found.thickness_mm(22.0), max_height) if found
+                else TileGeometry.from_shape(s.face_frac, None, max_height, measured=False))
+    reader = UpwordsReader(cal.corners, cal.image_size, rows=cal.rows, cols=cal.cols, geometry=geometry,
+                           loose_tiles=loose, appearance=learn_scene(s), decide_cells=decide_cells)
+    warps = reader.warp_planes(s.teaching.image, gray=False)
+    crops = [reader.face_crop(warps[1], r, c) for (r, c) in s.teaching_layout]
+    reader.letters = LetterReader(teach(crops, list(s.teaching_layout.values())), 0.5)
     return reader
 
 

@@ -1,0 +1,101 @@
+"""The grids' cell decision: a cell the history has empty, in doubt by its look, decided with its face."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from bench.bench_plays import _boards
+from kiosk.camera.view import history
+from vision.cell_decision import CELL_FILE, FEATURES, CellDecision, cell_decision, cell_evidence
+from vision.occupancy_model import MODEL_FILE
+from vision.synthetic.fitting import fingerprint
+from vision.synthetic.scenes import grid_scene
+from vision.synthetic.train import taught_grid_reader
+from vision.upwords_reader import play_from_reading
+
+
+def _feature(name: str) -> int:
+    return FEATURES.index(name)
+
+
+def test_the_evidence_is_the_look_and_the_letter_read() -> None:
+    read = cell_evidence(0.7, "M", 0.98)
+    assert read[_feature("occupancy model (logit)")] == pytest.approx(np.log(0.7 / 0.3))
+    assert read[_feature("the first plane's face reads a letter (confidence)")] == pytest.approx(0.98)
+    assert cell_evidence(0.4, None, 0.05)[1] == 0.0  # no letter, however sure of it
+
+
+def test_the_versioned_decision_says_what_it_was_fitted_on_and_weighs_the_face() -> None:
+    model = cell_decision()
+    facts = model.info
+    assert facts["family"] == "train" and facts["games"] >= 50
+    assert facts["evidence_from"] == {MODEL_FILE.name: fingerprint(MODEL_FILE)}
+    judged = facts["out_of_fold"]  # each seed's games by a network fitted without them
+    assert judged["wrong_and_sure"] <= judged["wrong_at_half"] and judged["asked"] < facts["spaces"] / 4
+    assert judged["wrong_and_sure"] < facts["spaces"] / 500
+    assert json.loads(CELL_FILE.read_text())["features"] == list(FEATURES)
+
+    def decided(chance: float, letter: str | None, confidence: float) -> tuple[float, bool]:
+        evidence = cell_evidence(chance, letter, confidence)
+        return model.chance(float(model.probability(evidence[None])[0]))
+
+    # a new tile the look half believes in: its face reading a letter plainly settles it
+    assert decided(0.7, "M", 1.0) >= (0.8, False)
+    # an empty cell beside a new stack that looks a little like a tile: no letter on it, empty
+    assert decided(0.35, None, 0.0) <= (0.2, False)
+
+
+def test_a_damaged_decision_file_says_how_to_refit_it(tmp_path) -> None:
+    broken = tmp_path / "cells.json"
+    broken.write_text("{")
+    with pytest.raises(ValueError, match="fit_cells"):
+        CellDecision.load(broken)
+    model = cell_decision()
+    model.save(tmp_path / "cells.json")
+    again = CellDecision.load(tmp_path / "cells.json")
+    evidence = np.random.default_rng(0).normal(0.0, 1.0, (12, len(FEATURES)))
+    np.testing.assert_allclose(again.probability(evidence), model.probability(evidence))
+
+
+@pytest.fixture(scope="module")
+def a_game_in_a_changing_light():
+    """A ``train``-family 10x10 game on a skin-toned table, the light changed picture to picture:
+    a development game (looked at while building, not a figure)."""
+    s = grid_scene(7100, "train", "upwords10", n_frames=14, hand_chance=0.0, sequence=True, light_change=True)
+    return s, taught_grid_reader(s)
+
+
+@pytest.mark.slow
+def test_in_a_changing_light_plays_held_back_by_empty_cells_are_offered(a_game_in_a_changing_light) -> None:
+    """The occupancy model leaves empty cells beside the plays in doubt in this light; their faces
+    show no letter and the decision settles them, so more plays are offered, none wrong."""
+    s, reader = a_game_in_a_changing_light
+    offered = {True: 0, False: 0}
+    decision = reader.cell_decision
+    for frame, (before, placed) in zip(s.frames, _boards(s), strict=True):
+        for decide in (True, False):
+            reader.cell_decision = decision if decide else None
+            proposal = play_from_reading(before, reader.read(frame.image, previous=history(before)))
+            if proposal.ok:
+                assert set(proposal.tiles) == placed
+                offered[decide] += 1
+    reader.cell_decision = decision
+    assert offered[True] >= offered[False] + 3
+
+
+@pytest.mark.slow
+def test_a_picture_read_alone_is_not_decided(a_game_in_a_changing_light) -> None:
+    """Without the game's history nothing says a cell was empty (it may hold a stack whose face
+    sits higher): the decision is not asked, and the read is the look's alone."""
+    s, reader = a_game_in_a_changing_light
+    frame = s.frames[-1]
+    with_decision = reader.read(frame.image)
+    assert reader.cell_evidence == {}
+    reader.cell_decision, decision = None, reader.cell_decision
+    try:
+        assert reader.read(frame.image) == with_decision
+    finally:
+        reader.cell_decision = decision
