@@ -9,7 +9,7 @@ import pytest
 
 from bench.bench_plays import _boards
 from kiosk.camera.view import history
-from vision.cell_decision import CELL_FILE, FEATURES, CellDecision, cell_decision, cell_evidence
+from vision.cell_decision import CELL_FILE, FEATURES, cell_decision, cell_evidence
 from vision.occupancy_model import MODEL_FILE
 from vision.synthetic.fitting import fingerprint
 from vision.synthetic.scenes import grid_scene
@@ -46,18 +46,6 @@ def test_the_versioned_decision_says_what_it_was_fitted_on_and_weighs_the_face()
     assert decided(0.7, "M", 1.0) >= (0.8, False)
     # an empty cell beside a new stack that looks a little like a tile: no letter on it, empty
     assert decided(0.35, None, 0.0) <= (0.2, False)
-
-
-def test_a_damaged_decision_file_says_how_to_refit_it(tmp_path) -> None:
-    broken = tmp_path / "cells.json"
-    broken.write_text("{")
-    with pytest.raises(ValueError, match="fit_cells"):
-        CellDecision.load(broken)
-    model = cell_decision()
-    model.save(tmp_path / "cells.json")
-    again = CellDecision.load(tmp_path / "cells.json")
-    evidence = np.random.default_rng(0).normal(0.0, 1.0, (12, len(FEATURES)))
-    np.testing.assert_allclose(again.probability(evidence), model.probability(evidence))
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import pytest
 
 from vision.letters import LetterRead
 from vision.street import FaceReads
-from vision.street_lanes import FEATURES, LANE_FILE, LaneModel, lane_evidence, lane_model, likeliest_lane
+from vision.street_lanes import FEATURES, LANE_FILE, lane_evidence, lane_model, likeliest_lane
 from vision.synthetic.scenes import street_scene
 from vision.synthetic.train import learn_scene, taught_street_reader
 
@@ -58,18 +58,6 @@ def test_the_versioned_model_says_what_it_was_fitted_on_and_weighs_the_face() ->
     # plain asphalt stays bare whatever the reader, and a plain tile stays a tile
     assert decided(0.003, LetterRead(None, 0.0)) <= (0.2, False) and decided(0.003, None) <= (0.2, False)
     assert decided(0.97, LetterRead("M", 1.0)) >= (0.8, False) and decided(0.97, None) >= (0.8, False)
-
-
-def test_a_damaged_model_file_says_how_to_refit_it(tmp_path) -> None:
-    broken = tmp_path / "lanes.json"
-    broken.write_text("{")
-    with pytest.raises(ValueError, match="fit_lanes"):
-        LaneModel.load(broken)
-    model = lane_model()
-    model.save(tmp_path / "lanes.json")
-    again = LaneModel.load(tmp_path / "lanes.json")
-    evidence = np.random.default_rng(0).normal(0.0, 1.0, (17, len(FEATURES)))
-    np.testing.assert_allclose(again.probability(evidence), model.probability(evidence))
 
 
 @pytest.mark.slow
