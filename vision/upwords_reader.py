@@ -967,9 +967,11 @@ class UpwordsReader:
         if self.geometry.max_height > 1:  # the raised faces over empty-looking floors, read carefully
             asked += [(k, wr, wc, True) for k, wr, wc in self._raised_faces_ahead(wanted, previous)]
         # and the first plane's faces of cells that look empty, but not beyond doubt, and of those
-        # the cell decision may weigh (:meth:`_decided_with_its_face`)
-        doubtful = wanted & (((self._p_occ >= LETTER_LOOK_FROM) & (self._p_occ < OCCUPIED_FROM))
-                             | _in_band(self._p_occ))
+        # the cell decision will weigh (:meth:`_decided_with_its_face`)
+        doubtful = wanted & (self._p_occ >= LETTER_LOOK_FROM) & (self._p_occ < OCCUPIED_FROM)
+        if previous is not None and not self.loose_tiles:
+            empty_before = np.array([_surely_empty_before(cell) for cell in previous.cells])
+            doubtful |= wanted & empty_before.reshape(wanted.shape) & _in_band(self._p_occ)
         doubt_rows, doubt_cols = (where.tolist() for where in np.nonzero(doubtful))
         asked += [(1, r - r0, c - c0, True) for r, c in zip(doubt_rows, doubt_cols, strict=True)]
         cut: dict[tuple[int, int, int, bool], np.ndarray] = {}
