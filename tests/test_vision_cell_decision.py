@@ -1,4 +1,4 @@
-"""The grids' cell decision: a cell the history has empty, in doubt by its look, decided with its face."""
+"""The Upwords cell decision: a cell the history has empty, in doubt by its look, decided with its face."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Did a cell the game had empty get a tile? Ask its face as well as its look.
 
-Why: in the kiosk a grid is read against the board the players confirmed, and a play is offered
+Why: in the kiosk an Upwords board is read against the board the players confirmed, and a play is offered
 only when no cell is in doubt. In a light changed since calibration the occupancy model leaves
 many empty cells, and some new tiles, within its band (an empty cell beside a new stack at 0.4,
 a tile cut half white at 0.7), each of which holds the play back. What the face on the first
@@ -8,7 +8,8 @@ plane reads tells them apart where the look cannot: a new tile's letter reads pl
 cell's board shows none. How far it vouches depends on the light, the set and the board's print,
 so a small network weighs both (:class:`CellDecision`), fitted on ``train``-family games in many
 lights (``python -m vision.synthetic.fit_cells``) with its band out of fold
-(:mod:`vision.synthetic.fitting`), a cell wrong and sure priced as the occupancy model's band is.
+(:mod:`vision.synthetic.fitting`), a cell wrong and sure priced as a wrong play offered
+(:data:`vision.synthetic.fit_cells.WRONG_COSTS`).
 
 It decides only cells the history has surely empty, only within the occupancy model's band, and
 only with a letter reader: a move adds one tile to a cell, whose face sits on the first plane. And

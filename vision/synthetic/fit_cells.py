@@ -1,4 +1,4 @@
-"""Fit the grids' cell decision on random games: ``python -m vision.synthetic.fit_cells``.
+"""Fit the Upwords cell decision on random games: ``python -m vision.synthetic.fit_cells``.
 
 Why fitted: how far a face reading a letter, or reading none, settles a cell the occupancy model
 leaves in doubt depends on the light, the set and the board's print; a rule set on the boards
