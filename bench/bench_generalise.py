@@ -42,7 +42,7 @@ from vision.letters import LetterReader, teach
 from vision.reading import BoardReading, CellReading
 from vision.synthetic.scenes import Scene, grid_scene, street_scene
 from vision.synthetic.textures import STREET_LETTERS
-from vision.synthetic.train import learn_scene, street_reader
+from vision.synthetic.train import learn_scene, street_reader, taught_letters
 from vision.upwords_reader import TileGeometry, UpwordsReader
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,12 +82,6 @@ class Tally:
         return f"{100 * a / b:.2f} %" if b else "—"
 
 
-def _teach(reader, image: np.ndarray, layout: dict, plane: int) -> LetterReader:
-    warps = reader.warp_planes(image, gray=False)
-    crops = [reader.face_crop(warps[plane], r, c) for (r, c) in layout]
-    return LetterReader(teach(crops, list(layout.values())), 0.5)
-
-
 def grid_readers(s: Scene, learnt: bool) -> UpwordsReader:
     cal = s.calibration
     loose = s.kind == "grid15"
@@ -98,7 +92,7 @@ def grid_readers(s: Scene, learnt: bool) -> UpwordsReader:
                                 s.teaching_layout.keys())
     reader = UpwordsReader(cal.corners, cal.image_size, rows=cal.rows, cols=cal.cols, geometry=geometry,
                            loose_tiles=loose, appearance=appearance)
-    reader.letters = _teach(reader, s.teaching.image, s.teaching_layout, 1)
+    reader.letters = taught_letters(reader, s.teaching.image, s.teaching_layout, 1)
     return reader
 
 
@@ -247,7 +241,7 @@ def real_game(learnt: bool) -> Tally | None:
     h, w = empty.shape[:2]
     reader = UpwordsReader(corners, (w, h), rows=15, cols=15, geometry=geometry, loose_tiles=True,
                            appearance=appearance)
-    reader.letters = _teach(reader, teach_img, layout, 1)
+    reader.letters = taught_letters(reader, teach_img, layout, 1)
     t = Tally()
     previous = None
     for k in range(0, 20):

@@ -29,11 +29,11 @@ import statistics
 from collections import Counter
 
 from bench import options
-from bench.bench_generalise import _teach
 from vision.learn_board import learn_grid
 from vision.planes import BoardPlanes
 from vision.set_geometry import measure_tile_height
 from vision.synthetic.scenes import Scene, grid_scene
+from vision.synthetic.train import taught_letters
 from vision.upwords_reader import TileGeometry, UpwordsReader
 
 READERS = ("given", "assumed", "unmeasured", "measured")
@@ -75,7 +75,7 @@ def run(family: str, seeds: range) -> tuple[dict[str, Counter], list[float]]:
         for name, geometry in geometries.items():
             reader = UpwordsReader(cal.corners, cal.image_size, rows=cal.rows, cols=cal.cols,
                                    geometry=geometry, appearance=appearance)
-            reader.letters = _teach(reader, s.teaching.image, s.teaching_layout, 1)
+            reader.letters = taught_letters(reader, s.teaching.image, s.teaching_layout, 1)
             tally = counts[f"{name} {slope}"]
             for frame in s.frames:
                 for cell in reader.read(frame.image).cells:

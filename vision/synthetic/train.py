@@ -92,10 +92,16 @@ def taught_grid_reader(s: Scene, decide_cells: bool = True) -> UpwordsReader:
                 else TileGeometry.from_shape(s.face_frac, None, max_height, measured=False))
     reader = UpwordsReader(cal.corners, cal.image_size, rows=cal.rows, cols=cal.cols, geometry=geometry,
                            loose_tiles=loose, appearance=learn_scene(s), decide_cells=decide_cells)
-    warps = reader.warp_planes(s.teaching.image, gray=False)
-    crops = [reader.face_crop(warps[1], r, c) for (r, c) in s.teaching_layout]
-    reader.letters = LetterReader(teach(crops, list(s.teaching_layout.values())), 0.5)
+    reader.letters = taught_letters(reader, s.teaching.image, s.teaching_layout)
     return reader
+
+
+def taught_letters(reader: UpwordsReader, image: np.ndarray, layout: dict, plane: int = 1) -> LetterReader:
+    """The letters taught from a teaching photo's tiles (``layout``: cell -> letter), cut from
+    ``plane`` as ``reader`` cuts faces."""
+    warps = reader.warp_planes(image, gray=False)
+    crops = [reader.face_crop(warps[plane], r, c) for (r, c) in layout]
+    return LetterReader(teach(crops, list(layout.values())), 0.5)
 
 
 def truth(frame) -> np.ndarray:
