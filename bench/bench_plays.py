@@ -48,7 +48,22 @@ def _boards(s: Scene) -> list[tuple[Board, set[Placement]]]:
     return out
 
 
-def _judge(tally: Counter, before: Board, placed: set[Placement], reading) -> None:
+def wrong_and_sure(reading, frame) -> int:
+    """Cells the reading is sure of whose emptiness, top letter or height the picture's truth
+    contradicts: the failure behind a wrong play, counted even where another cell's doubt held
+    the play back."""
+    wrong = 0
+    for c in reading.cells:
+        height, letter = int(frame.heights[c.row][c.col]), frame.letters[c.row][c.col]
+        wrong += not c.uncertain and (c.height != height or (bool(height) and c.letter != letter))
+    return wrong
+
+
+def _judge(tally: Counter, before: Board, placed: set[Placement], reading, frame=None) -> None:
+    """Count one play's outcome in ``tally``; with the picture's truth ``frame``, its cells wrong
+    and sure too."""
+    if frame is not None:
+        tally["sure_wrong_cells"] += wrong_and_sure(reading, frame)
     proposal = play_from_reading(before, reading)
     if proposal.ok:
         tally["exact" if set(proposal.tiles) == placed else "WRONG"] += 1
@@ -69,10 +84,10 @@ def run(kind: str, family: str, seeds: range, light_change: bool = False
         reader = taught_grid_reader(s)
         game = Counter()
         for frame, (before, placed) in zip(s.frames, _boards(s), strict=True):
-            _judge(game, before, placed, reader.read(frame.image, previous=history(before)))
+            _judge(game, before, placed, reader.read(frame.image, previous=history(before)), frame)
             reader.cell_decision, decision = None, reader.cell_decision
-            _judge(look_only, before, placed, reader.read(frame.image, previous=history(before)))
-            _judge(alone, before, placed, reader.read(frame.image))
+            _judge(look_only, before, placed, reader.read(frame.image, previous=history(before)), frame)
+            _judge(alone, before, placed, reader.read(frame.image), frame)
             reader.cell_decision = decision
         kiosk.update(game)
         per_game.append(f"{game['exact']}/{PLAYS}")
@@ -82,10 +97,11 @@ def run(kind: str, family: str, seeds: range, light_change: bool = False
 def outcome_line(name: str, t: Counter, width: int = 22, what: str = "cells") -> str:
     """One way's tally (offered exactly, WRONG, not offered and why) on one line; ``what``: the
     things a doubt is about."""
-    n = max(sum(t.values()), 1)
+    n = max(sum(t[k] for k in ("exact", "WRONG", "hand", "doubt")), 1)
     return (f"  {name:<{width}} offered exactly {t['exact']:>3}/{n} ({t['exact'] / n:5.1%})  "
             f"WRONG {t['WRONG']:>2}  not offered: a hand seen {t['hand']:>3}, "
-            f"{what} in doubt {t['doubt']:>3}")
+            f"{what} in doubt {t['doubt']:>3}" + (f"  {what} wrong and sure {t['sure_wrong_cells']}"
+                                                  if "sure_wrong_cells" in t else ""))
 
 
 def main() -> None:

@@ -33,7 +33,14 @@ from vision.occupancy_model import READER_SURE_EMPTY, CellModel, OccupancyModel,
 from vision.reading import BoardReading, CellReading
 from vision.synthetic.render import Effects, Hand, Pose, UpwordsSpec, render_upwords
 from vision.synthetic.scenes import grid_scene, street_scene
-from vision.synthetic.style import BoardStyle, random_style
+from vision.synthetic.style import (
+    HELD_OUT_FONTS,
+    TRAIN_FONTS,
+    BoardStyle,
+    font_files,
+    random_style,
+    with_wider_faces,
+)
 from vision.synthetic.train import learn_scene, street_reader
 from vision.upwords_reader import (
     FARTHER_FACE_FLAG,
@@ -273,6 +280,20 @@ def test_styles_differ_between_families() -> None:
     held = [random_style(np.random.default_rng(i), "held_out") for i in range(40)]
     assert not {s.font for s in train} & {s.font for s in held}
     assert not {s.table for s in train} & {s.table for s in held}
+
+
+def test_wider_faces_changes_the_letters_only_and_never_to_the_held_out_typefaces() -> None:
+    """A fit that weighs a letter reader's confidence draws letters beyond the train family's;
+    the held-out family's typefaces stay unseen, and the game is the same game."""
+    fonts = {with_wider_faces(np.random.default_rng(i), random_style(np.random.default_rng(i))).font
+             for i in range(40)}
+    assert len(fonts) >= 5
+    assert not fonts & set(font_files(HELD_OUT_FONTS)) and not fonts & set(font_files(TRAIN_FONTS))
+    plain, wider = (grid_scene(41, "train", "upwords8", n_frames=2, sequence=True, wider_faces=w)
+                    for w in (False, True))
+    assert [f.heights for f in plain.frames] == [f.heights for f in wider.frames]
+    assert [f.letters for f in plain.frames] == [f.letters for f in wider.frames]
+    assert plain.style.font != wider.style.font and plain.style.board == wider.style.board
 
 
 # ------------------------------------------------------------------ the real game, as a family would

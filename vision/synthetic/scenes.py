@@ -26,7 +26,7 @@ from vision.synthetic.render import (
     render_street,
     render_upwords,
 )
-from vision.synthetic.style import BoardStyle, random_style, random_tile_shape
+from vision.synthetic.style import BoardStyle, random_style, random_tile_shape, with_wider_faces
 from vision.synthetic.teach import layout as teaching_layout
 from vision.synthetic.textures import STREET_LETTERS
 
@@ -156,7 +156,8 @@ def _leaning(pose: Pose, min_tilt: float, max_tilt: float) -> Pose:
 def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frames: int = 3,
                max_tilt: float = 35.0, hand_chance: float = 0.15, sequence: bool = False,
                fill: float | None = None, any_set: bool = False, min_tilt: float = 0.0,
-               light_change: bool = False, clean_frames: bool = False) -> Scene:
+               light_change: bool = False, clean_frames: bool = False, wider_faces: bool = False
+               ) -> Scene:
     """An Upwords (8x8, 10x10, stacks) or crossword-style 15x15 (loose flat tiles) scene.
 
     ``sequence``: the frames are one game, turn by turn (for reading with history); otherwise
@@ -169,9 +170,14 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
     ``light_change``: the table is skin-toned (:data:`LIGHT_CHANGE_TABLES`) and each frame's
     light has changed since calibration (:func:`changed_light`); tiles, pose and hands are the
     same as without. ``clean_frames``: the frames are drawn with no light, noise or hand (their
-    :attr:`Scene.frame_effects` say what they would have), for a video to add them frame by frame."""
+    :attr:`Scene.frame_effects` say what they would have), for a video to add them frame by frame.
+    ``wider_faces``: the tiles' faces (typeface, letter size, ink, colour) are drawn from a wider
+    domain than the family's (:func:`vision.synthetic.style.with_wider_faces`); the rest of the
+    scene is as without."""
     rng = np.random.default_rng(seed)
     style = random_style(rng, family)
+    if wider_faces:
+        style = with_wider_faces(np.random.default_rng([seed, 0x1E77]), style)
     light_rng = _light_rng(seed)
     if light_change:
         style = _light_table(light_rng, style, family)
