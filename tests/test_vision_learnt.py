@@ -294,6 +294,8 @@ def test_wider_faces_changes_the_letters_only_and_never_to_the_held_out_typeface
     assert [f.heights for f in plain.frames] == [f.heights for f in wider.frames]
     assert [f.letters for f in plain.frames] == [f.letters for f in wider.frames]
     assert plain.style.font != wider.style.font and plain.style.board == wider.style.board
+    shapes = [grid_scene(i, "train", "upwords8", n_frames=0, wider_faces=True) for i in range(12)]
+    assert min(s.thickness_mm for s in shapes) < 3.0 and max(s.thickness_mm for s in shapes) > 4.5
 
 
 # ------------------------------------------------------------------ the real game, as a family would

@@ -33,6 +33,10 @@ from vision.synthetic.textures import STREET_LETTERS
 #: The stacking sets made, as far as we know them: cells 18-26 mm apart, tiles 2-5 mm thick.
 ANY_PITCH_MM = (18.0, 26.0)
 ANY_THICKNESS_MM = (2.0, 5.0)
+#: A tile's face against the pitch, and its thickness, for a scene with ``wider_faces``: beyond
+#: both families' ranges, as sets of any make are.
+WIDER_FACE_FRAC = (0.75, 0.95)
+WIDER_THICKNESS_MM = (2.0, 5.6)
 UPWORDS_LETTERS = (*tuple("ABCDEFGHIJKLMNOPRSTUVWXYZ"), "Qu")
 GRID_LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 BOARD_KINDS = ("upwords8", "upwords10", "grid15", "street")
@@ -171,17 +175,22 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
     light has changed since calibration (:func:`changed_light`); tiles, pose and hands are the
     same as without. ``clean_frames``: the frames are drawn with no light, noise or hand (their
     :attr:`Scene.frame_effects` say what they would have), for a video to add them frame by frame.
-    ``wider_faces``: the tiles' faces (typeface, letter size, ink, colour) are drawn from a wider
-    domain than the family's (:func:`vision.synthetic.style.with_wider_faces`); the rest of the
-    scene is as without."""
+    ``wider_faces``: the tiles (typeface, letter size, ink, colour; face size and thickness,
+    :data:`WIDER_FACE_FRAC`, :data:`WIDER_THICKNESS_MM`) are drawn from a wider domain than the
+    family's (:func:`vision.synthetic.style.with_wider_faces`); the rest of the scene is as
+    without."""
     rng = np.random.default_rng(seed)
     style = random_style(rng, family)
+    faces_rng = np.random.default_rng([seed, 0x1E77])
     if wider_faces:
-        style = with_wider_faces(np.random.default_rng([seed, 0x1E77]), style)
+        style = with_wider_faces(faces_rng, style)
     light_rng = _light_rng(seed)
     if light_change:
         style = _light_table(light_rng, style, family)
     shape = random_tile_shape(rng, family)
+    if wider_faces:
+        shape = {"face_frac": float(faces_rng.uniform(*WIDER_FACE_FRAC)),
+                 "thickness_mm": float(faces_rng.uniform(*WIDER_THICKNESS_MM))}
     rows = {"upwords8": 8, "upwords10": 10, "grid15": 15}[kind]
     pitch = 22.0 if kind != "grid15" else float(rng.uniform(17.0, 20.0))
     if any_set and kind != "grid15":
