@@ -35,7 +35,7 @@ def test_the_versioned_decision_says_what_it_was_fitted_on_and_weighs_the_face()
     assert facts["evidence_from"] == {MODEL_FILE.name: fingerprint(MODEL_FILE)}
     judged = facts["out_of_fold"]  # each seed's games by a network fitted without them
     assert judged["wrong_and_sure"] <= judged["wrong_at_half"] and judged["asked"] < facts["spaces"] / 4
-    assert judged["wrong_and_sure"] < facts["spaces"] / 500
+    assert judged["wrong_and_sure"] < facts["spaces"] / 400
     assert json.loads(CELL_FILE.read_text())["features"] == list(FEATURES)
 
     def decided(chance: float, letter: str | None, confidence: float) -> tuple[float, bool]:
@@ -46,6 +46,10 @@ def test_the_versioned_decision_says_what_it_was_fitted_on_and_weighs_the_face()
     assert decided(0.7, "M", 1.0) >= (0.8, False)
     # an empty cell beside a new stack that looks a little like a tile: no letter on it, empty
     assert decided(0.35, None, 0.0) <= (0.2, False)
+    # a tile the look leans to whose letter reads at half sure, as a set lettered unlike the
+    # training's can: asked, not settled empty
+    for confidence in (0.53, 0.57):
+        assert decided(0.75, "F", confidence) == (0.45, True)
 
 
 @pytest.fixture(scope="module")
@@ -87,3 +91,27 @@ def test_a_picture_read_alone_is_not_decided(a_game_in_a_changing_light) -> None
         assert reader.read(frame.image) == with_decision
     finally:
         reader.cell_decision = decision
+
+
+@pytest.mark.slow
+def test_on_a_set_lettered_unlike_the_training_tiles_read_at_half_sure_are_asked() -> None:
+    """A held-out set (serif letters, dark red on dark wood, thick tiles), its light changed
+    picture to picture: some new tiles' letters read at about half sure. Fitted on the train
+    family's letters alone, the decision settled them as empty (a wrong play offered here);
+    fitted on tiles of a wider make, it asks. No play is offered wrong, and a cell it settles
+    wrongly is at most a tile whose face read no letter at all (a limit of this evidence,
+    docs/reading.md). A development game (looked at while building, not a figure)."""
+    s = grid_scene(7200, "held_out", "upwords10", n_frames=14, hand_chance=0.0, sequence=True,
+                   light_change=True)
+    reader = taught_grid_reader(s)
+    asked = 0
+    for frame, (before, placed) in zip(s.frames, _boards(s), strict=True):
+        reading = reader.read(frame.image, previous=history(before))
+        for (r, c), evidence in reader.cell_evidence.items():
+            cell = reading.cell(r, c)
+            asked += cell.uncertain
+            if not cell.uncertain and cell.empty != (frame.heights[r][c] == 0):
+                assert evidence[_feature("the first plane's face reads a letter (confidence)")] == 0.0
+        proposal = play_from_reading(before, reading)
+        assert not proposal.ok or set(proposal.tiles) == placed
+    assert asked >= 2
