@@ -282,9 +282,10 @@ def test_styles_differ_between_families() -> None:
     assert not {s.table for s in train} & {s.table for s in held}
 
 
-def test_wider_faces_changes_the_letters_only_and_never_to_the_held_out_typefaces() -> None:
-    """A fit that weighs a letter reader's confidence draws letters beyond the train family's;
-    the held-out family's typefaces stay unseen, and the game is the same game."""
+def test_wider_faces_change_the_tiles_only_and_never_to_the_held_out_typefaces() -> None:
+    """A fit that weighs a letter reader's confidence draws tiles beyond the train family's
+    (typefaces, inks, colours, sizes, thicknesses); the held-out family's typefaces stay unseen,
+    and the game is the same game."""
     fonts = {with_wider_faces(np.random.default_rng(i), random_style(np.random.default_rng(i))).font
              for i in range(40)}
     assert len(fonts) >= 5
