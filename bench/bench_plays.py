@@ -29,6 +29,8 @@ from collections import Counter
 from bench import options
 from games.upwords_board import Board, Placement
 from kiosk.camera.view import history
+from vision.reading import BoardReading
+from vision.synthetic.render import Rendered
 from vision.synthetic.scenes import Scene, grid_scene
 from vision.synthetic.train import taught_grid_reader
 from vision.upwords_reader import play_from_reading
@@ -48,7 +50,7 @@ def _boards(s: Scene) -> list[tuple[Board, set[Placement]]]:
     return out
 
 
-def wrong_and_sure(reading, frame) -> int:
+def wrong_and_sure(reading: BoardReading, frame: Rendered) -> int:
     """Cells the reading is sure of whose emptiness, top letter or height the picture's truth
     contradicts: the failure behind a wrong play, counted even where another cell's doubt held
     the play back."""
@@ -59,7 +61,8 @@ def wrong_and_sure(reading, frame) -> int:
     return wrong
 
 
-def _judge(tally: Counter, before: Board, placed: set[Placement], reading, frame=None) -> None:
+def _judge(tally: Counter, before: Board, placed: set[Placement], reading: BoardReading,
+           frame: Rendered | None = None) -> None:
     """Count one play's outcome in ``tally``; with the picture's truth ``frame``, its cells wrong
     and sure too."""
     if frame is not None:
