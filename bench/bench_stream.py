@@ -19,9 +19,11 @@ hand over it, read three frames with the game's board as history, vote), and the
 reports after a play is judged as :mod:`bench.bench_plays` judges it: offered exactly, **offered
 wrong** (the one failure not allowed), or not offered (a hand seen where there is none, cells in
 doubt, or no board reported at all). Per frame: false alarms (no hand in the picture, yet the
-kiosk waits for one) and hands missed (a hand over a cell the kiosk let through). Baseline in
-the same run, same frames: the play's last frame alone, read with the same history (what
-``bench plays`` measures), so the figure says what the stream's path costs or gains.
+kiosk waits for one) and hands missed (a hand over a cell the kiosk let through). Baselines in
+the same run, same frames: the same path with the hand check judging every frame alone (without
+:mod:`vision.stillness` carrying a clear frame forward while nothing comes in), and the play's last
+frame alone, read with the same history (what ``bench plays`` measures), so the figures say what
+the stream's path costs or gains.
 """
 
 from __future__ import annotations
@@ -36,20 +38,24 @@ from kiosk.camera.live import stacks_read
 from kiosk.camera.view import history
 from vision.hands import UNDER_HAND, hand_over_board
 from vision.stability import BoardWatcher, SteadinessGate
+from vision.stillness import stillness_decision
 from vision.synthetic.scenes import grid_scene
 from vision.synthetic.stream import film
 from vision.synthetic.train import taught_grid_reader
 from vision.upwords_reader import UpwordsReader
 
 
-def _watcher(reader: UpwordsReader) -> BoardWatcher:
-    """The kiosk's watcher over ``reader``, with the calibration's hand check."""
+def _watcher(reader: UpwordsReader, stillness: bool = True) -> BoardWatcher:
+    """The kiosk's watcher over ``reader``, with the calibration's hand check; ``stillness``:
+    carrying a clear frame forward while nothing comes in (:mod:`vision.stillness`), as the kiosk
+    does, or the hand check on every frame alone (the baseline)."""
     appearance = reader.appearance
     assert appearance is not None and appearance.scene is not None
     rows, cols = reader.rows, reader.cols
     gate = SteadinessGate(lambda f: reader.planes.warp(f, rows, cols, 16), rows, cols,
                           hand_over_board=lambda f: hand_over_board(f, reader.corners, rows, cols,
-                                                                    appearance))
+                                                                    appearance),
+                          stillness=stillness_decision() if stillness else None)
     return BoardWatcher(gate, stacks_read(reader))
 
 
@@ -77,14 +83,16 @@ def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before, 
 
 def run(kind: str, family: str, seeds: range, light_change: bool = False
         ) -> dict[str, tuple[Counter, Counter]]:
-    out = {"stream (kiosk)": (Counter(), Counter()), "last frame alone": (Counter(), Counter())}
+    out = {"stream (kiosk)": (Counter(), Counter()), "each frame's hand check": (Counter(), Counter()),
+           "last frame alone": (Counter(), Counter())}
     for seed in seeds:
         s = grid_scene(seed, family, kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
                        light_change=light_change, clean_frames=True)
         reader = taught_grid_reader(s)
-        watcher = _watcher(reader)
+        watcher, per_frame = _watcher(reader), _watcher(reader, stillness=False)
         for (before, placed), play in zip(_boards(s), film(s, seed), strict=True):
             _play(*out["stream (kiosk)"], watcher, before, placed, play.frames)
+            _play(*out["each frame's hand check"], per_frame, before, placed, play.frames)
             _judge(out["last frame alone"][0], before, placed,
                    reader.read(play.frames[-1].image, previous=history(before)))
     return out
@@ -92,7 +100,7 @@ def run(kind: str, family: str, seeds: range, light_change: bool = False
 
 def _line(name: str, t: Counter, f: Counter) -> str:
     n = max(sum(t.values()), 1)
-    return (f"  {name:<20} offered exactly {t['exact']:>3}/{n} ({t['exact'] / n:5.1%})  WRONG {t['WRONG']:>2}"
+    return (f"  {name:<24} offered exactly {t['exact']:>3}/{n} ({t['exact'] / n:5.1%})  WRONG {t['WRONG']:>2}"
             f"  not offered: hand {t['hand']:>3}, doubt {t['doubt']:>3}, nothing {t['nothing']:>2}"
             + (f"  | frames: false alarms {f['false alarms']}/{f['frames without hand']},"
                f" hands missed {f['hands missed']}/{f['hand frames']}" if f else ""))

@@ -35,6 +35,10 @@ def test_a_play_is_a_hand_that_comes_and_goes_then_a_still_board() -> None:
         over = [f.hand_over_cells >= UNDER_HAND for f in frames]
         assert any(over[:len(REACH)]) and not any(over[len(REACH):]), "the hand only while it places"
         assert frames[0].hand_over_cells == 0.0 and frames[-1].hand_over_cells == 0.0
+        # the hand is in the picture wherever it is over a cell, and in none once it left
+        assert all(f.hand_in_picture > 0.0 for f in frames if f.hand_over_cells > 0.0)
+        assert all(f.hand_in_picture == 0.0 for f in frames[len(REACH):] + frames[:1])
+        assert 0.0 < max(f.hand_in_picture for f in frames) < 0.5
         assert [f.plays for f in frames[:PLACED_AT]] == [n] * PLACED_AT
         assert {f.plays for f in frames[PLACED_AT:]} == {n + 1}
         settled = frames[-SETTLED_FRAMES:]

@@ -37,9 +37,9 @@ def _watcher(votes: int = 3) -> tuple[BoardWatcher, StreetReader]:
     gate = SteadinessGate(lambda f: reader.planes.warp(f, 5, 17, 16), 5, 17, still_for=0.5)
     calls: list[frozenset | None] = []
 
-    def read(frame, previous, changed):
+    def read(frame, previous, changed, *, hand_free=False):
         calls.append(changed)
-        return reader.read(frame)
+        return reader.read(frame, hand_free=hand_free)
 
     watcher = BoardWatcher(gate=gate, read=read, votes=votes)
     watcher.calls = calls  # type: ignore[attr-defined]
@@ -156,7 +156,8 @@ def test_a_whole_upwords_game_through_the_watcher(scenes) -> None:
     empty = render_upwords({}, pose=pose, seed=3)
     reader = UpwordsReader(empty.corners, empty.image_size, letters=letters)
     gate = SteadinessGate(lambda f: reader.planes.warp(f, 8, 8, 16), 8, 8, still_for=0.5)
-    watcher = BoardWatcher(gate=gate, read=lambda f, prev, changed: reader.read(f, prev, changed), votes=2)
+    watcher = BoardWatcher(gate=gate, votes=2,
+                           read=lambda f, prev, changed, hand_free=False: reader.read(f, prev, changed))
     t, reports = 0.0, []
     hand = Hand(tip=(560, 420), angle_deg=70, width_px=130)
     for n in range(len(lines)):

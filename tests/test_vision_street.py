@@ -362,7 +362,7 @@ def test_the_live_camera_believes_a_sure_turn_a_word_makes_once_the_word_list_is
     look = reader.appearance
     gate = SteadinessGate(lambda f: reader.planes.warp(f, 5, 17, 16), 5, 17,  # as the kiosk builds it
                           hand_over_board=lambda f: hand_over_board(f, reader.corners, 5, 17, look))
-    watcher = BoardWatcher(gate, lambda f, _p, _c: reader.read(f))
+    watcher = BoardWatcher(gate, lambda f, _p, _c, hand_free=False: reader.read(f, hand_free=hand_free))
     live = LiveCamera(ResilientCamera(lambda: ReplaySource(tmp_path), clock=time.monotonic), watcher,
                       "word-on-the-street", period=0.02)
     live.start()

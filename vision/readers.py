@@ -40,6 +40,7 @@ class BoardReader(Protocol):
         """The board's planes in the picture: warping a picture top-down, a cell's place."""
         ...
 
-    def read(self, image: np.ndarray) -> BoardReading | StreetReading:
-        """The board as the picture shows it (``ValueError`` for a picture of the wrong size)."""
+    def read(self, image: np.ndarray, *, hand_free: bool = False) -> BoardReading | StreetReading:
+        """The board as the picture shows it (``ValueError`` for a picture of the wrong size);
+        ``hand_free``: the caller knows no hand is in the picture."""
         ...

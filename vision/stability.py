@@ -16,14 +16,25 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 import cv2
 import numpy as np
 
 from vision.occupancy import cell_fraction, skin_mask
 from vision.reading import BoardReading, CellReading, StreetColumn, StreetReading
+from vision.stillness import StillnessDecision, log_picture
 
 Reading = BoardReading | StreetReading
+
+
+class FrameRead(Protocol):
+    """How a watcher reads a steady frame: ``previous`` the last accepted reading or None,
+    ``changed`` the cells to re-read or None for all, ``hand_free`` whether the stream has shown
+    there is no hand in it (:attr:`Steadiness.hand_free`)."""
+
+    def __call__(self, frame: np.ndarray, previous: Reading | None,
+                 changed: frozenset[tuple[int, int]] | None, /, *, hand_free: bool = False) -> Reading: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,12 +44,15 @@ class Steadiness:
     ``state``: "moving" (something changed since the last frame), "obstructed" (a hand or arm
     over the board), "settling" (still, but not for long enough) or "steady". ``changed``:
     cells that differ from the last steady picture (only meaningful when steady).
+    ``hand_free``: the frame differs by the light alone from one the hand check passed
+    (:mod:`vision.stillness`), so no hand can be in it, whatever the check would say of it alone.
     """
 
     state: str
     timestamp: float
     changed: frozenset[tuple[int, int]] = frozenset()
     motion: float = 0.0
+    hand_free: bool = False
 
     @property
     def steady(self) -> bool:
@@ -53,16 +67,22 @@ class SteadinessGate:
     ``hand_over_board``: says whether a frame has a hand over the board; the calibration's own
     check when it kept its picture (:func:`vision.hands.hand_over_board`: any colour of hand,
     and a red or pink board is not a hand). Without it, skin-coloured pixels on the board.
+    ``stillness``: when given, a frame that differs by the light alone from the last one the
+    hand check passed is clear without asking the check again (:mod:`vision.stillness`: a hand
+    cannot come in without changing the picture where it goes).
     """
 
     def __init__(self, warp: Callable[[np.ndarray], np.ndarray], rows: int, cols: int, *, cell_px: int = 16,
                  still_for: float = 0.6, motion_level: float = 7.0, change_level: float = 10.0,
                  hand_fraction: float = 0.04,
-                 hand_over_board: Callable[[np.ndarray], bool] | None = None) -> None:
+                 hand_over_board: Callable[[np.ndarray], bool] | None = None,
+                 stillness: StillnessDecision | None = None) -> None:
         self.warp, self.rows, self.cols, self.cell_px = warp, rows, cols, cell_px
         self.still_for, self.motion_level, self.change_level = still_for, motion_level, change_level
         self.hand_fraction = hand_fraction
         self.hand_over_board = hand_over_board
+        self.stillness = stillness
+        self._clear: np.ndarray | None = None  # the last frame the hand check passed (log_picture)
         self._last: np.ndarray | None = None
         self._still_since: float | None = None
         self._reference_image: np.ndarray | None = None  # the last accepted steady picture
@@ -74,12 +94,12 @@ class SteadinessGate:
     def update(self, frame: np.ndarray, timestamp: float) -> Steadiness:
         top = self.warp(frame)
         gray = cv2.GaussianBlur(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-        if self.hand_over_board is not None:
-            obstructed = self.hand_over_board(frame)
-        else:
-            skin = skin_mask(top)
-            obstructed = bool(skin.mean() > self.hand_fraction or (
-                cell_fraction(skin, self.rows, self.cols, self.cell_px, 0.0) > 0.1).any())
+        now = log_picture(frame) if self.stillness is not None else None
+        hand_free = (now is not None and self._clear is not None and self.stillness is not None
+                     and self.stillness.nothing_came_in(self._clear, now))
+        obstructed = False if hand_free else self._hand_check(frame, top)
+        if now is not None and not hand_free:
+            self._clear = None if obstructed else now
         if obstructed:
             self._last, self._still_since = gray, None
             return Steadiness("obstructed", timestamp)
@@ -91,9 +111,9 @@ class SteadinessGate:
         if self._still_since is None or motion > self.motion_level:
             self._still_since = timestamp
             state = "moving" if motion > self.motion_level else "settling"
-            return Steadiness(state, timestamp, motion=motion)
+            return Steadiness(state, timestamp, motion=motion, hand_free=hand_free)
         if timestamp - self._still_since < self.still_for:
-            return Steadiness("settling", timestamp, motion=motion)
+            return Steadiness("settling", timestamp, motion=motion, hand_free=hand_free)
         if self._reference_image is None:
             changed = frozenset((r, c) for r in range(self.rows) for c in range(self.cols))
         else:
@@ -102,7 +122,15 @@ class SteadinessGate:
             per_cell = self._cells(ref_diff)
             rows, cols = np.nonzero(per_cell > self.change_level)
             changed = frozenset(zip(rows.tolist(), cols.tolist(), strict=True))
-        return Steadiness("steady", timestamp, changed=changed, motion=motion)
+        return Steadiness("steady", timestamp, changed=changed, motion=motion, hand_free=hand_free)
+
+    def _hand_check(self, frame: np.ndarray, top: np.ndarray) -> bool:
+        """Whether this frame alone shows a hand over the board."""
+        if self.hand_over_board is not None:
+            return self.hand_over_board(frame)
+        skin = skin_mask(top)
+        return bool(skin.mean() > self.hand_fraction or (
+            cell_fraction(skin, self.rows, self.cols, self.cell_px, 0.0) > 0.1).any())
 
     def accept(self, frame: np.ndarray) -> None:
         """Remember this frame as the last accepted picture: later changes are measured against it."""
@@ -143,14 +171,15 @@ def vote(readings: Iterable[Reading]) -> Reading:
 class BoardWatcher:
     """Feeds camera frames through the gate, re-reads changed cells, votes, and reports new readings.
 
-    ``read(frame, previous, changed)`` reads the board (``previous`` is the last accepted
-    reading or None, ``changed`` the cells to re-read or None for all).
+    ``read(frame, previous, changed, hand_free=...)`` reads the board (``previous`` is the last
+    accepted reading or None, ``changed`` the cells to re-read or None for all, ``hand_free``
+    :attr:`Steadiness.hand_free`).
     ``feed`` returns a new accepted reading when the board has settled into a new state,
     otherwise None (also when only the light changed: the same board under a new shadow).
     """
 
     gate: SteadinessGate
-    read: Callable[[np.ndarray, Reading | None, frozenset[tuple[int, int]] | None], Reading]
+    read: FrameRead
     votes: int = 3
     accepted: Reading | None = None
     last_state: Steadiness | None = None
@@ -166,7 +195,7 @@ class BoardWatcher:
         if self.accepted is not None and not state.changed and not self._pending:
             return None  # still the accepted board: nothing to do
         changed = state.changed if self.accepted is not None else None
-        self._pending.append(self.read(frame, self.accepted, changed))
+        self._pending.append(self.read(frame, self.accepted, changed, hand_free=state.hand_free))
         self._pending_frame = frame
         if len(self._pending) < self.votes:
             return None

@@ -103,7 +103,9 @@ class StreetReader:
         """The tiles' top plane, top-down, ``cell_px`` per space."""
         return self.planes.warp(image, self.rows, self.cols, self.cell_px, -self.geometry.thickness_mm)
 
-    def read(self, image: np.ndarray) -> StreetReading:
+    def read(self, image: np.ndarray, *, hand_free: bool = False) -> StreetReading:
+        """Read the street; ``hand_free``: the caller knows no hand is in the picture (as
+        :meth:`vision.upwords_reader.UpwordsReader.read`)."""
         check_picture(image, self.image_size)
         top = self.warp(image)
         if self.appearance is not None and self.model is not None:
@@ -114,7 +116,8 @@ class StreetReader:
                 prob, doubts = settle_median(prob, *found.median)
             faces = FaceReads(self, top)
             prob = self.settle_lanes(prob, faces)
-            hand = hand_cells(found.board, self.rows, self.cols, self.appearance, image, self.corners)
+            hand = (np.zeros((self.rows, self.cols)) if hand_free
+                    else hand_cells(found.board, self.rows, self.cols, self.appearance, image, self.corners))
             any_hand = bool((hand > UNDER_HAND).any())
             flags = [hand_flags(hand[:, col].max(), any_hand) + ([doubt] if doubt else [])
                      for col, doubt in enumerate(doubts)]
@@ -122,7 +125,8 @@ class StreetReader:
                 self._judge_learnt(col, letter, prob[:, col], faces, flags[col])
                 for col, letter in enumerate(STREET_LETTERS)), chances=True)
         scores = self.space_scores(top)
-        hand = cell_fraction(skin_mask(top), self.rows, self.cols, self.cell_px, 0.0)
+        hand = (np.zeros((self.rows, self.cols)) if hand_free
+                else cell_fraction(skin_mask(top), self.rows, self.cols, self.cell_px, 0.0))
         any_hand = bool((hand > UNDER_HAND).any())
         return StreetReading(columns=tuple(
             self._judge(col, letter, scores[:, col], top, hand_flags(hand[:, col].max(), any_hand))

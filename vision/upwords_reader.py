@@ -436,9 +436,11 @@ class UpwordsReader:
         return crops
 
     def read(self, image: np.ndarray, previous: BoardReading | None = None,
-             only: Iterable[tuple[int, int]] | None = None) -> BoardReading:
+             only: Iterable[tuple[int, int]] | None = None, *, hand_free: bool = False) -> BoardReading:
         """Read the board; with ``previous`` heights come from history too; ``only`` re-reads
-        just those cells and copies the rest from ``previous``."""
+        just those cells and copies the rest from ``previous``. ``hand_free``: the caller knows no
+        hand is in the picture (the camera's stream saw nothing come in since a frame the hand
+        check passed, :mod:`vision.stillness`), so no cell is judged under one."""
         check_picture(image, self.image_size)
         h, w = image.shape[:2]
         wanted = np.zeros((self.rows, self.cols), bool)
@@ -461,8 +463,9 @@ class UpwordsReader:
             # millisecond): shrunk first, once, on the spare core (first in, first out).
             small_soon = later(shrink, image)
             stacks = self._border_stacks()
-            hand_soon = later(lambda: hand_cells(board, self.rows, self.cols, self.appearance, image,
-                                                 self.corners, stacks, small_soon.result()))
+            hand_soon = later(lambda: np.zeros((self.rows, self.cols)) if hand_free else
+                              hand_cells(board, self.rows, self.cols, self.appearance, image,
+                                         self.corners, stacks, small_soon.result()))
         self._gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         # The learnt references settle occupancy, so that path never looks at the floor plane
         # (k = 0): it is neither warped nor measured (a sixth of the planes' cost on an 8x8).
@@ -500,7 +503,8 @@ class UpwordsReader:
             hand = hand_soon.result()
         else:
             colour0 = self._remap(image, 0, window)
-            hand = cell_fraction(skin_mask(colour0), window[2], window[3], self.cell_px, pad)
+            hand = (np.zeros((window[2], window[3])) if hand_free
+                    else cell_fraction(skin_mask(colour0), window[2], window[3], self.cell_px, pad))
             self._letters_read = {}
         self._any_hand = bool((hand > UNDER_HAND).any())
         hand = hand[r0:r1, c0:c1] if learnt else hand

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from vision.camera_sources import CameraSource
     from vision.readers import BoardReader
     from vision.reading import StreetReading
-    from vision.stability import BoardWatcher, Reading
+    from vision.stability import BoardWatcher, FrameRead, Reading
     from vision.upwords_reader import UpwordsReader
 
 log = logging.getLogger(__name__)
@@ -312,8 +312,7 @@ def _held_light(cal: Calibration, cal_path: Path, reader: BoardReader, appearanc
     return held_light(cal, cal_path, measure, apply)
 
 
-def stacks_read(reader: UpwordsReader
-                ) -> Callable[[np.ndarray, Reading | None, frozenset[tuple[int, int]] | None], Reading]:
+def stacks_read(reader: UpwordsReader) -> FrameRead:
     """How the watcher reads an Upwords board: every cell, with the last accepted board as history.
 
     Why every cell and not only those the steadiness gate saw change: the gate compares grey
@@ -322,11 +321,11 @@ def stacks_read(reader: UpwordsReader
     about 20 ms, made only when the board has settled into a new state."""
     from vision.reading import StreetReading
 
-    def read(frame: np.ndarray, previous: Reading | None, _changed: frozenset[tuple[int, int]] | None
-             ) -> Reading:
+    def read(frame: np.ndarray, previous: Reading | None, _changed: frozenset[tuple[int, int]] | None,
+             *, hand_free: bool = False) -> Reading:
         # An Upwords watcher only ever accepts the Upwords reader's board readings.
         assert not isinstance(previous, StreetReading)
-        return reader.read(frame, previous=previous)
+        return reader.read(frame, previous=previous, hand_free=hand_free)
 
     return read
 
@@ -338,6 +337,7 @@ def _reader_and_watcher(cal: Calibration, cal_path: Path
     import numpy as np
 
     from vision.stability import BoardWatcher, SteadinessGate
+    from vision.stillness import stillness_decision
     from vision.upwords_reader import UpwordsReader
 
     letters = None
@@ -355,13 +355,13 @@ def _reader_and_watcher(cal: Calibration, cal_path: Path
     appearance = load_appearance(cal, cal_path)
     reader = reader_for(cal, corners, cal.image_size, letters=letters,
                         appearance=appearance, camera_matrix=matrix)
-    read: Callable[[np.ndarray, Reading | None, frozenset[tuple[int, int]] | None], Reading]
+    read: FrameRead
     if isinstance(reader, UpwordsReader):
         read = stacks_read(reader)
     else:
         def read_alone(frame: np.ndarray, _previous: Reading | None,
-                       _changed: frozenset[tuple[int, int]] | None) -> Reading:
-            return reader.read(frame)
+                       _changed: frozenset[tuple[int, int]] | None, *, hand_free: bool = False) -> Reading:
+            return reader.read(frame, hand_free=hand_free)
 
         read = read_alone
 
@@ -372,5 +372,5 @@ def _reader_and_watcher(cal: Calibration, cal_path: Path
         def hands(frame: np.ndarray) -> bool:
             return hand_over_board(frame, reader.corners, reader.rows, reader.cols, appearance)
     gate = SteadinessGate(lambda f: reader.planes.warp(f, cal.rows, cal.cols, 16), cal.rows, cal.cols,
-                          hand_over_board=hands)
+                          hand_over_board=hands, stillness=None if hands is None else stillness_decision())
     return reader, BoardWatcher(gate, read), appearance

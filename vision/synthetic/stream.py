@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.synthetic.effects import Effects, Hand, lit, sensor
+from vision.synthetic.effects import Effects, Hand, hand_outline, lit, sensor
 from vision.synthetic.render import Rendered
 from vision.synthetic.scenes import Scene
 
@@ -46,12 +46,14 @@ GRADUAL_FRAMES = 6
 class StreamFrame:
     """One frame: ``image`` at ``timestamp`` (seconds), showing the board after ``plays`` plays;
     ``hand_over_cells``: the largest share of any cell the hand covers (the truth a hand check
-    is held to)."""
+    is held to); ``hand_in_picture``: the share of the picture the hand covers, over the board or
+    not (the truth of whether anything came in)."""
 
     image: np.ndarray
     timestamp: float
     plays: int
     hand_over_cells: float
+    hand_in_picture: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -101,8 +103,9 @@ class _Camera:
         fx = replace(light, hand=hand, noise_seed=int(self.rng.integers(0, 2**31 - 1)))
         seen = replace(shot, image=sensor(self._lit(shot, replace(fx, noise_seed=None)), fx), hand_drawn=hand)
         over = 0.0 if hand is None else float(seen.hand_cover().max())
+        shown = 0.0 if hand is None else float(hand_outline(seen.image.shape, hand).mean() / 255.0)
         stamp, self.now = self.now, self.now + 1.0 / FPS
-        return StreamFrame(seen.image, stamp, plays, over)
+        return StreamFrame(seen.image, stamp, plays, over, shown)
 
     def _lit(self, shot: Rendered, fx: Effects) -> np.ndarray:
         """:func:`vision.synthetic.effects.lit` of ``shot`` in ``fx``, kept for the next frame: a

@@ -1,0 +1,80 @@
+"""A clear frame carried forward while nothing comes in (vision.stillness), on filmed games."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from vision.hands import UNDER_HAND
+from vision.stillness import LEVELS, StillnessDecision, change_since, log_picture, stillness_decision
+from vision.synthetic.fit_stillness import choose, hand_bound
+from vision.synthetic.scenes import grid_scene
+from vision.synthetic.stream import FilmedPlay, film
+
+
+@cache
+def _filmed(seed: int, family: str, kind: str = "upwords8", plays: int = 3) -> tuple[FilmedPlay, ...]:
+    scene = grid_scene(seed, family, kind, n_frames=plays, hand_chance=0.0, sequence=True,
+                       light_change=True, clean_frames=True)
+    return tuple(film(scene, seed))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family", ["train", "held_out"])
+def test_every_hand_over_the_cells_has_come_in_and_a_still_board_has_not(family: str) -> None:
+    """Against the frame before the play (no hand, the light before), every frame with the hand
+    over a cell has something come in, whatever the light did meanwhile; the settled board's
+    frames, against the first of them, have not (the same light, the sensor's noise)."""
+    decision = stillness_decision()
+    for play in _filmed(3, family, "upwords10"):
+        before = log_picture(play.frames[0].image)
+        hands = [f for f in play.frames if f.hand_over_cells >= UNDER_HAND]
+        assert hands
+        assert not any(decision.nothing_came_in(before, log_picture(f.image)) for f in hands)
+        settled = [log_picture(f.image) for f in play.frames[-8:]]
+        assert all(decision.nothing_came_in(settled[0], now) for now in settled[1:])
+
+
+def test_the_evidence_is_the_largest_change_the_light_does_not_explain() -> None:
+    """A change over the whole picture (brighter, warmer) leaves nothing; a patch that changed
+    leaves its own area, at every level under its change."""
+    rng = np.random.default_rng(5)
+    picture = rng.integers(60, 160, (120, 160, 3)).astype(np.uint8)
+    warmer = (picture * np.array([0.8, 1.0, 1.3]) * 1.2).astype(np.uint8)
+    clear = log_picture(picture)
+    assert change_since(clear, log_picture(warmer))[LEVELS.index(0.1):].max() < 0.002
+    patched = warmer.copy()
+    patched[42:50, 0:40] = (20, 90, 230)  # 8 x 40 px from the left edge, unlike anything there
+    found = change_since(clear, log_picture(patched))
+    share = 320 / picture[..., 0].size
+    assert 0.7 * share < found[LEVELS.index(0.1)] < 1.6 * share
+    assert np.all(np.diff(found) <= 1e-12), "a higher level never finds more"
+
+
+def test_the_bound_keeps_below_the_smallest_hand_by_the_smallest_hands_spread() -> None:
+    hands = np.array([0.02, 0.06, 0.05, 0.04, 0.03, 0.3, 0.2])
+    assert hand_bound(hands, tail=5) == pytest.approx(0.02 / 3)
+    assert hand_bound(np.array([])) == 0.0
+    x = np.zeros((6, len(LEVELS)))
+    x[:3] = 0.5  # three hands, large at every level
+    x[3:, :] = 0.6  # light: larger than the hands at the low levels ...
+    x[3:, -2:] = 0.0  # ... nothing at the two highest
+    y, games = np.array([1, 1, 1, 0, 0, 0.0]), np.arange(6)
+    assert choose(x, y, games, tail=2) == (len(LEVELS) - 2, pytest.approx(0.5), 3)
+    x[0, -2] = 0.01  # one game's hand is small at that level: the bound the others set carries it
+    assert choose(x, y, games, tail=2) == (len(LEVELS) - 1, pytest.approx(0.5), 3)
+    x[0, :] = 0.01
+    assert choose(x, y, games, tail=2) is None
+
+
+def test_the_shipped_decision_says_what_it_was_fitted_on_and_carried_no_hand(tmp_path) -> None:
+    decision = stillness_decision()
+    assert decision.level in LEVELS and 0.0 < decision.bound < 0.05
+    info = decision.info
+    assert info["family"] == "train" and info["games"] >= 20 and info["hand_frames"] > 500
+    assert info["out_of_fold"]["hands_carried"] == 0
+    assert info["light_cleared"] > info["light_frames"] / 3
+    decision.save(tmp_path / "s.json")
+    assert StillnessDecision.load(tmp_path / "s.json") == decision
