@@ -78,3 +78,28 @@ def test_the_shipped_decision_says_what_it_was_fitted_on_and_carried_no_hand(tmp
     assert info["light_cleared"] > info["light_frames"] / 3
     decision.save(tmp_path / "s.json")
     assert StillnessDecision.load(tmp_path / "s.json") == decision
+
+
+@pytest.mark.slow
+def test_the_gate_carries_the_clear_board_past_a_hand_check_that_flickers() -> None:
+    """A filmed play under a changed light whose settled board the calibration's hand check, on
+    each frame alone, now and then takes for an arm: carried forward from the frames it passed,
+    the board is clear all the while it stands still, and the hand that placed the tiles is
+    still waited out."""
+    from bench.bench_stream import _watcher
+    from vision.synthetic.train import taught_grid_reader
+
+    scene = grid_scene(7300, "train", "upwords8", n_frames=5, hand_chance=0.0, sequence=True,
+                       light_change=True, clean_frames=True)
+    play = list(film(scene, 7300))[4]
+    reader = taught_grid_reader(scene)
+    states = {}
+    for carried in (False, True):
+        gate = _watcher(reader, stillness=carried).gate
+        states[carried] = [gate.update(f.image, f.timestamp) for f in play.frames]
+    hands = [k for k, f in enumerate(play.frames) if f.hand_over_cells >= UNDER_HAND]
+    settled = range(len(play.frames) - 12, len(play.frames))
+    for carried in (False, True):
+        assert all(states[carried][k].state == "obstructed" for k in hands)
+    assert any(states[False][k].state == "obstructed" for k in settled), "the check alone flickers"
+    assert all(states[True][k].state != "obstructed" and states[True][k].hand_free for k in settled)
