@@ -1275,3 +1275,32 @@ def test_raised_faces_over_empty_looking_floors_are_read_with_the_batch_the_same
     alone = [reader.read(frame.image) for frame in scene.frames]
     assert sum(careful_alone) > 0  # the same faces, each read on its own
     assert alone == ahead
+
+
+@pytest.mark.slow
+def test_the_kiosk_carries_a_real_board_it_saw_clear_and_still_waits_for_a_hand(
+        real_game_calibration: Path) -> None:
+    """The kiosk's own watcher for the real game's calibration (``kiosk.camera.live``): a photo of
+    the game, streamed with its sensor noise, is clear from the frame the arm check passes on; a
+    hand drawn reaching over it is waited for; once it has gone, the board under a brighter,
+    warmer light is clear again without the check, compared with the frame before the hand."""
+    from calibration.file import load_calibration
+    from kiosk.camera.live import _reader_and_watcher
+    from vision.synthetic.effects import apply_effects
+
+    cal = load_calibration(real_game_calibration)
+    _, watcher, _ = _reader_and_watcher(cal, real_game_calibration)
+    gate = watcher.gate
+    assert gate.stillness is not None
+    photo = cv2.imread(str(REAL_GAME / "board-05.jpg"))
+    h, w = photo.shape[:2]
+    reach = Hand(tip=(0.5 * w, 0.45 * h), angle_deg=10, width_px=0.12 * w)
+    rooms = ([Effects(noise_sigma=2.0, noise_seed=k) for k in range(6)]
+             + [Effects(noise_sigma=2.0, noise_seed=10 + k, hand=reach) for k in range(3)]
+             + [Effects(noise_sigma=2.0, noise_seed=20 + k, brightness=1.25, white_balance=(0.9, 1.0, 1.1))
+                for k in range(4)])
+    states = [gate.update(apply_effects(photo, room), k / 10) for k, room in enumerate(rooms)]
+    assert states[0].state != "obstructed" and not states[0].hand_free
+    assert all(s.hand_free for s in states[1:6])
+    assert all(s.state == "obstructed" and not s.hand_free for s in states[6:9])
+    assert all(s.hand_free and s.state != "obstructed" for s in states[9:])
