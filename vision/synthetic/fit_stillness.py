@@ -23,16 +23,14 @@ The output is ``vision/models/stillness.json``. The ``held_out`` family is never
 
 from __future__ import annotations
 
-import argparse
 import datetime
-import time
 from pathlib import Path
 
 import numpy as np
 
 from vision.hands import UNDER_HAND
 from vision.stillness import LEVELS, STILLNESS_FILE, StillnessDecision, change_since, log_picture, off_board
-from vision.synthetic.fitting import FOLDS, gathered
+from vision.synthetic.fitting import FOLDS, fit_command, gathered
 from vision.synthetic.scenes import grid_scene
 from vision.synthetic.stream import film
 
@@ -126,19 +124,8 @@ def fit(seed: int = DEFAULT_SEED, games: int = DEFAULT_GAMES, workers: int = 2,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--games", type=int, default=DEFAULT_GAMES)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", default=str(STILLNESS_FILE))
-    parser.add_argument("--examples", type=Path, help="keep the evidence here (and reuse it when it exists)")
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
-    model = fit(args.seed, args.games, args.workers, args.examples)
-    model.save(args.out)
-    print(f"fitted on {model.info['games']} games in {time.perf_counter() - start:.0f} s -> {args.out}")
-    print(f"  level {model.level}, bound {model.bound:.5f}; {model.info}")
-    return 0
+    return fit_command(argv, __doc__.splitlines()[0], fit, DEFAULT_SEED, DEFAULT_GAMES, STILLNESS_FILE,
+                       "games", lambda model: f"level {model.level}, bound {model.bound:.5f}")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -152,10 +153,15 @@ def band_facts(p: np.ndarray, y: np.ndarray, sure_bare: float, sure_tile: float)
             "wrong_at_half": int(wrong.sum())}
 
 
-def fit_command(argv: list[str] | None, description: str, fit: Callable[..., SpaceDecision], seed: int,
-                streets: int, out: Path, what: str = "streets") -> int:
+def _band(model: SpaceDecision) -> str:
+    return f"sure bare <= {model.sure_bare:.4f}, sure tile >= {model.sure_tile:.4f}"
+
+
+def fit_command(argv: list[str] | None, description: str, fit: Callable[..., Any], seed: int,
+                streets: int, out: Path, what: str = "streets", summary: Callable[[Any], str] = _band) -> int:
     """The command line of a fit: ``fit(seed, streets, workers, examples)``, saved to ``out``;
-    ``what`` the fit draws (``--streets``, ``--scenes``)."""
+    ``what`` the fit draws (``--streets``, ``--scenes``); ``summary`` what it fitted, in words
+    (a decision's band)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--seed", type=int, default=seed)
     parser.add_argument(f"--{what}", dest="count", type=int, default=streets)
@@ -168,5 +174,5 @@ def fit_command(argv: list[str] | None, description: str, fit: Callable[..., Spa
     model.save(args.out)
     count = model.info.get(what, args.count)  # kept evidence has its own count
     print(f"fitted on {count} {what} in {time.perf_counter() - start:.0f} s -> {args.out}")
-    print(f"  sure bare <= {model.sure_bare:.4f}, sure tile >= {model.sure_tile:.4f}; {model.info}")
+    print(f"  {summary(model)}; {model.info}")
     return 0
