@@ -38,7 +38,7 @@ from kiosk.camera.live import stacks_read
 from kiosk.camera.view import history
 from vision.hands import UNDER_HAND, hand_over_board
 from vision.stability import BoardWatcher, SteadinessGate
-from vision.stillness import StillnessCheck
+from vision.stillness import stillness_decision
 from vision.synthetic.scenes import grid_scene
 from vision.synthetic.stream import film
 from vision.synthetic.train import taught_grid_reader
@@ -55,8 +55,7 @@ def _watcher(reader: UpwordsReader, stillness: bool = True) -> BoardWatcher:
     gate = SteadinessGate(lambda f: reader.planes.warp(f, rows, cols, 16), rows, cols,
                           hand_over_board=lambda f: hand_over_board(f, reader.corners, rows, cols,
                                                                     appearance),
-                          stillness=StillnessCheck.for_board(reader.corners, reader.image_size, rows, cols)
-                          if stillness else None)
+                          stillness=stillness_decision() if stillness else None)
     return BoardWatcher(gate, stacks_read(reader))
 
 

@@ -1283,7 +1283,7 @@ def test_the_kiosk_carries_a_real_board_it_saw_clear_and_still_waits_for_a_hand(
     """The kiosk's own watcher for the real game's calibration (``kiosk.camera.live``): a photo of
     the game, streamed with its sensor noise, is clear from the frame the arm check passes on; a
     hand drawn reaching over it is waited for; once it has gone, the board under a brighter,
-    warmer light is clear again without the check, compared with the frame before the hand."""
+    warmer light is passed by the check again, then carried while it stands still."""
     from calibration.file import load_calibration
     from kiosk.camera.live import _reader_and_watcher
     from vision.synthetic.effects import apply_effects
@@ -1298,9 +1298,11 @@ def test_the_kiosk_carries_a_real_board_it_saw_clear_and_still_waits_for_a_hand(
     rooms = ([Effects(noise_sigma=2.0, noise_seed=k) for k in range(6)]
              + [Effects(noise_sigma=2.0, noise_seed=10 + k, hand=reach) for k in range(3)]
              + [Effects(noise_sigma=2.0, noise_seed=20 + k, brightness=1.25, white_balance=(0.9, 1.0, 1.1))
-                for k in range(4)])
+                for k in range(6)])
     states = [gate.update(apply_effects(photo, room), k / 10) for k, room in enumerate(rooms)]
     assert states[0].state != "obstructed" and not states[0].hand_free
-    assert all(s.hand_free for s in states[1:6])
+    assert not states[1].hand_free, "the first frame had nothing before it to be still against"
+    assert all(s.hand_free for s in states[2:6])
     assert all(s.state == "obstructed" and not s.hand_free for s in states[6:9])
-    assert all(s.hand_free and s.state != "obstructed" for s in states[9:])
+    assert all(s.state != "obstructed" for s in states[9:])
+    assert all(s.hand_free for s in states[11:])

@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.occupancy import cell_fraction, skin_mask
 from vision.reading import BoardReading, CellReading, StreetColumn, StreetReading
-from vision.stillness import StillnessCheck, log_picture
+from vision.stillness import StillnessDecision, log_picture
 
 Reading = BoardReading | StreetReading
 
@@ -44,9 +44,9 @@ class Steadiness:
     ``state``: "moving" (something changed since the last frame), "obstructed" (a hand or arm
     over the board), "settling" (still, but not for long enough) or "steady". ``changed``:
     cells that differ from the last steady picture (only meaningful when steady).
-    ``hand_free``: the frame differs off the board by the light alone from one the hand check
-    passed (:mod:`vision.stillness`), so no hand can be over it, whatever the check would say of
-    it alone.
+    ``hand_free``: the frame differs by the light alone from one the hand check passed, in which
+    nothing moved (:mod:`vision.stillness`), so no hand can be in it, whatever the check would
+    say of it alone.
     """
 
     state: str
@@ -68,23 +68,24 @@ class SteadinessGate:
     ``hand_over_board``: says whether a frame has a hand over the board; the calibration's own
     check when it kept its picture (:func:`vision.hands.hand_over_board`: any colour of hand,
     and a red or pink board is not a hand). Without it, skin-coloured pixels on the board.
-    ``stillness``: when given, a frame that differs off the board by the light alone from the
-    last one the hand check passed is clear without asking the check again
-    (:mod:`vision.stillness`: an arm cannot reach a cell without changing the picture where it
-    crosses the board's edge; it may have come and gone in between, leaving the play's tiles).
+    ``stillness``: when given, a frame that differs by the light alone from the last one the
+    hand check passed, itself no different from the frame before, is clear without asking the
+    check again (:mod:`vision.stillness`: a hand cannot come in without changing the picture
+    where it goes).
     """
 
     def __init__(self, warp: Callable[[np.ndarray], np.ndarray], rows: int, cols: int, *, cell_px: int = 16,
                  still_for: float = 0.6, motion_level: float = 7.0, change_level: float = 10.0,
                  hand_fraction: float = 0.04,
                  hand_over_board: Callable[[np.ndarray], bool] | None = None,
-                 stillness: StillnessCheck | None = None) -> None:
+                 stillness: StillnessDecision | None = None) -> None:
         self.warp, self.rows, self.cols, self.cell_px = warp, rows, cols, cell_px
         self.still_for, self.motion_level, self.change_level = still_for, motion_level, change_level
         self.hand_fraction = hand_fraction
         self.hand_over_board = hand_over_board
         self.stillness = stillness
-        self._clear: np.ndarray | None = None  # the last frame the hand check passed (log_picture)
+        self._clear: np.ndarray | None = None  # the last still frame the hand check passed (log_picture)
+        self._previous: np.ndarray | None = None  # the frame before (log_picture)
         self._last: np.ndarray | None = None
         self._still_since: float | None = None
         self._reference_image: np.ndarray | None = None  # the last accepted steady picture
@@ -97,11 +98,15 @@ class SteadinessGate:
         top = self.warp(frame)
         gray = cv2.GaussianBlur(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), (5, 5), 0)
         now = log_picture(frame) if self.stillness is not None else None
+        previous, self._previous = self._previous, now
         hand_free = (now is not None and self._clear is not None and self.stillness is not None
                      and self.stillness.nothing_came_in(self._clear, now))
         obstructed = False if hand_free else self._hand_check(frame, top)
-        if now is not None and not hand_free and not obstructed:
-            self._clear = now
+        if now is not None and self.stillness is not None and not hand_free:
+            # Carried from a frame the check passed only if nothing moved into it either: a hand
+            # the check missed while it moved is no clear frame to carry.
+            still = previous is not None and self.stillness.nothing_came_in(previous, now)
+            self._clear = now if still and not obstructed else None
         if obstructed:
             self._last, self._still_since = gray, None
             return Steadiness("obstructed", timestamp)

@@ -32,10 +32,7 @@ from vision.arms import shrink
 
 STILLNESS_FILE = Path(__file__).with_name("models") / "stillness.json"
 #: The levels (log light, after the light's field is taken out) the fit chooses among.
-LEVELS = (0.03, 0.04, 0.05, 0.065, 0.08, 0.1, 0.13, 0.17, 0.22, 0.28, 0.36)
-#: The playing area, widened by this share of a cell, is left out of the evidence: the tiles
-#: change it, and a tall stack on a border cell stands out over its edge.
-BOARD_MARGIN_CELLS = 0.5
+LEVELS = (0.03, 0.04, 0.05, 0.065, 0.08, 0.1, 0.13, 0.17, 0.22)
 #: Blocks across the picture's longer side over which the light's field is taken (its median in
 #: each): a lamp's gradient, a person's soft shadow or a patch of glare spans several, a hand's
 #: reach into the picture is about one wide.
@@ -68,27 +65,10 @@ def residual(clear: np.ndarray, now: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(left, (3, 3), 0)
 
 
-def off_board(corners: np.ndarray, image_size: tuple[int, int], rows: int, cols: int) -> np.ndarray:
-    """The pixels of a :func:`log_picture` off the playing area (``corners`` in a camera picture of
-    ``image_size``, width and height) by more than :data:`BOARD_MARGIN_CELLS`."""
-    w, h = image_size
-    small, scale = shrink(np.zeros((h, w), np.uint8))
-    quad = np.asarray(corners, np.float64).reshape(4, 2) * scale
-    inside = np.zeros(small.shape[:2], np.uint8)
-    cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
-    side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]))
-    reach = max(1, round(BOARD_MARGIN_CELLS * side / max(rows, cols)))
-    inside = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
-    return inside == 0
-
-
-def change_since(clear: np.ndarray, now: np.ndarray, levels: tuple[float, ...] = LEVELS,
-                 where: np.ndarray | None = None) -> np.ndarray:
-    """The evidence: for each level, the largest connected region of :func:`residual` above it
-    (only within ``where``, when given), as a share of the picture."""
+def change_since(clear: np.ndarray, now: np.ndarray, levels: tuple[float, ...] = LEVELS) -> np.ndarray:
+    """The evidence: for each level, the largest connected region of :func:`residual` above it,
+    as a share of the picture."""
     left = residual(clear, now)
-    if where is not None:
-        left = np.where(where, left, 0.0)
     out = np.zeros(len(levels))
     for i, level in enumerate(levels):
         mask = (left > level).astype(np.uint8)
@@ -108,12 +88,10 @@ class StillnessDecision:
     bound: float
     info: dict[str, Any] = field(default_factory=dict)
 
-    def nothing_came_in(self, clear: np.ndarray, now: np.ndarray, where: np.ndarray | None = None) -> bool:
+    def nothing_came_in(self, clear: np.ndarray, now: np.ndarray) -> bool:
         """Whether ``now`` differs from the ``clear`` frame (both :func:`log_picture`) by the light
-        alone (within ``where``, when given: :func:`off_board`)."""
-        if clear.shape != now.shape:
-            return False  # another camera mode: nothing is known
-        return bool(change_since(clear, now, (self.level,), where)[0] < self.bound)
+        alone."""
+        return bool(change_since(clear, now, (self.level,))[0] < self.bound)
 
     def save(self, path: Path | str) -> None:
         Path(path).write_text(json.dumps(asdict(self), indent=1) + "\n")
@@ -128,25 +106,3 @@ class StillnessDecision:
 def stillness_decision() -> StillnessDecision:
     """The fitted decision (:data:`STILLNESS_FILE`), read once."""
     return StillnessDecision.load()
-
-
-@dataclass(frozen=True)
-class StillnessCheck:
-    """The decision for one calibrated camera: only what changed off the playing area counts,
-    since the players' tiles change the board, and an arm over any cell crosses the board's edge
-    from beyond the picture's (:func:`off_board`)."""
-
-    decision: StillnessDecision
-    where: np.ndarray | None = None
-
-    @classmethod
-    def for_board(cls, corners: np.ndarray, image_size: tuple[int, int], rows: int, cols: int,
-                  decision: StillnessDecision | None = None) -> StillnessCheck:
-        return cls(decision or stillness_decision(), off_board(corners, image_size, rows, cols))
-
-    def nothing_came_in(self, clear: np.ndarray, now: np.ndarray) -> bool:
-        """Whether ``now`` differs from the ``clear`` frame (both :func:`log_picture`) off the
-        board by the light alone."""
-        if self.where is not None and self.where.shape != now.shape[:2]:
-            return False
-        return self.decision.nothing_came_in(clear, now, self.where)

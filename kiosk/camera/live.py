@@ -337,7 +337,7 @@ def _reader_and_watcher(cal: Calibration, cal_path: Path
     import numpy as np
 
     from vision.stability import BoardWatcher, SteadinessGate
-    from vision.stillness import StillnessCheck
+    from vision.stillness import stillness_decision
     from vision.upwords_reader import UpwordsReader
 
     letters = None
@@ -371,9 +371,6 @@ def _reader_and_watcher(cal: Calibration, cal_path: Path
 
         def hands(frame: np.ndarray) -> bool:
             return hand_over_board(frame, reader.corners, reader.rows, reader.cols, appearance)
-    # A clear frame is carried forward only where the arm check has a picture to pass it against.
-    stillness = (None if hands is None
-                 else StillnessCheck.for_board(reader.corners, cal.image_size, cal.rows, cal.cols))
     gate = SteadinessGate(lambda f: reader.planes.warp(f, cal.rows, cal.cols, 16), cal.rows, cal.cols,
-                          hand_over_board=hands, stillness=stillness)
+                          hand_over_board=hands, stillness=None if hands is None else stillness_decision())
     return reader, BoardWatcher(gate, read), appearance

@@ -4,14 +4,12 @@
 
 Filmed ``train``-family Upwords games (:mod:`vision.synthetic.stream`: 8x8 and 10x10, two in three
 on a skin-toned table with the light changed between plays, a hand coming and going each play).
-The evidence is :func:`vision.stillness.change_since` off the board
-(:func:`vision.stillness.off_board`) against the first frame of a run of frames with no hand in
-the picture, as the kiosk starts from a frame its arm check passes, and against the first of the
-run before (the kiosk keeps its clear frame while a hand comes and goes). Against both, every
-frame of the run that has no hand is an example of light and noise alone (the tiles a hand
-placed meanwhile are on the board, left out), and every frame whose hand is over the cells an
-example of a hand come in. A hand in the picture short of the cells is an example of neither: it
-may be carried as clear, since it must cross the board's edge to reach a cell.
+Each run of frames with no hand in the picture starts from its first frame, as the kiosk starts
+from the first frame its arm check passes; the rest of the run are examples of light and noise
+alone, and every frame of the next play whose hand is over the cells is an example of a hand
+come in (:func:`vision.stillness.change_since` against that first frame). A hand in the picture
+short of the cells is an example of neither: it may be carried as clear, since it must move again
+to reach a cell.
 
 For each of :data:`vision.stillness.LEVELS` the bound keeps below the smallest hand by as much as
 the smallest hands spread (:func:`hand_bound`), and is tried out of fold: games split in five,
@@ -29,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.hands import UNDER_HAND
-from vision.stillness import LEVELS, STILLNESS_FILE, StillnessDecision, change_since, log_picture, off_board
+from vision.stillness import LEVELS, STILLNESS_FILE, StillnessDecision, change_since, log_picture
 from vision.synthetic.fitting import FOLDS, fit_command, gathered
 from vision.synthetic.scenes import grid_scene
 from vision.synthetic.stream import film
@@ -51,22 +49,23 @@ def per_game(seed: int) -> tuple[np.ndarray, np.ndarray]:
     kind = ("upwords8", "upwords10")[seed % 2]
     scene = grid_scene(seed, "train", kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
                        light_change=(seed // 2) % 3 != 0, clean_frames=True)
-    cal = scene.calibration
-    where = off_board(cal.corners, cal.image_size, cal.rows, cal.cols)
     rows, labels = [], []
-    clear: list[np.ndarray] = []  # the first frame of each run without a hand, the latest last
-    in_run = False
+    clear = None  # the first frame of the current run without a hand
+    before_hand = None  # the clear frame the play's hand came in on
     for play in film(scene, seed):
         for frame in play.frames:
-            now = log_picture(frame.image)
-            if frame.hand_in_picture == 0.0 and not in_run:
-                clear, in_run = [*clear[-1:], now], True
+            if frame.hand_in_picture == 0.0:
+                if clear is None:
+                    clear = log_picture(frame.image)
+                else:
+                    rows.append(change_since(clear, log_picture(frame.image)))
+                    labels.append(0.0)
                 continue
-            in_run = in_run and frame.hand_in_picture == 0.0
-            if frame.hand_in_picture == 0.0 or frame.hand_over_cells >= UNDER_HAND:
-                for then in clear[-2:]:
-                    rows.append(change_since(then, now, where=where))
-                    labels.append(float(frame.hand_in_picture > 0.0))
+            if clear is not None:
+                before_hand, clear = clear, None
+            if frame.hand_over_cells >= UNDER_HAND and before_hand is not None:
+                rows.append(change_since(before_hand, log_picture(frame.image)))
+                labels.append(1.0)
     return np.array(rows, np.float64).reshape(-1, len(LEVELS)), np.array(labels, np.float64)
 
 
