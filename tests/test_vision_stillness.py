@@ -51,6 +51,10 @@ def test_the_evidence_is_the_largest_change_the_light_does_not_explain() -> None
     share = 320 / picture[..., 0].size
     assert 0.7 * share < found[LEVELS.index(0.1)] < 1.6 * share
     assert np.all(np.diff(found) <= 1e-12), "a higher level never finds more"
+    still = StillnessDecision(0.1, 0.002)
+    assert still.nothing_came_in(clear, log_picture(warmer))
+    assert not still.nothing_came_in(clear, log_picture(patched))
+    assert not still.nothing_came_in(clear, log_picture(picture[:100])), "another camera mode: nothing known"
 
 
 def test_the_bound_keeps_below_the_smallest_hand_by_the_smallest_hands_spread() -> None:

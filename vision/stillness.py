@@ -5,9 +5,9 @@ under a light that has changed since, a picture with no hand in it is now and th
 with an arm, one frame flagged and the next not, as the sensor's noise tips a marginal change.
 The kiosk's camera streams, and a stream shows what a single picture cannot: a hand comes in
 from beyond the picture's edge and changes the picture where it goes, while a change of light
-reaches all of it smoothly. So once the arm check has passed a frame, every frame after it that
-differs from that one by no more than the light (:func:`change_since`) has no hand in it either,
-whatever the arm check would say of it alone.
+reaches all of it smoothly. So once the arm check has passed a frame in which nothing moved,
+every frame after it that differs from that one by no more than the light (:func:`change_since`)
+has no hand in it either, whatever the arm check would say of it alone.
 
 The evidence is the picture shrunk as the arm check shrinks it, in log light per channel: the
 change against the clear frame, less its smooth part (the light's field, each block's median so
@@ -90,7 +90,9 @@ class StillnessDecision:
 
     def nothing_came_in(self, clear: np.ndarray, now: np.ndarray) -> bool:
         """Whether ``now`` differs from the ``clear`` frame (both :func:`log_picture`) by the light
-        alone."""
+        alone (not when the camera's picture changed size: nothing is known then)."""
+        if clear.shape != now.shape:
+            return False
         return bool(change_since(clear, now, (self.level,))[0] < self.bound)
 
     def save(self, path: Path | str) -> None:
