@@ -18,8 +18,9 @@ builds it: wait for a still board with no
 hand over it, read three frames with the game's board as history, vote), and the first board it
 reports after a play is judged as :mod:`bench.bench_plays` judges it: offered exactly, **offered
 wrong** (the one failure not allowed), or not offered (a hand seen where there is none, cells in
-doubt, or no board reported at all). Per frame: false alarms (no hand in the picture, yet the
-kiosk waits for one) and hands missed (a hand over a cell the kiosk let through). Baselines in
+doubt, or no board reported at all). Per frame: false alarms (no hand anywhere in the picture,
+yet the kiosk waits for one; a hand beside the board counts neither way) and hands missed (a hand
+over a cell the kiosk let through). Baselines in
 the same run, same frames: the same path with the hand check judging every frame alone (without
 :mod:`vision.stillness` carrying a clear frame forward while nothing comes in), and the play's last
 frame alone, read with the same history (what ``bench plays`` measures), so the figures say what
@@ -69,7 +70,7 @@ def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before, 
         if frame.hand_over_cells >= UNDER_HAND:
             frames_tally["hand frames"] += 1
             frames_tally["hands missed"] += not waiting
-        elif frame.hand_over_cells == 0.0:
+        elif frame.hand_in_picture == 0.0:  # a hand beside the board is neither
             frames_tally["frames without hand"] += 1
             frames_tally["false alarms"] += waiting
         if result is not None and reported is None:
