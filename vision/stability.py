@@ -97,15 +97,16 @@ class SteadinessGate:
     def update(self, frame: np.ndarray, timestamp: float) -> Steadiness:
         top = self.warp(frame)
         gray = cv2.GaussianBlur(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-        now = log_picture(frame) if self.stillness is not None else None
+        stillness = self.stillness
+        now = None if stillness is None else log_picture(frame)
         previous, self._previous = self._previous, now
-        hand_free = (now is not None and self._clear is not None and self.stillness is not None
-                     and self.stillness.nothing_came_in(self._clear, now))
+        hand_free = (stillness is not None and now is not None and self._clear is not None
+                     and stillness.nothing_came_in(self._clear, now))
         obstructed = False if hand_free else self._hand_check(frame, top)
-        if now is not None and self.stillness is not None and not hand_free:
+        if stillness is not None and now is not None and not hand_free:
             # Carried from a frame the check passed only if nothing moved into it either: a hand
             # the check missed while it moved is no clear frame to carry.
-            still = previous is not None and self.stillness.nothing_came_in(previous, now)
+            still = previous is not None and stillness.nothing_came_in(previous, now)
             self._clear = now if still and not obstructed else None
         if obstructed:
             self._last, self._still_since = gray, None

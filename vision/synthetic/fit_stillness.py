@@ -5,7 +5,7 @@
 Filmed ``train``-family Upwords games (:mod:`vision.synthetic.stream`: 8x8 and 10x10, two in three
 on a skin-toned table with the light changed between plays, a hand coming and going each play).
 Each run of frames with no hand in the picture starts from its first frame, as the kiosk starts
-from the first frame its arm check passes; the rest of the run are examples of light and noise
+from a still frame its arm check passes; the rest of the run are examples of light and noise
 alone, and every frame of the next play whose hand is over the cells is an example of a hand
 come in (:func:`vision.stillness.change_since` against that first frame). A hand in the picture
 short of the cells is an example of neither: it may be carried as clear, since it must move again
@@ -36,8 +36,8 @@ DEFAULT_SEED = 47
 DEFAULT_GAMES = 40
 PLAYS = 14
 #: the bound keeps below the smallest hand by as much (log area) as the smallest hands spread
-#: over this many (with five, one fifth of the games' smallest hand fell under the bound the
-#: others set): a hand the fit never drew comes in about as far below the smallest drawn one
+#: over this many (over fewer, the smallest hand of a fifth of the games can fall under the bound
+#: the other games set): a hand the fit never drew comes in about as far below the smallest drawn one
 #: as those fall below each other (a hand carried as clear lets a picture with a hand be read;
 #: light not cleared only leaves it to the arm check, as without this decision)
 TAIL_HANDS = 20
