@@ -35,6 +35,7 @@ from vision.arms import shrink
 from vision.cell_decision import CellDecision, cell_decision, cell_evidence
 from vision.glyphs import bare_face
 from vision.hands import UNDER_HAND, UNDER_HAND_FLAG, hand_cells, hand_flags
+from vision.kept_decision import KeptDecision, kept_decision, kept_evidence
 from vision.occupancy import cell_fraction, face_features, glyph_centres, skin_mask
 from vision.occupancy_model import READER_SURE_EMPTY, OccupancyModel, default_model, measured_light
 from vision.planes import BoardPlanes
@@ -277,7 +278,8 @@ class UpwordsReader:
     those references through the trained ``model`` (:mod:`vision.occupancy_model`); without
     it, by the older brightness rule that suits only dark boards. ``decide_cells``: a cell the
     history has empty and the model leaves in doubt is decided with its face by the fitted
-    :mod:`vision.cell_decision` (off only to gather that decision's evidence).
+    :mod:`vision.cell_decision`, and a stack the history has whose face and planes show it as it
+    was is settled by the fitted :mod:`vision.kept_decision` (both off only to gather their evidence).
     """
 
     def __init__(self, corners: np.ndarray, image_size: tuple[int, int], *, rows: int = 8, cols: int = 8,
@@ -294,6 +296,10 @@ class UpwordsReader:
                                                    else None)
         #: what the cell decision weighed on each cell it was asked about in the last read
         self.cell_evidence: dict[tuple[int, int], np.ndarray] = {}
+        self.kept_decision: KeptDecision | None = (kept_decision() if appearance is not None and decide_cells
+                                                   else None)
+        #: what the kept decision weighed on each stack of the history's it was asked about in the last read
+        self.kept_evidence: dict[tuple[int, int], np.ndarray] = {}
         # the light's gain at each cell since calibration (exp of the log gain), for a read
         self._brighter: np.ndarray | None = None
         self._unseen: np.ndarray | None = None
@@ -487,6 +493,7 @@ class UpwordsReader:
         self._p_occ = None
         self._brighter = None
         self.cell_evidence = {}
+        self.kept_evidence = {}
         # Every plane's face score for every cell at once (the heights' evidence), not cell by cell.
         self._rim_scores = None
         if learnt:
@@ -1055,6 +1062,12 @@ class UpwordsReader:
                 flags.append(UNMEASURED_FLAG)
         if prev is not None and height and self.geometry.max_height == 1:
             letter, letter_conf = self._kept_letter(letter, letter_conf, prev, flags)
+        kept = self._surely_kept(r, c, prev, letter, letter_conf, height, geo_height, geo_conf)
+        if kept is not None:
+            assert prev is not None
+            flags = [f for f in flags if f != NO_LETTER_FLAG]
+            return CellReading(r, c, prev.letter, prev.height, min(occ_conf, kept), kept, kept, "history",
+                               tuple(flags), self.threshold)
         if prev is not None:
             height, height_conf, source = self._with_history(letter, height, prev, geo_height, geo_conf,
                                                              letter_conf, flags)
@@ -1063,6 +1076,18 @@ class UpwordsReader:
         confidence = min(occ_conf, letter_conf if height else 1.0, height_conf if height else 1.0)
         return CellReading(r, c, letter if height else None, height, float(confidence), float(letter_conf),
                            float(height_conf), source, tuple(flags), self.threshold)
+
+    def _surely_kept(self, r: int, c: int, prev: CellReading | None, letter: str | None, letter_conf: float,
+                     height: int, geo_height: int, geo_conf: float) -> float | None:
+        """How sure the fitted :mod:`vision.kept_decision` is that a stack the history surely has
+        is as it was, where it is sure of that (None otherwise, and where it is not asked: no such
+        stack, no tile seen, flat tiles, no letters to read)."""
+        if (not height or self.geometry.max_height == 1 or self.letters is None
+                or not _surely_occupied_before(prev) or prev is None or prev.letter in (None, BLANK)):
+            return None
+        evidence = kept_evidence(prev, letter, letter_conf, geo_height, geo_conf)
+        self.kept_evidence[(r, c)] = evidence
+        return None if self.kept_decision is None else self.kept_decision.surely_kept(evidence)
 
     def _kept_letter(self, letter: str | None, letter_conf: float, prev: CellReading, flags: list[str]
                      ) -> tuple[str | None, float]:

@@ -22,6 +22,7 @@ measures on it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -30,8 +31,10 @@ from vision.cell_decision import CELL_FILE, CellDecision
 from vision.occupancy_model import MODEL_FILE
 from vision.reading import BoardReading, CellReading
 from vision.synthetic.fitting import fit_command, fit_decision
+from vision.synthetic.render import Rendered
 from vision.synthetic.scenes import grid_scene
 from vision.synthetic.train import taught_grid_reader
+from vision.upwords_reader import UpwordsReader
 
 DEFAULT_SEED = 43
 DEFAULT_GAMES = 100
@@ -55,21 +58,32 @@ def history(frame, rows: int, cols: int) -> BoardReading:
     return BoardReading("upwords", rows, cols, cells)
 
 
-def game_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """(evidence, labels) for every cell the decision is asked about in one seed's games."""
-    xs, ys = [], []
+def read_games(seed: int, decide_cells: bool = False
+               ) -> Iterator[tuple[UpwordsReader, Rendered, Rendered | None]]:
+    """One seed's ``train``-family games, each picture read as the kiosk reads it (with the board
+    before the play as history): (the reader just after the read, the picture, the one before it or
+    None). ``decide_cells``: the cell decision on, as in the kiosk (off to gather its own evidence);
+    the kept decision (:mod:`vision.kept_decision`) is off, as its evidence is gathered here too."""
     for index, kind in enumerate(KINDS):
         for light_change in (False, True):
             s = grid_scene(seed, "train", kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
                            light_change=light_change, wider_faces=(seed + index + light_change) % 2 == 1)
-            reader = taught_grid_reader(s, decide_cells=False)
+            reader = taught_grid_reader(s, decide_cells=decide_cells)
+            reader.kept_decision = None
             before = None
             for frame in s.frames:
                 reader.read(frame.image, previous=history(before, s.rows, s.cols))
-                for (r, c), evidence in reader.cell_evidence.items():
-                    xs.append(evidence)
-                    ys.append(float(frame.heights[r][c] > 0))
+                yield reader, frame, before
                 before = frame
+
+
+def game_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(evidence, labels) for every cell the decision is asked about in one seed's games."""
+    xs, ys = [], []
+    for reader, frame, _ in read_games(seed):
+        for (r, c), evidence in reader.cell_evidence.items():
+            xs.append(evidence)
+            ys.append(float(frame.heights[r][c] > 0))
     width = len(CellDecision.features)
     return np.array(xs).reshape(-1, width), np.array(ys)
 

@@ -1,0 +1,70 @@
+"""Is a stack the game already had still as it was? Weigh its face and planes against the history.
+
+Why: in the kiosk an Upwords board is read against the board the players confirmed, and a play is
+offered only when no cell is in doubt. Most cells of a game under way hold stacks no play touched,
+and under a changed light many of their letters read unsurely (glare on a face, a shadow across it)
+though they read as the history has them. The rules make that evidence stronger than its
+confidence: a play lays at most one tile on a cell, never the same letter on itself, so a stack
+whose face still shows its letter and whose planes show no taller stack was, most likely, left
+alone. How likely depends on the light, the set and the camera, so a small network weighs it
+(:class:`KeptDecision`), fitted on ``train``-family games read as the kiosk reads
+(``python -m vision.synthetic.fit_kept``), its band out of fold
+(:mod:`vision.synthetic.fitting`), a stack wrongly kept costing as much as a wrong play offered.
+
+It only ever settles a stack as it was: where it is not sure of that, the reader's own reading with
+the history stands (a new tile on top, or the cell asked about). It decides only stacks the history
+has surely (confirmed, no hand over them then), and only where the picture shows a tile at all.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from vision.reading import CellReading
+from vision.space_decision import SpaceDecision
+
+KEPT_FILE = Path(__file__).with_name("models") / "kept.json"
+#: The evidence :func:`kept_evidence` gives for one stack, in order.
+FEATURES = (
+    "the top face reads the history's letter (confidence)",
+    "the top face reads another letter (confidence)",
+    "the planes show the history's height (confidence)",
+    "the planes show a taller stack (confidence)",
+    "the planes show a lower stack (confidence)",
+)
+
+
+def kept_evidence(prev: CellReading, letter: str | None, letter_conf: float, geo_height: int,
+                  geo_conf: float) -> np.ndarray:
+    """The evidence on one stack the history has as ``prev``: the letter read on top (``letter``
+    at ``letter_conf``) and the height the planes show (``geo_height`` at ``geo_conf``)."""
+    same = letter is not None and letter == prev.letter
+    other = letter is not None and letter != prev.letter
+    return np.array([letter_conf if same else 0.0, letter_conf if other else 0.0,
+                     geo_conf if geo_height == prev.height else 0.0,
+                     geo_conf if geo_height > prev.height else 0.0,
+                     geo_conf if geo_height < prev.height else 0.0])
+
+
+class KeptDecision(SpaceDecision):
+    """The fitted decision over :func:`kept_evidence`: its "tile" is the stack as it was."""
+
+    features = FEATURES
+    refit = "python -m vision.synthetic.fit_kept"
+    file = KEPT_FILE
+
+    def surely_kept(self, evidence: np.ndarray) -> float | None:
+        """The confidence (0.8 and over) that the stack is as it was, where the decision is sure of
+        that; None where it is not (in its band, or sure of a change)."""
+        chance, asked = self.chance(float(self.probability(evidence[None])[0]))
+        return chance if not asked and chance >= 0.5 else None
+
+
+@cache
+def kept_decision() -> KeptDecision | None:
+    """The fitted decision (:data:`KEPT_FILE`), read once; None where none was fitted yet (the
+    reader then reads kept stacks as it did without it)."""
+    return KeptDecision.load() if KEPT_FILE.exists() else None
