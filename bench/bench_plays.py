@@ -17,8 +17,10 @@ the play as history (the players confirmed it), and the play proposed by
 :func:`vision.upwords_reader.play_from_reading` only when no cell is in doubt. Counted per play:
 offered exactly (the tiles placed), **offered wrong** (the one failure not allowed), or not
 offered, and why (a hand seen where there is none, or cells in doubt). Baselines in the same run,
-same pictures: the kiosk's reader without the cell decision (:mod:`vision.cell_decision`: a cell
-the history has empty settled by its look alone), and each picture read alone, without history.
+same pictures: the kiosk's reader without the kept-stack decision (:mod:`vision.kept_decision`: a
+stack the history has settled by the reader's own confidence), without the cell decision either
+(:mod:`vision.cell_decision`: a cell the history has empty settled by its look alone), and each
+picture read alone, without history.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from vision.upwords_reader import play_from_reading
 
 PLAYS = 14
 KINDS = ("upwords8", "upwords10")
+#: the kiosk's way of reading a game and its baselines, as the bench prints them
+WAYS = ("with history (kiosk)", "no kept decision", "history, look only", "alone (baseline)")
 
 
 def _boards(s: Scene) -> list[tuple[Board, set[Placement]]]:
@@ -77,24 +81,29 @@ def _judge(tally: Counter, before: Board, placed: set[Placement], reading: Board
 
 
 def run(kind: str, family: str, seeds: range, light_change: bool = False
-        ) -> tuple[Counter, Counter, Counter, list[str]]:
-    """The kiosk's tally, the same reader's without the cell decision (occupancy alone settles a
-    cell the history has empty), each picture read alone, and the kiosk's plays a game."""
-    kiosk, look_only, alone, per_game = Counter(), Counter(), Counter(), []
+        ) -> tuple[dict[str, Counter], list[str]]:
+    """The kiosk's tally and its baselines' (by name), and the kiosk's plays a game: the same
+    reader without the kept-stack decision, without the cell decision too (occupancy alone settles
+    a cell the history has empty), and each picture read alone."""
+    ways: dict[str, Counter] = {name: Counter() for name in WAYS}
+    per_game = []
     for seed in seeds:
         s = grid_scene(seed, family, kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
                        light_change=light_change)
         reader = taught_grid_reader(s)
+        cells, kept = reader.cell_decision, reader.kept_decision
         game = Counter()
         for frame, (before, placed) in zip(s.frames, _boards(s), strict=True):
             _judge(game, before, placed, reader.read(frame.image, previous=history(before)), frame)
-            reader.cell_decision, decision = None, reader.cell_decision
-            _judge(look_only, before, placed, reader.read(frame.image, previous=history(before)), frame)
-            _judge(alone, before, placed, reader.read(frame.image), frame)
-            reader.cell_decision = decision
-        kiosk.update(game)
+            reader.kept_decision = None
+            _judge(ways[WAYS[1]], before, placed, reader.read(frame.image, previous=history(before)), frame)
+            reader.cell_decision = None
+            _judge(ways[WAYS[2]], before, placed, reader.read(frame.image, previous=history(before)), frame)
+            _judge(ways[WAYS[3]], before, placed, reader.read(frame.image), frame)
+            reader.cell_decision, reader.kept_decision = cells, kept
+        ways[WAYS[0]].update(game)
         per_game.append(f"{game['exact']}/{PLAYS}")
-    return kiosk, look_only, alone, per_game
+    return ways, per_game
 
 
 def outcome_line(name: str, t: Counter, width: int = 22, what: str = "cells") -> str:
@@ -114,12 +123,12 @@ def main() -> None:
     for family in ("train", "held_out"):
         for kind in KINDS:
             seeds = range(args.seeds, args.seeds + games)
-            kiosk, look_only, alone, per_game = run(kind, family, seeds, light_change)
+            ways, per_game = run(kind, family, seeds, light_change)
             print(f"\n{kind}, {family} family, seeds {seeds.start}-{seeds.stop - 1} "
                   f"({games} games of {PLAYS} plays{', light changed' if light_change else ''})")
-            print(outcome_line("with history (kiosk)", kiosk) + f"   per game: {' '.join(per_game)}")
-            print(outcome_line("history, look only", look_only))
-            print(outcome_line("alone (baseline)", alone))
+            for name, tally in ways.items():
+                games_line = f"   per game: {' '.join(per_game)}" if name == WAYS[0] else ""
+                print(outcome_line(name, tally) + games_line)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,10 @@ alone. How likely depends on the light, the set and the camera, so a small netwo
 
 It only ever settles a stack as it was: where it is not sure of that, the reader's own reading with
 the history stands (a new tile on top, or the cell asked about). It decides only stacks the history
-has surely (confirmed, no hand over them then), and only where the picture shows a tile at all.
+has surely (confirmed, no hand over them then), and only where a letter is read on top: a face
+that reads none says nothing of whose it is. In the training games no stack a play changed read
+the history's letter on top, at any confidence; the fitted network has only that to go by, so a
+look-alike laid on its twin (an O on a Q) is the case it has least evidence on.
 """
 
 from __future__ import annotations

@@ -1081,8 +1081,9 @@ class UpwordsReader:
                      height: int, geo_height: int, geo_conf: float) -> float | None:
         """How sure the fitted :mod:`vision.kept_decision` is that a stack the history surely has
         is as it was, where it is sure of that (None otherwise, and where it is not asked: no such
-        stack, no tile seen, flat tiles, no letters to read)."""
-        if (not height or self.geometry.max_height == 1 or self.letters is None
+        stack, no tile seen, flat tiles, no letter read on it: a face that reads nothing says nothing
+        of whose it is, and the reader's own reading with the history stands)."""
+        if (not height or self.geometry.max_height == 1 or letter is None
                 or not _surely_occupied_before(prev) or prev is None or prev.letter in (None, BLANK)):
             return None
         evidence = kept_evidence(prev, letter, letter_conf, geo_height, geo_conf)
