@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from decisions import plays_offered
 
 from bench.bench_plays import _boards
 from kiosk.camera.view import history
@@ -65,16 +66,7 @@ def test_in_a_changing_light_plays_held_back_by_empty_cells_are_offered(a_game_i
     """The occupancy model leaves empty cells beside the plays in doubt in this light; their faces
     show no letter and the decision settles them, so more plays are offered, none wrong."""
     s, reader = a_game_in_a_changing_light
-    offered = {True: 0, False: 0}
-    decision = reader.cell_decision
-    for frame, (before, placed) in zip(s.frames, _boards(s), strict=True):
-        for decide in (True, False):
-            reader.cell_decision = decision if decide else None
-            proposal = play_from_reading(before, reader.read(frame.image, previous=history(before)))
-            if proposal.ok:
-                assert set(proposal.tiles) == placed
-                offered[decide] += 1
-    reader.cell_decision = decision
+    offered = plays_offered(s, reader, "cell_decision")
     assert offered[True] >= offered[False] + 3
 
 

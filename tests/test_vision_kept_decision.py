@@ -7,9 +7,9 @@ import json
 
 import numpy as np
 import pytest
+from decisions import plays_offered
 
-from bench.bench_plays import _boards
-from kiosk.camera.view import history
+from games.upwords_board import Board
 from vision.cell_decision import CELL_FILE
 from vision.kept_decision import FEATURES, KEPT_FILE, KeptDecision, kept_decision, kept_evidence
 from vision.occupancy_model import MODEL_FILE
@@ -17,7 +17,6 @@ from vision.reading import CellReading
 from vision.synthetic.fitting import fingerprint
 from vision.synthetic.scenes import grid_scene
 from vision.synthetic.train import taught_grid_reader
-from vision.upwords_reader import play_from_reading
 
 F_ON_TWO = CellReading(3, 4, "F", 2, 1.0, height_from="history")
 
@@ -73,16 +72,10 @@ def test_in_a_changing_light_a_play_held_back_by_a_stack_read_unsurely_is_offere
     s = grid_scene(7403, "held_out", "upwords10", n_frames=14, hand_chance=0.0, sequence=True,
                    light_change=True)
     reader = taught_grid_reader(s)
-    offered = {True: 0, False: 0}
-    decision = reader.kept_decision
-    for frame, (before, placed) in zip(s.frames, _boards(s), strict=True):
-        for decide in (True, False):
-            reader.kept_decision = decision if decide else None
-            proposal = play_from_reading(before, reader.read(frame.image, previous=history(before)))
-            if proposal.ok:
-                assert set(proposal.tiles) == placed
-                offered[decide] += 1
-            # asked only of stacks the history has, and only where a letter was read on top
-            assert all(before.height(r, c) and evidence[:2].any()
-                       for (r, c), evidence in reader.kept_evidence.items())
+
+    def asked_only_of_the_history_s_stacks_with_a_letter_read(before: Board) -> None:
+        assert all(before.height(r, c) and evidence[:2].any()
+                   for (r, c), evidence in reader.kept_evidence.items())
+
+    offered = plays_offered(s, reader, "kept_decision", asked_only_of_the_history_s_stacks_with_a_letter_read)
     assert offered[True] >= offered[False] + 1
