@@ -1065,7 +1065,6 @@ class UpwordsReader:
         kept = self._surely_kept(r, c, prev, letter, letter_conf, height, geo_height, geo_conf)
         if kept is not None:
             assert prev is not None
-            flags = [f for f in flags if f != NO_LETTER_FLAG]
             return CellReading(r, c, prev.letter, prev.height, min(occ_conf, kept), kept, kept, "history",
                                tuple(flags), self.threshold)
         if prev is not None:
