@@ -67,7 +67,6 @@ class KeptDecision(SpaceDecision):
 
 
 @cache
-def kept_decision() -> KeptDecision | None:
-    """The fitted decision (:data:`KEPT_FILE`), read once; None where none was fitted yet (the
-    reader then reads kept stacks as it did without it)."""
-    return KeptDecision.load() if KEPT_FILE.exists() else None
+def kept_decision() -> KeptDecision:
+    """The fitted decision (:data:`KEPT_FILE`), read once."""
+    return KeptDecision.load()

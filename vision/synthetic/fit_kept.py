@@ -1,15 +1,16 @@
 """Fit the Upwords kept-stack decision on random games: ``python -m vision.synthetic.fit_kept``.
 
-Why fitted: how far a face that still reads the history's letter, unsurely, and planes that show
-no taller stack settle a stack as it was depends on the light, the set and the camera; a
-threshold set on the boards that showed the doubt would hold for those boards only. The evidence
+Why fitted: how far a face that still reads the history's letter, unsurely, and planes that show no
+taller stack settle a stack as it was depends on the light, the set and the camera; a threshold set
+on the boards that showed the doubt would hold for those boards only. The evidence
 (:func:`vision.kept_decision.kept_evidence`) is gathered as the kiosk reads, on the games the cell
 decision is fitted on (:func:`vision.synthetic.fit_cells.read_games`: ``train``-family Upwords
 games, 8x8 and 10x10, half on a skin-toned table with the light changed from picture to picture,
 half with tiles' faces from a wider domain than the family's), with the cell decision on as in the
-kiosk. Every stack the history has counts, labelled by whether the play left it as it was. A small
-network weighs the evidence and its band is chosen out of fold (:mod:`vision.synthetic.fitting`),
-a stack wrongly kept costing :data:`WRONG_COSTS` stacks asked.
+kiosk. Every stack the history has with a letter read on top counts (the decision is asked of no
+other), labelled by whether the play left it as it was. A small network weighs the evidence and its
+band is chosen out of fold (:mod:`vision.synthetic.fitting`), a stack wrongly kept costing
+:data:`WRONG_COSTS` stacks asked.
 
 The output is ``vision/models/kept.json`` with what it was fitted on; the same seed gives the same
 file (but its date). The ``held_out`` family is never read here: ``python -m bench plays``
