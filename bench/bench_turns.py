@@ -14,8 +14,9 @@ comes back, so the camera's doubt about its column is settled; a tile moved away
 on the street, or pulled off from anywhere but its last space, is asked); the turn's
 moves are what :func:`games.wots_moves.seen_moves` makes of the two. Counted per turn: offered exactly (the
 moves right, no tile in doubt), **offered wrong** (a move wrong on a tile not in doubt: the one
-failure not allowed), not offered (a hand seen where there is none, or tiles in doubt). Baseline
-in the same run, same pictures: each read alone, without the rules.
+failure not allowed), not offered (a hand seen where there is none, or tiles in doubt). Baselines
+in the same run, same pictures: the rules without the dictionary (it settles doubts the one way a
+word makes the turn, and believes unlikely moves a word makes), and each read alone.
 
 Two lights, same games, same tiles and camera: the light as the renderer varies it between
 pictures, and on skin-toned tables with the light changed since calibration (``light_change``:
@@ -98,9 +99,11 @@ def turns(s: Scene) -> Iterator[tuple[dict[str, int], Rendered, dict[str, int], 
 
 
 def run(family: str, seeds: range, light_change: bool, words: list[str] | None,
-        dictionary: list[str] | None = None) -> tuple[Counter, Counter, list[str]]:
-    """``words``: the turns' words (None: random letters); ``dictionary``: the kiosk's."""
-    kiosk, alone, per_game = Counter(), Counter(), []
+        dictionary: list[str] | None = None) -> tuple[Counter, Counter, Counter, list[str]]:
+    """The kiosk's, the rules' without the dictionary and the reads' alone tallies, and the
+    kiosk's per game. ``words``: the turns' words (None: random letters); ``dictionary``: the
+    kiosk's."""
+    kiosk, rules, alone, per_game = Counter(), Counter(), Counter(), []
     for seed in seeds:
         s = street_scene(seed, family, n_frames=TURNS, hand_chance=0.0, light_change=light_change,
                          sequence=True, words=words)
@@ -109,10 +112,11 @@ def run(family: str, seeds: range, light_change: bool, words: list[str] | None,
         for before, frame, after, team in turns(s):
             reading = reader.read(frame.image)
             judge(game, before, reading, after, team, words=dictionary)
+            judge(rules, before, reading, after, team)
             judge(alone, before, reading, after, team, history=False)
         kiosk.update(game)
         per_game.append(f"{game['exact']}/{TURNS}")
-    return kiosk, alone, per_game
+    return kiosk, rules, alone, per_game
 
 
 def main() -> None:
@@ -125,12 +129,13 @@ def main() -> None:
         for name, light_change in LIGHTS.items():
             for play, words in plays.items():
                 start = time.perf_counter()
-                kiosk, alone, per_game = run(family, seeds, light_change, words, dictionary)
+                kiosk, rules, alone, per_game = run(family, seeds, light_change, words, dictionary)
                 took = time.perf_counter() - start
                 print(f"\nWord on the Street, {family} family, {name}, {play}, seeds {seeds.start}-"
                       f"{seeds.stop - 1} ({games} games of {TURNS} turns; {took:.0f} s)")
                 print(outcome_line("with the game's street (kiosk)", kiosk, 34, "columns")
                       + f"  per game: {' '.join(per_game)}")
+                print(outcome_line("the rules without the dictionary", rules, 34, "columns"))
                 print(outcome_line("read alone (baseline)", alone, 34, "columns"))
 
 

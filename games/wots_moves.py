@@ -8,7 +8,7 @@ word must produce. Pure stdlib; the word list is passed in (the word authority's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from games.word_on_the_street import CAPTURED, LETTERS, WotsState, direction, move_tiles
 
@@ -89,6 +89,41 @@ def made_by_a_word(before: Mapping[str, int], after: Mapping[str, int | None], t
     ``team``'s turn: a team must say a word, so moves no word makes were misread."""
     state = WotsState(tuple(before[letter] for letter in LETTERS), ((), ()), team)
     return next(words_making(state, team, seen_moves(before, after, team), words), None) is not None
+
+
+def ways_words_leave(before: Mapping[str, int], seen: Mapping[str, int | None],
+                     open_places: Mapping[str, Collection[int | None]], team: int, words: Iterable[str],
+                     enough: int = 2) -> list[dict[str, int | None]]:
+    """The distinct ways the tiles in ``open_places`` can lie after ``team``'s turn, each on one
+    of its places (None: off the street), such that one of ``words`` makes exactly the turn from
+    the street ``before``, the other tiles where ``seen`` has them. Stops at ``enough`` ways.
+
+    Why: a team must say a word, so of the ways the camera cannot choose between, those no word
+    makes are not the turn. One way left is the turn, if the word said is one of ``words``."""
+    state = WotsState(tuple(before[letter] for letter in LETTERS), ((), ()), team)
+
+    def off(space: int) -> int | None:
+        return None if abs(space) == CAPTURED else space
+
+    known = {letter: seen[letter] for letter in LETTERS if letter not in open_places}
+    on_street = {letter for letter in LETTERS if abs(before[letter]) != CAPTURED}
+    moved = {letter for letter, at in known.items() if letter in on_street and at != before[letter]}
+    still = {letter for letter, at in known.items() if letter in on_street and at == before[letter]}
+    found: list[dict[str, int | None]] = []
+    for word in words:
+        upper = word.upper()
+        letters = set(upper)
+        if not moved <= letters or still & letters:
+            continue
+        after = dict(zip(LETTERS, move_tiles(state, team, upper)[0].positions, strict=True))
+        if any(off(after[letter]) != at for letter, at in known.items() if letter in on_street):
+            continue
+        way = {letter: off(after[letter]) for letter in open_places}
+        if all(at in open_places[letter] for letter, at in way.items()) and way not in found:
+            found.append(way)
+            if len(found) >= enough:
+                break
+    return found
 
 
 def words_for_moves(state: WotsState, team: int, seen: Mapping[str, int], words: Iterable[str],

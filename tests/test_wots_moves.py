@@ -1,7 +1,7 @@
 """Words from the moves the camera saw, by the engine's own rule (the sheet's PURPLE)."""
 
 from games.word_on_the_street import LETTERS, WordOnTheStreet, move_tiles
-from games.wots_moves import mismatch, seen_moves, unlikely_move, words_for_moves
+from games.wots_moves import mismatch, seen_moves, unlikely_move, ways_words_leave, words_for_moves
 
 
 def test_purple_is_offered_from_its_moves_and_a_typo_is_flagged() -> None:
@@ -47,3 +47,22 @@ def test_moves_the_rules_make_unlikely_are_away_from_the_team_or_captures_from_a
     # the first team (-1)
     assert not unlikely_move(-2, None, 0) and not unlikely_move(0, -2, 0)
     assert unlikely_move(2, None, 0) and unlikely_move(-1, 0, 0)
+
+
+def test_the_ways_words_leave_the_tiles_the_camera_cannot_place() -> None:
+    """BOBBY (B thrice, Y once) pulls B off the median toward team A; BY moves B and Y a space.
+    With Y seen a space over and B open between staying, a space over and gone, each word that
+    makes the turn leaves B one way; words that move a tile the camera saw still (BOOT) are not
+    the turn."""
+    game = WordOnTheStreet(["A", "B"])
+    before = game.positions()
+    seen = dict(before, Y=-1)
+    open_b = {"B": [0, -1, None]}
+    assert ways_words_leave(before, seen, open_b, 0, ["bobby", "by", "boot", "yo"]) == [
+        {"B": None}, {"B": -1}]
+    assert ways_words_leave(before, seen, open_b, 0, ["bobby", "by", "yo"], enough=1) == [{"B": None}]
+    assert ways_words_leave(before, seen, {"B": [0, -1]}, 0, ["bobby", "boot"]) == []
+    assert ways_words_leave(before, seen, open_b, 0, ["yo", "boot"]) == [{"B": 0}]
+    # a tile captured before the turn stays off whatever a word has of it
+    captured = dict(before, B=-3)
+    assert ways_words_leave(captured, dict(seen, B=None), {}, 0, ["bobby"]) == [{}]

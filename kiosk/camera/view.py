@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from games.word_on_the_street import CAPTURED
-from games.wots_moves import made_by_a_word, reachable, unlikely_move
+from games.wots_moves import made_by_a_word, reachable, unlikely_move, ways_words_leave
 
 if TYPE_CHECKING:
     from games.upwords_board import Board
@@ -78,12 +78,15 @@ def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int
     the rules make an unlikely move of (:func:`games.wots_moves.unlikely_move`: moved away from
     that team, or pulled off from afar) is asked: the camera may have taken the tile for the bare
     strip; and a column the camera doubts is settled where the rules leave it one place the
-    camera surely sees the tile in (:func:`settled_by_rules`). With the dictionary's ``words``,
-    unlikely moves the camera is sure of are believed when nothing else is in doubt and a word
-    makes exactly the turn's moves as seen (:func:`games.wots_moves.made_by_a_word`): a tile the
-    camera missed seldom leaves moves one makes."""
+    camera surely sees the tile in (:func:`settled_by_rules`). With the dictionary's ``words``, the
+    columns the camera doubts only by a space's colour are settled where the one way a word makes
+    the turn is the camera's own lean for each (:func:`settled_by_a_word`), and unlikely moves the
+    camera is sure of are believed when nothing else is in doubt and a word makes exactly the
+    turn's moves as seen (:func:`games.wots_moves.made_by_a_word`): a tile the camera missed
+    seldom leaves moves one makes."""
     seen: dict[str, int | None] = dict(reading.positions)
     doubted, unlikely = set(), set()
+    open_places: dict[str, list[int | None]] = {}
     for column in reading.columns:
         before, now = positions[column.letter], column.position
         if abs(before) == CAPTURED:  # never back on the street: a sighting is asked, a doubt settled
@@ -92,48 +95,80 @@ def street_by_rules(positions: dict[str, int], reading: StreetReading, team: int
             elif now is not None:
                 doubted.add(column.letter)
         elif team is not None and reading.chances and column.uncertain:
-            settled, seen[column.letter] = settled_by_rules(column, before, team)
+            places = places_by_rules(column, before, team)
+            settled, seen[column.letter] = settled_by_rules(column, places)
             if not settled:
                 doubted.add(column.letter)
+                if places:
+                    open_places[column.letter] = places
         elif column.uncertain:
             doubted.add(column.letter)
         elif team is not None and unlikely_move(before, now, team):
             unlikely.add(column.letter)
-    if unlikely and not doubted and words is not None and team is not None \
-            and made_by_a_word(positions, seen, team, words):
+    if words is None or team is None:
+        return seen, frozenset(doubted | unlikely)
+    if doubted and doubted == set(open_places) \
+            and settled_by_a_word(positions, seen, open_places, team, words):
+        doubted.clear()
+        unlikely.clear()
+    elif unlikely and not doubted and made_by_a_word(positions, seen, team, words):
         unlikely.clear()
     return seen, frozenset(doubted | unlikely)
 
 
-def settled_by_rules(column: StreetColumn, before: int, team: int) -> tuple[bool, int | None]:
-    """Whether the rules settle a column the camera doubts, and the space (None: off the street).
+def settled_by_a_word(positions: dict[str, int], seen: dict[str, int | None],
+                      open_places: dict[str, list[int | None]], team: int, words: Iterable[str]) -> bool:
+    """Whether the dictionary settles the columns the camera doubts at the places it leans to.
+
+    A team must say a word. Where the one way the doubted tiles can lie that a word of the
+    dictionary makes (:func:`games.wots_moves.ways_words_leave`, every other tile where the camera
+    surely sees it) is the camera's own lean for each, the turn is that: the tile on a doubtful
+    median the camera takes for a tile is still there when no word pulls it off with the others'
+    moves. Where the dictionary and the camera's lean part, or two ways remain, the players look;
+    so a word the dictionary lacks can only confirm what the camera already leans to."""
+    lean = {letter: seen[letter] for letter in open_places}
+    return ways_words_leave(positions, seen, open_places, team, words) == [lean]
+
+
+def places_by_rules(column: StreetColumn, before: int, team: int) -> list[int | None]:
+    """Where a column the camera doubts can be (None: off the street), by the rules and the
+    camera's sure evidence; none where the picture itself is in question.
 
     A turn moves a tile only toward the team on the street (:func:`games.wots_moves.reachable`),
     so of the places it can be, the camera's sure evidence (a space whose chance of the tile is
-    beyond the reader's threshold either way) rules some out. The column is settled when one
-    place is left and the camera surely sees the tile there: a doubtful median space beside the
-    tile surely in the lane it moved to, say. Never off the street: a capture is seen only as an
-    absence, and one lane tile the light hides would then be taken for a capture. Not when the
-    camera merely leans to the one likely place either: a tile on a doubtful median may have
-    been pulled off from afar by a word with its letter thrice (one common word in eighteen),
-    and the kiosk must not take that turn for no move. A hand over the street or a tile read as
-    another letter is never settled: then the picture itself is in question, not one space's
-    colour.
-    """
+    beyond the reader's threshold either way) rules some out: a tile surely not in the lane it
+    would have moved to did not move there. A hand over the street or a tile read as another
+    letter leaves no places: then the picture itself is in question, not one space's colour."""
     from vision.median_strip import DOUBT as MEDIAN_DOUBT
 
     spaces = range(1 - CAPTURED, CAPTURED)  # -2..+2, as a column's scores give them
     if any(flag != MEDIAN_DOUBT for flag in column.flags) or len(column.scores) != len(spaces):
-        return False, column.position
+        return []
     margin = column.threshold / 2.0
     chance = dict(zip(spaces, column.scores, strict=True))
 
     def fits(place: int | None) -> bool:
         return all(p > 0.5 - margin if space == place else p < 0.5 + margin for space, p in chance.items())
 
-    fitting = [place for place in reachable(before, team) if fits(place)]
-    if len(fitting) == 1 and fitting[0] is not None and chance[fitting[0]] >= 0.5 + margin:
-        return True, fitting[0]
+    return [place for place in reachable(before, team) if fits(place)]
+
+
+def settled_by_rules(column: StreetColumn, places: list[int | None]) -> tuple[bool, int | None]:
+    """Whether the rules settle a column the camera doubts, and the space (None: off the street),
+    given the ``places`` the rules and the camera's sure evidence leave it
+    (:func:`places_by_rules`).
+
+    The column is settled when one place is left and the camera surely sees the tile there: a
+    doubtful median space beside the tile surely in the lane it moved to, say. Never off the
+    street: a capture is seen only as an absence, and one lane tile the light hides would then be
+    taken for a capture. Not when the camera merely leans to the one likely place either: a tile
+    on a doubtful median may have been pulled off from afar by a word with its letter thrice (one
+    common word in eighteen), and the kiosk must not take that turn for no move; the dictionary
+    may settle that (:func:`settled_by_a_word`)."""
+    margin = column.threshold / 2.0
+    chance = dict(zip(range(1 - CAPTURED, CAPTURED), column.scores, strict=False))
+    if len(places) == 1 and places[0] is not None and chance[places[0]] >= 0.5 + margin:
+        return True, places[0]
     return False, column.position
 
 
