@@ -35,6 +35,7 @@ from bench.bench_turns import judge, turns
 from kiosk.camera.view import history
 from vision.arms import surround_light
 from vision.hold_keeper import HoldKeeper, KeeperPolicy, departure
+from vision.reading import StreetReading
 from vision.street import StreetReader
 from vision.synthetic.held_camera import HeldCamera
 from vision.synthetic.scenes import Scene, grid_scene, street_scene
@@ -108,7 +109,8 @@ def _turns(tally: Counter, s: Scene, reader: StreetReader, camera: HeldCamera) -
     """A street's turns filmed by ``camera``, judged as :mod:`bench.bench_turns` judges them."""
     for before, board, after, team in turns(s):
         camera.board = board
-        judge(tally, before, reader.read(camera.read()), after, team)
+        reading = reader.read(camera.read(), previous=StreetReading.from_positions(before))
+        judge(tally, before, reading, after, team)
 
 
 def main() -> None:

@@ -14,9 +14,12 @@ comes back, so the camera's doubt about its column is settled; a tile moved away
 on the street, or pulled off from anywhere but its last space, is asked); the turn's
 moves are what :func:`games.wots_moves.seen_moves` makes of the two. Counted per turn: offered exactly (the
 moves right, no tile in doubt), **offered wrong** (a move wrong on a tile not in doubt: the one
-failure not allowed), not offered (a hand seen where there is none, or tiles in doubt). Baselines
-in the same run, same pictures: the rules without the dictionary (it settles doubts the one way a
-word makes the turn, and believes unlikely moves a word makes), and each read alone.
+failure not allowed), not offered (a hand seen where there is none, or tiles in doubt). The kiosk
+reads each picture with the game's street before the turn (:mod:`vision.median_kept` may keep a
+tile the game had on the median). Baselines in the same run, same pictures, each read without the
+game's street: the kiosk's rules and dictionary; the rules without the dictionary (it settles
+doubts the one way a word makes the turn, and believes unlikely moves a word makes); each read
+alone, without the rules.
 
 Two lights, same games, same tiles and camera: the light as the renderer varies it between
 pictures, and on skin-toned tables with the light changed since calibration (``light_change``:
@@ -40,24 +43,14 @@ from games.wots_moves import seen_moves
 from kiosk.camera.view import street_by_rules
 from vision.reading import StreetReading
 from vision.synthetic.render import Rendered
-from vision.synthetic.scenes import Scene, street_scene
+from vision.synthetic.scenes import Scene, game_words, street_scene
 from vision.synthetic.textures import STREET_LETTERS
 
 TURNS = 14
+#: the kiosk, then the baselines on the same pictures, each read without the game's street
+WAYS = ("with the game's street (kiosk)", "picture read without it", "  and the rules without the dictionary",
+        "  read alone (baseline)")
 LIGHTS = {"light as the renderer varies it": False, "light changed, skin-toned table": True}
-#: SCOWL's size for the words teams say: its commonest lists
-WORD_LIST_SIZE = 35
-
-
-def game_words() -> list[str]:
-    """Ordinary words of three letters or more from SCOWL's commonest lists: the turns of a
-    real game (the word list the kiosk's word authority reads; ``scowl`` from apt)."""
-    from games.lexicon import Lexicon
-    from games.wots_moves import dictionary_words
-
-    return [word for word in dictionary_words(Lexicon.load(size=WORD_LIST_SIZE)) if len(word) >= 3]
-
-
 def kiosk_dictionary() -> list[str]:
     """The words the kiosk's rules consult (SCOWL at the kiosk's default size, far more words
     than teams say): the larger the list, the likelier a misread's moves make some word."""
@@ -99,24 +92,25 @@ def turns(s: Scene) -> Iterator[tuple[dict[str, int], Rendered, dict[str, int], 
 
 
 def run(family: str, seeds: range, light_change: bool, words: list[str] | None,
-        dictionary: list[str] | None = None) -> tuple[Counter, Counter, Counter, list[str]]:
-    """The kiosk's, the rules' without the dictionary and the reads' alone tallies, and the
-    kiosk's per game. ``words``: the turns' words (None: random letters); ``dictionary``: the
-    kiosk's."""
-    kiosk, rules, alone, per_game = Counter(), Counter(), Counter(), []
+        dictionary: list[str] | None = None) -> tuple[dict[str, Counter], list[str]]:
+    """Each way's tallies (:data:`WAYS`), and the kiosk's per game. ``words``: the turns' words
+    (None: random letters); ``dictionary``: the kiosk's."""
+    tallies, per_game = {way: Counter() for way in WAYS}, []
     for seed in seeds:
         s = street_scene(seed, family, n_frames=TURNS, hand_chance=0.0, light_change=light_change,
                          sequence=True, words=words)
         reader = _street_reader(s, True)
         game = Counter()
         for before, frame, after, team in turns(s):
-            reading = reader.read(frame.image)
+            reading = reader.read(frame.image, previous=StreetReading.from_positions(before))
+            without = reader.read(frame.image)
             judge(game, before, reading, after, team, words=dictionary)
-            judge(rules, before, reading, after, team)
-            judge(alone, before, reading, after, team, history=False)
-        kiosk.update(game)
+            judge(tallies[WAYS[1]], before, without, after, team, words=dictionary)
+            judge(tallies[WAYS[2]], before, without, after, team)
+            judge(tallies[WAYS[3]], before, without, after, team, history=False)
+        tallies[WAYS[0]].update(game)
         per_game.append(f"{game['exact']}/{TURNS}")
-    return kiosk, rules, alone, per_game
+    return tallies, per_game
 
 
 def main() -> None:
@@ -129,14 +123,13 @@ def main() -> None:
         for name, light_change in LIGHTS.items():
             for play, words in plays.items():
                 start = time.perf_counter()
-                kiosk, rules, alone, per_game = run(family, seeds, light_change, words, dictionary)
+                tallies, per_game = run(family, seeds, light_change, words, dictionary)
                 took = time.perf_counter() - start
                 print(f"\nWord on the Street, {family} family, {name}, {play}, seeds {seeds.start}-"
                       f"{seeds.stop - 1} ({games} games of {TURNS} turns; {took:.0f} s)")
-                print(outcome_line("with the game's street (kiosk)", kiosk, 34, "columns")
-                      + f"  per game: {' '.join(per_game)}")
-                print(outcome_line("the rules without the dictionary", rules, 34, "columns"))
-                print(outcome_line("read alone (baseline)", alone, 34, "columns"))
+                for way, tally in tallies.items():
+                    print(outcome_line(way, tally, 40, "columns")
+                          + (f"  per game: {' '.join(per_game)}" if way == WAYS[0] else ""))
 
 
 if __name__ == "__main__":

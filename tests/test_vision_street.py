@@ -413,7 +413,7 @@ def test_the_live_camera_believes_a_sure_turn_a_word_makes_once_the_word_list_is
     from bench.bench_hands import _street_reader
     from bench.bench_turns import game_words, turns
     from games.word_on_the_street import WordOnTheStreet
-    from kiosk.camera.live import LiveCamera
+    from kiosk.camera.live import LiveCamera, street_read
     from vision.camera import ResilientCamera
     from vision.camera_sources import ReplaySource
     from vision.hands import hand_over_board
@@ -432,9 +432,11 @@ def test_the_live_camera_believes_a_sure_turn_a_word_makes_once_the_word_list_is
     look = reader.appearance
     gate = SteadinessGate(lambda f: reader.planes.warp(f, 5, 17, 16), 5, 17,  # as the kiosk builds it
                           hand_over_board=lambda f: hand_over_board(f, reader.corners, 5, 17, look))
-    watcher = BoardWatcher(gate, lambda f, _p, _c, hand_free=False: reader.read(f, hand_free=hand_free))
+    watcher = BoardWatcher(gate, street_read(reader))
     live = LiveCamera(ResilientCamera(lambda: ReplaySource(tmp_path), clock=time.monotonic), watcher,
                       "word-on-the-street", period=0.02)
+    live.sync(game)  # nothing read yet: the watcher reads the whole street once it is steady
+    assert watcher.accepted is None
     live.start()
     try:
         give_up = time.monotonic() + 60
@@ -447,5 +449,10 @@ def test_the_live_camera_believes_a_sure_turn_a_word_makes_once_the_word_list_is
         assert view.doubted == frozenset() and live.view_of(game) is view
         moves = seen_moves(before, view.positions, team)
         assert moves == seen_moves(before, after) == {"G": -1, "M": -1, "N": -2}
+        # the turn confirmed, the game's street is what the next turn is read against
+        game.apply({"type": "word", "word": words[int(draws.integers(len(words)))]})
+        live.sync(game)
+        assert watcher.accepted == StreetReading.from_positions(game.positions())
+        assert live.view_of(game) is not None  # the reading on screen stays
     finally:
         live.close()

@@ -124,24 +124,41 @@ def median_model() -> MedianModel:
     return MedianModel.load()
 
 
-def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarray,
-                  inks_now: np.ndarray | None = None, inks_start: np.ndarray | None = None,
-                  likeness: np.ndarray | None = None, outline: np.ndarray | None = None,
-                  model: MedianModel | None = None) -> tuple[np.ndarray, list[str | None]]:
-    """The street's tile probabilities (5 x 17) with the median row decided by the fitted
-    ``model`` (by default :func:`median_model`), and a doubt (or None) per column.
-
-    Arguments as :func:`median_evidence`'s. A space asked gets 0.55 or 0.45, the side the model
-    leans to: that is the guess the players see."""
+def median_probability(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarray,
+                       inks_now: np.ndarray | None = None, inks_start: np.ndarray | None = None,
+                       likeness: np.ndarray | None = None, outline: np.ndarray | None = None,
+                       model: MedianModel | None = None) -> np.ndarray:
+    """The fitted ``model``'s (by default :func:`median_model`) probability of each median space's
+    tile (17), before its band; arguments as :func:`median_evidence`'s."""
     model = model or median_model()
-    p = model.probability(median_evidence(prob, faces_now, faces_start, inks_now, inks_start, likeness,
-                                          outline))
+    return model.probability(median_evidence(prob, faces_now, faces_start, inks_now, inks_start, likeness,
+                                             outline))
+
+
+def decide_median(prob: np.ndarray, p: np.ndarray, model: MedianModel | None = None
+                  ) -> tuple[np.ndarray, list[str | None]]:
+    """The street's tile probabilities (5 x 17) with the median row's ``p``
+    (:func:`median_probability`) decided by ``model``'s band, and a doubt (or None) per column. A
+    space asked gets 0.55 or 0.45, the side the model leans to: that is the guess the players see."""
+    model = model or median_model()
     out = np.array(prob, np.float64, copy=True)
     doubts: list[str | None] = [None] * out.shape[1]
     for col, q in enumerate(p):
         out[MEDIAN_ROW, col], asked = model.chance(float(q))
         doubts[col] = DOUBT if asked else None
     return out, doubts
+
+
+def settle_median(prob: np.ndarray, faces_now: np.ndarray, faces_start: np.ndarray,
+                  inks_now: np.ndarray | None = None, inks_start: np.ndarray | None = None,
+                  likeness: np.ndarray | None = None, outline: np.ndarray | None = None,
+                  model: MedianModel | None = None) -> tuple[np.ndarray, list[str | None]]:
+    """The street's tile probabilities (5 x 17) with the median row decided by the fitted
+    ``model`` (by default :func:`median_model`), and a doubt (or None) per column
+    (:func:`median_probability`, then :func:`decide_median`)."""
+    model = model or median_model()
+    p = median_probability(prob, faces_now, faces_start, inks_now, inks_start, likeness, outline, model)
+    return decide_median(prob, p, model)
 
 
 class _Placing:

@@ -154,6 +154,15 @@ class StreetReading:
     #: reader's), which the game's rules can weigh; the fixed rules' are brightness ratios
     chances: bool = False
 
+    @classmethod
+    def from_positions(cls, positions: dict[str, int]) -> StreetReading:
+        """The game's street as a reading, every tile sure (captured, +-3: off the street): the
+        history a new picture is read against."""
+        from games.word_on_the_street import CAPTURED, LETTERS
+
+        on_street = {letter: (None if abs(at) >= CAPTURED else at) for letter, at in positions.items()}
+        return cls(tuple(StreetColumn(letter, on_street[letter], 1.0) for letter in LETTERS), chances=True)
+
     @property
     def positions(self) -> dict[str, int | None]:
         return {c.letter: c.position for c in self.columns}

@@ -30,7 +30,8 @@ from vision.appearance import (
 )
 from vision.hands import UNDER_HAND, hand_cells, hand_flags
 from vision.letters import LetterRead
-from vision.median_strip import MEDIAN_ROW, settle_median
+from vision.median_kept import median_kept, median_kept_evidence, on_the_median
+from vision.median_strip import MEDIAN_ROW, decide_median, median_probability
 from vision.occupancy import cell_fraction, glyph_centre, skin_mask
 from vision.occupancy_model import OccupancyModel, default_model, measured_light
 from vision.planes import BoardPlanes
@@ -103,9 +104,12 @@ class StreetReader:
         """The tiles' top plane, top-down, ``cell_px`` per space."""
         return self.planes.warp(image, self.rows, self.cols, self.cell_px, -self.geometry.thickness_mm)
 
-    def read(self, image: np.ndarray, *, hand_free: bool = False) -> StreetReading:
-        """Read the street; ``hand_free``: the caller knows no hand is in the picture (as
-        :meth:`vision.upwords_reader.UpwordsReader.read`)."""
+    def read(self, image: np.ndarray, *, previous: StreetReading | None = None,
+             hand_free: bool = False) -> StreetReading:
+        """Read the street; ``previous``: the game's street before the turn (or the last reading
+        accepted), whose tiles surely on the median a fitted decision may keep there where the
+        median decision doubts (:mod:`vision.median_kept`); ``hand_free``: the caller knows no
+        hand is in the picture (as :meth:`vision.upwords_reader.UpwordsReader.read`)."""
         check_picture(image, self.image_size)
         top = self.warp(image)
         if self.appearance is not None and self.model is not None:
@@ -113,7 +117,12 @@ class StreetReader:
             prob = found.prob
             doubts: list[str | None] = [None] * self.cols
             if found.median is not None:
-                prob, doubts = settle_median(prob, *found.median)
+                median = median_probability(prob, *found.median)
+                prob, doubts = decide_median(found.prob, median)
+                if previous is not None:
+                    kept = median_kept()
+                    prob, doubts = kept.keep(prob, doubts, median_kept_evidence(median, found.prob),
+                                             on_the_median(previous))
             faces = FaceReads(self, top)
             prob = self.settle_lanes(prob, faces)
             hand = (np.zeros((self.rows, self.cols)) if hand_free

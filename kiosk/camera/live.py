@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from vision.readers import BoardReader
     from vision.reading import StreetReading
     from vision.stability import BoardWatcher, FrameRead, Reading
+    from vision.street import StreetReader
     from vision.upwords_reader import UpwordsReader
 
 log = logging.getLogger(__name__)
@@ -215,8 +216,13 @@ class LiveCamera:
         return self._status
 
     def sync(self, game: Game[Any]) -> None:
-        """The game's own board is the history the next reading is compared with."""
-        if game.name != self.game or not isinstance(game, Upwords):
+        """The game's own board (or street) is the history the next reading is compared with."""
+        if game.name != self.game:
+            return
+        if isinstance(game, WordOnTheStreet):
+            self._sync_street(game)
+            return
+        if not isinstance(game, Upwords):
             return
         key = game.board.text()
         if key != self._synced:
@@ -224,6 +230,20 @@ class LiveCamera:
             with self._lock:
                 self.watcher.accepted = history(game.board)
                 self._reading = None
+
+    def _sync_street(self, game: WordOnTheStreet) -> None:
+        """The game's street as the watcher's accepted street, once the camera has read one: the
+        next turn is read against it. Before the first reading the watcher reads the whole street
+        as soon as it is steady (an accepted street would wait for a change), and the reading on
+        screen stays: it shows the street, which the game now agrees with or the players check."""
+        from vision.reading import StreetReading
+
+        key = repr(sorted(game.positions().items()))
+        with self._lock:
+            if key == self._synced or self.watcher.accepted is None:
+                return
+            self._synced = key
+            self.watcher.accepted = StreetReading.from_positions(game.positions())
 
     def view_of(self, game: Game[Any]) -> CameraRead | StreetRead | None:
         if game.name != self.game:
@@ -330,6 +350,20 @@ def stacks_read(reader: UpwordsReader) -> FrameRead:
     return read
 
 
+def street_read(reader: StreetReader) -> FrameRead:
+    """How the watcher reads the street: every column, with the last accepted street (the game's,
+    once synced) as history, so a tile the game had on the median may be kept there where the
+    picture alone doubts it (:mod:`vision.median_kept`)."""
+    from vision.reading import StreetReading
+
+    def read(frame: np.ndarray, previous: Reading | None, _changed: frozenset[tuple[int, int]] | None,
+             *, hand_free: bool = False) -> Reading:
+        return reader.read(frame, previous=previous if isinstance(previous, StreetReading) else None,
+                           hand_free=hand_free)
+
+    return read
+
+
 def _reader_and_watcher(cal: Calibration, cal_path: Path
                         ) -> tuple[BoardReader, BoardWatcher, BoardAppearance | None]:
     """The calibrated game's reader (with the taught letters, if any), its steadiness watcher and
@@ -355,15 +389,13 @@ def _reader_and_watcher(cal: Calibration, cal_path: Path
     appearance = load_appearance(cal, cal_path)
     reader = reader_for(cal, corners, cal.image_size, letters=letters,
                         appearance=appearance, camera_matrix=matrix)
-    read: FrameRead
+    from vision.street import StreetReader
+
     if isinstance(reader, UpwordsReader):
         read = stacks_read(reader)
-    else:
-        def read_alone(frame: np.ndarray, _previous: Reading | None,
-                       _changed: frozenset[tuple[int, int]] | None, *, hand_free: bool = False) -> Reading:
-            return reader.read(frame, hand_free=hand_free)
-
-        read = read_alone
+    else:  # the kiosk reads the two games GAMES names
+        assert isinstance(reader, StreetReader)
+        read = street_read(reader)
 
     hands = None
     if appearance is not None and appearance.scene is not None:

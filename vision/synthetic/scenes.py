@@ -231,6 +231,19 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
                  tuple(frames), tuple(frame_fx), calibration_fx, start)
 
 
+#: SCOWL's size for the words teams say: its commonest lists
+WORD_LIST_SIZE = 35
+
+
+def game_words() -> list[str]:
+    """Ordinary words of three letters or more from SCOWL's commonest lists: the turns of a
+    real game (the word list the kiosk's word authority reads; ``scowl`` from apt)."""
+    from games.lexicon import Lexicon
+    from games.wots_moves import dictionary_words
+
+    return [word for word in dictionary_words(Lexicon.load(size=WORD_LIST_SIZE)) if len(word) >= 3]
+
+
 def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: float = 35.0,
                  hand_chance: float = 0.15, light_change: bool = False, sequence: bool = False,
                  clean_frames: bool = False, words: Sequence[str] | None = None) -> Scene:
