@@ -13,6 +13,7 @@ import pytest
 
 from bench.bench_generalise import grid_readers, judge_cell
 from vision.appearance import board_looks
+from vision.median_kept import median_kept
 from vision.median_strip import MEDIAN_FILE, median_model
 from vision.occupancy_model import (
     KINDS,
@@ -110,10 +111,11 @@ def test_the_street_reads_with_the_model_its_decisions_were_fitted_on() -> None:
     """The street's median and lanes weigh the occupancy model's chances (the lanes the median's
     too): a decision fitted on one model's evidence is not valid on another's, so each names the
     files its evidence came from, and they are today's. After ``python -m vision.synthetic.train``
-    this fails until ``fit_median`` and then ``fit_lanes`` are rerun."""
+    this fails until ``fit_median`` and then ``fit_lanes`` and ``fit_median_kept`` are rerun."""
     s = street_scene(5, "train", n_frames=1)
     assert taught_street_reader(s, learn_scene(s)).model is default_model()
     occupancy = fingerprint(MODEL_FILE)
     assert median_model().info["evidence_from"] == {MODEL_FILE.name: occupancy}
     assert lane_model().info["evidence_from"] == {MODEL_FILE.name: occupancy,
                                                   MEDIAN_FILE.name: fingerprint(MEDIAN_FILE)}
+    assert median_kept().info["evidence_from"] == lane_model().info["evidence_from"]
