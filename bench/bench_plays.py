@@ -14,10 +14,12 @@ is calibrated as the docs say: the empty board, then the letters (and the set's 
 
 After every play the picture is read the way the kiosk reads it: with the game's board before
 the play as history (the players confirmed it), and the play proposed by
-:func:`vision.upwords_reader.play_from_reading` only when no cell is in doubt. Counted per play:
+:func:`vision.upwords_reader.play_from_reading` only when no cell is in doubt, or the rules leave
+each doubtful cell as it was (off the line of the tiles surely placed). Counted per play:
 offered exactly (the tiles placed), **offered wrong** (the one failure not allowed), or not
 offered, and why (a hand seen where there is none, or cells in doubt). Baselines in the same run,
-same pictures: the kiosk's reader without the kept-stack decision (:mod:`vision.kept_decision`: a
+same pictures: the kiosk's reading with no doubt settled by the play's rules; then, so too, the
+kiosk's reader without the kept-stack decision (:mod:`vision.kept_decision`: a
 stack the history has settled by the reader's own confidence), without the cell decision either
 (:mod:`vision.cell_decision`: a cell the history has empty settled by its look alone), and each
 picture read alone, without history.
@@ -40,7 +42,8 @@ from vision.upwords_reader import play_from_reading
 PLAYS = 14
 KINDS = ("upwords8", "upwords10")
 #: the kiosk's way of reading a game and its baselines, as the bench prints them
-WAYS = ("with history (kiosk)", "no kept decision", "history, look only", "alone (baseline)")
+WAYS = ("with history (kiosk)", "no doubt settled by the play", "no kept decision", "history, look only",
+        "alone (baseline)")
 
 
 def _boards(s: Scene) -> list[tuple[Board, set[Placement]]]:
@@ -66,12 +69,12 @@ def wrong_and_sure(reading: BoardReading, frame: Rendered) -> int:
 
 
 def _judge(tally: Counter, before: Board, placed: set[Placement], reading: BoardReading,
-           frame: Rendered | None = None) -> None:
+           frame: Rendered | None = None, settle: bool = True) -> None:
     """Count one play's outcome in ``tally``; with the picture's truth ``frame``, its cells wrong
-    and sure too."""
+    and sure too; ``settle``: as :func:`vision.upwords_reader.play_from_reading`'s."""
     if frame is not None:
         tally["sure_wrong_cells"] += wrong_and_sure(reading, frame)
-    proposal = play_from_reading(before, reading)
+    proposal = play_from_reading(before, reading, settle=settle)
     if proposal.ok:
         tally["exact" if set(proposal.tiles) == placed else "WRONG"] += 1
     elif any("hand" in f for c in reading.cells for f in c.flags):
@@ -83,8 +86,9 @@ def _judge(tally: Counter, before: Board, placed: set[Placement], reading: Board
 def run(kind: str, family: str, seeds: range, light_change: bool = False
         ) -> tuple[dict[str, Counter], list[str]]:
     """The kiosk's tally and its baselines' (by name), and the kiosk's plays a game: the same
-    reader without the kept-stack decision, without the cell decision too (occupancy alone settles
-    a cell the history has empty), and each picture read alone."""
+    reading with no doubt settled by the play's rules; then, so too, the reader without the
+    kept-stack decision, without the cell decision too (occupancy alone settles a cell the history
+    has empty), and each picture read alone."""
     ways: dict[str, Counter] = {name: Counter() for name in WAYS}
     per_game = []
     for seed in seeds:
@@ -94,12 +98,16 @@ def run(kind: str, family: str, seeds: range, light_change: bool = False
         cells, kept = reader.cell_decision, reader.kept_decision
         game = Counter()
         for frame, (before, placed) in zip(s.frames, _boards(s), strict=True):
-            _judge(game, before, placed, reader.read(frame.image, previous=history(before)), frame)
+            reading = reader.read(frame.image, previous=history(before))
+            _judge(game, before, placed, reading, frame)
+            _judge(ways[WAYS[1]], before, placed, reading, frame, settle=False)
             reader.kept_decision = None
-            _judge(ways[WAYS[1]], before, placed, reader.read(frame.image, previous=history(before)), frame)
+            _judge(ways[WAYS[2]], before, placed, reader.read(frame.image, previous=history(before)), frame,
+                   settle=False)
             reader.cell_decision = None
-            _judge(ways[WAYS[2]], before, placed, reader.read(frame.image, previous=history(before)), frame)
-            _judge(ways[WAYS[3]], before, placed, reader.read(frame.image), frame)
+            _judge(ways[WAYS[3]], before, placed, reader.read(frame.image, previous=history(before)), frame,
+                   settle=False)
+            _judge(ways[WAYS[4]], before, placed, reader.read(frame.image), frame, settle=False)
             reader.cell_decision, reader.kept_decision = cells, kept
         ways[WAYS[0]].update(game)
         per_game.append(f"{game['exact']}/{PLAYS}")

@@ -13,7 +13,7 @@ Only the physical inference is here; whether the play is legal is the engine's b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,3 +111,36 @@ def infer_play(
                 continue
             tiles.append(Placement(r, c, seen))
     return PlayReading(tuple(tiles), tuple(problems))
+
+
+def beyond_reach(before: Board, placed: Iterable[tuple[int, int]], unsure: Iterable[tuple[int, int]]
+                 ) -> set[tuple[int, int]]:
+    """The ``unsure`` cells (row, col) that no legal play with tiles on ``placed`` can have put a
+    tile on, the board ``before`` it being ``before``.
+
+    The sheet: every tile played in a turn is in one row or one column, and they make one word
+    with the tiles already there, so no gap. An unsure cell is within reach when it lies on the
+    line of the tiles placed (either line of a single tile) and every square between it and them
+    is filled after the play: a stack from before, a tile placed, or another unsure cell (which
+    may have taken one). None is beyond reach when nothing was placed (the unsure cell may be the
+    whole play) or the tiles placed are not in one line (the play is not legal as seen)."""
+    tiles, open_cells = set(placed), set(unsure)
+    lines = [(axis, index) for axis, index in ((0, {r for r, _ in tiles}), (1, {c for _, c in tiles}))
+             if len(index) == 1]
+    if not tiles or not lines:
+        return set()
+
+    def filled(cell: tuple[int, int]) -> bool:
+        return cell in tiles or cell in open_cells or before.height(*cell) > 0
+
+    def reached(cell: tuple[int, int]) -> bool:
+        for axis, (index,) in lines:
+            if cell[axis] != index:
+                continue
+            along = [t[1 - axis] for t in tiles] + [cell[1 - axis]]
+            span = range(min(along), max(along) + 1)
+            if all(filled((index, k) if axis == 0 else (k, index)) for k in span):
+                return True
+        return False
+
+    return {cell for cell in open_cells if not reached(cell)}

@@ -16,15 +16,17 @@ def plays_offered(s: Scene, reader: UpwordsReader, decision: str,
                   after_read: Callable[[Board], None] | None = None) -> dict[bool, int]:
     """Plays offered with the reader's ``decision`` (an attribute: ``cell_decision``,
     ``kept_decision``) on and off, each read with the game's board before it as history; every play
-    offered must be exactly the one placed. ``after_read(before)`` looks at the reader after each
-    read with the decision on."""
+    offered must be exactly the one placed. The play's rules settle no doubt here
+    (``settle=False``): the decision's own part is counted. ``after_read(before)`` looks at the
+    reader after each read with the decision on."""
     offered = {True: 0, False: 0}
     fitted = getattr(reader, decision)
     try:
         for frame, (before, placed) in zip(s.frames, _boards(s), strict=True):
             for decide in (False, True):
                 setattr(reader, decision, fitted if decide else None)
-                proposal = play_from_reading(before, reader.read(frame.image, previous=history(before)))
+                reading = reader.read(frame.image, previous=history(before))
+                proposal = play_from_reading(before, reading, settle=False)
                 if proposal.ok:
                     assert set(proposal.tiles) == placed
                     offered[decide] += 1

@@ -16,7 +16,7 @@ from test_upwords import FIGURES, FIGURES_BOARD, figures_game
 
 from games.upwords import Upwords
 from games.upwords_board import LETTERS, Board, BoardTextError, Placement, normalise_letter
-from games.upwords_read import infer_play
+from games.upwords_read import beyond_reach, infer_play
 
 
 # ----------------------------------------------------------------------- text form
@@ -179,3 +179,19 @@ def test_empty_cells_may_be_read_as_blank_text() -> None:
     tops[4][3] = "n"
     reading = infer_play(board, tops)
     assert reading.tiles == (Placement(3, 3, "O"), Placement(4, 3, "N"))
+
+
+def test_a_cell_off_the_line_of_the_tiles_placed_or_past_a_gap_is_beyond_the_play_s_reach() -> None:
+    """Rule sheet: all letters played on a turn are in the same row or column, making one word
+    that connects: so a play reaches no square off that line, nor one past an empty square."""
+    board = Board.from_text("8/8/8/1MOOD3/8/8/8/8")  # MOOD on row 3, columns 1-4
+    # S after MOOD: the row and column 5 through it, as far as nothing leaves a gap
+    unsure = {(0, 4), (3, 7), (3, 6), (2, 5), (0, 5), (3, 0)}
+    assert beyond_reach(board, {(3, 5)}, unsure) == {(0, 4), (0, 5)}
+    # (3, 6) unsure may have taken a tile: (3, 7) stays within reach through it; without it, not
+    assert beyond_reach(board, {(3, 5)}, {(3, 7)}) == {(3, 7)}
+    # two tiles down column 1 through M: the line is the column, a square beside it is off it
+    assert beyond_reach(board, {(2, 1), (4, 1)}, {(0, 1), (1, 1), (5, 1), (2, 2)}) == {(2, 2)}
+    # nothing placed (the unsure cell may be the whole play), or tiles not in one line: none
+    assert beyond_reach(board, set(), {(0, 0)}) == set()
+    assert beyond_reach(board, {(2, 1), (4, 2)}, {(0, 0)}) == set()

@@ -11,10 +11,11 @@ import pytest
 from doubt import assert_right_or_asked
 
 from games.transcript import replay, split_lines
+from games.upwords_board import Board
 from vision.reading import BoardReading
 from vision.synthetic.render import Effects, Hand, Pose, UpwordsSpec, render_upwords, upwords_cells
 from vision.synthetic.teach import UPWORDS_ALPHABET, teaching_samples
-from vision.upwords_reader import TileGeometry, UpwordsReader, play_from_reading
+from vision.upwords_reader import PARTLY_HIDDEN_FLAG, TileGeometry, UpwordsReader, play_from_reading
 
 FIGURES = Path(__file__).parent / "transcripts" / "upwords-figures.jsonl"
 
@@ -289,3 +290,66 @@ def test_an_unreadable_top_is_flagged_and_not_taken_for_a_new_tile(letters) -> N
     cell = reader.read(smudged.image, previous=before).cell(3, 3)
     assert cell.letter is None and cell.height == 1 and cell.uncertain
     assert "no letter can be read on this tile" in cell.flags
+
+
+def _read_as(board: Board, doubts: dict[tuple[int, int], tuple[str, ...]]) -> BoardReading:
+    """The camera's reading of ``board``, every cell sure but ``doubts``'s, which carry those flags
+    (none: merely unsure) and read as empty."""
+    from kiosk.camera.view import history
+
+    cells = tuple(replace(c, letter=None, height=0, confidence=0.3, flags=doubts[(c.row, c.col)])
+                  if (c.row, c.col) in doubts else c for c in history(board).cells)
+    return replace(history(board), cells=cells)
+
+
+@pytest.mark.parametrize(("doubts", "offered"), [
+    ({(0, 4): (PARTLY_HIDDEN_FLAG,)}, True),  # behind a nearer stack, off the play's row
+    ({(0, 4): (PARTLY_HIDDEN_FLAG, "the stack of 1 (A) has gone")}, True),  # hidden: the read is no evidence
+    ({(0, 4): ()}, True),  # merely unsure, off the play's row
+    ({(0, 4): (PARTLY_HIDDEN_FLAG, "a hand or arm is over the board")}, False),  # a hand: the play may go on
+    ({(0, 4): ("the stack of 1 (A) has gone",)}, False),  # seen whole, surely gone: the players look
+    ({(3, 6): (PARTLY_HIDDEN_FLAG,)}, False),  # next on the play's row: it may have taken a tile
+    ({(0, 4): (PARTLY_HIDDEN_FLAG,), (1, 4): ()}, True),
+])
+def test_the_rules_leave_a_doubtful_cell_off_the_play_s_line_as_it_was(
+        doubts: dict[tuple[int, int], tuple[str, ...]], offered: bool) -> None:
+    """Rule sheet: all letters played on a turn are in the same row or column and make one word.
+    MOODS is played (an S after MOOD); the camera doubts a cell the play cannot reach, or one it
+    can, or sees something the rules forbid where nothing hides it."""
+    from games.upwords_board import Placement
+
+    before = Board.from_text("4A3/8/8/1MOOD3/8/8/8/8")
+    after = before.place([Placement(3, 5, "S")])
+    reading = _read_as(after, doubts)
+    play = play_from_reading(before, reading)
+    assert play.ok == offered
+    if offered:
+        assert play.tiles == (Placement(3, 5, "S"),)
+        assert not play_from_reading(before, reading, settle=False).ok  # the baseline asks
+
+
+@pytest.mark.slow
+def test_a_rendered_play_is_offered_though_a_cell_behind_a_nearer_stack_is_in_doubt() -> None:
+    """A held-out 8x8 game under one camera: from its ninth play on, a cell near the far edge is
+    partly hidden behind a nearer stack and read in doubt. Where a play's tiles lie off its row
+    and column the play is offered, exactly the tiles placed; where the play reaches it (it took
+    tiles in two plays), it is asked."""
+    from bench.bench_plays import PLAYS, _boards
+    from kiosk.camera.view import history
+    from vision.synthetic.scenes import grid_scene
+    from vision.synthetic.train import taught_grid_reader
+
+    scene = grid_scene(1460005, "held_out", "upwords8", n_frames=PLAYS, hand_chance=0.0, sequence=True)
+    reader = taught_grid_reader(scene)
+    offered = {}
+    for n, (frame, (before, placed)) in enumerate(zip(scene.frames, _boards(scene), strict=True)):
+        if n < 8:
+            continue
+        reading = reader.read(frame.image, previous=history(before))
+        assert {(c.row, c.col) for c in reading.uncertain_cells()} == {(0, 4)}, f"play {n}"
+        assert not play_from_reading(before, reading, settle=False).ok
+        play = play_from_reading(before, reading)
+        in_line = all(p.row == 0 for p in placed) or all(p.col == 4 for p in placed)
+        assert play.ok or in_line, f"play {n}"
+        offered[n] = play.ok and set(play.tiles) == placed
+    assert offered == {8: True, 9: False, 10: False, 11: True, 12: True, 13: True}

@@ -1253,22 +1253,64 @@ def _clear_lead(scores: np.ndarray, visible: np.ndarray, height: int) -> float:
     return float(scores[height - 1]) - max(others) if others and visible[height - 1] else 0.0
 
 
-def play_from_reading(before: Board, reading: BoardReading, sure: float = 0.6) -> PlayReading:
+def play_from_reading(before: Board, reading: BoardReading, sure: float = 0.6, *, settle: bool = True
+                      ) -> PlayReading:
     """The play a steady reading shows on top of the engine's board ``before``.
 
     Hands the tops, and the heights the camera was sure of (None elsewhere, so history
     decides), to :func:`games.upwords_read.infer_play`; returns its ``PlayReading``
-    (``.tiles``, ``.problems``, ``.event()``). Uncertain cells are problems: the kiosk asks.
+    (``.tiles``, ``.problems``, ``.event()``). Uncertain cells are problems: the kiosk asks,
+    unless the rules settle them (:func:`_settled_by_the_play`; ``settle=False``: never, for a
+    benchmark's baseline).
     """
     from games.upwords_read import PlayReading, infer_play
 
     doubtful = [c for c in reading.cells if c.uncertain]
     if doubtful:
+        settled = _settled_by_the_play(before, reading, doubtful, sure) if settle else None
+        if settled is not None:
+            return settled
         return PlayReading(problems=tuple(
             f"row {c.row + 1}, column {c.col + 1}: " + ("; ".join(c.flags) or "the camera is not sure")
             for c in doubtful))
-    tops = reading.letters
-    heights = [[cell.height if cell.height_from in ("geometry", "both") and cell.height_confidence >= sure
-                else None for cell in reading.cells[r * reading.cols:(r + 1) * reading.cols]]
-               for r in range(reading.rows)]
-    return infer_play(before, tops, heights)
+    return infer_play(before, reading.letters, _sure_heights(reading, sure))
+
+
+#: The doubts of a cell the camera cannot see whole (a nearer stack in front of it), which explain
+#: whatever else it reads there.
+OUT_OF_SIGHT = frozenset({PARTLY_HIDDEN_FLAG, FACE_HIDDEN_FLAG, FARTHER_FACE_FLAG, HIDDEN_BELOW_FLAG,
+                          ONE_LOW_FLAG, HIDDEN_FLAG, UNSEEN_NEARER_FLAG})
+
+
+def _sure_heights(reading: BoardReading, sure: float) -> list[list[int | None]]:
+    """The heights the picture was sure of, None elsewhere (history decides)."""
+    return [[cell.height if cell.height_from in ("geometry", "both") and cell.height_confidence >= sure
+             else None for cell in reading.cells[r * reading.cols:(r + 1) * reading.cols]]
+            for r in range(reading.rows)]
+
+
+def _settled_by_the_play(before: Board, reading: BoardReading, doubtful: list[CellReading], sure: float
+                         ) -> PlayReading | None:
+    """The play the sure cells show, where the rules leave every doubtful cell as it was; else None.
+
+    A play's tiles lie in one row or column and make one word with no gap
+    (:func:`games.upwords_read.beyond_reach`), so a cell off the line of the tiles surely placed,
+    or beyond a square surely left empty, took no tile, and tiles never come off: it is as the
+    game has it, whatever the camera doubts there. Only doubts of a cell the camera cannot see
+    whole (:data:`OUT_OF_SIGHT`) or is merely unsure of (no flag) are settled so; a hand over the
+    board, or a change surely seen where nothing hides it (a stack gone, a letter changed), is for
+    the players to look at."""
+    from games.upwords_read import beyond_reach, infer_play
+
+    if any(c.flags and not OUT_OF_SIGHT.intersection(c.flags) for c in doubtful) \
+            or any("hand" in flag for c in doubtful for flag in c.flags):
+        return None
+    unsure = {(c.row, c.col) for c in doubtful}
+    tops = [list(row) for row in reading.letters]
+    heights = _sure_heights(reading, sure)
+    for r, c in unsure:
+        tops[r][c], heights[r][c] = before.top(r, c), None
+    play = infer_play(before, tops, heights)
+    if not play.ok or beyond_reach(before, {(t.row, t.col) for t in play.tiles}, unsure) != unsure:
+        return None
+    return play
