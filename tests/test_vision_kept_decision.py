@@ -11,7 +11,7 @@ from decisions import plays_offered
 
 from games.upwords_board import Board
 from vision.cell_decision import CELL_FILE
-from vision.kept_decision import FEATURES, KEPT_FILE, KeptDecision, kept_decision, kept_evidence
+from vision.kept_decision import FEATURES, KEPT_FILE, kept_decision, kept_evidence
 from vision.occupancy_model import MODEL_FILE
 from vision.reading import CellReading
 from vision.synthetic.fitting import fingerprint
@@ -55,13 +55,6 @@ def test_it_keeps_a_stack_whose_letter_still_shows_and_never_one_that_changed() 
     assert model.surely_kept(_evidence("E", 0.95, 2, 0.9)) is None  # another letter on top
     assert model.surely_kept(_evidence("E", 0.4, 2, 0.0)) is None  # another letter, even unsurely
     assert model.surely_kept(_evidence("F", 0.54, 3, 0.95)) is None  # the planes show one more
-
-
-def test_a_damaged_file_says_how_to_refit_it(tmp_path) -> None:
-    damaged = tmp_path / "kept.json"
-    damaged.write_text('{"features": ')
-    with pytest.raises(ValueError, match="fit_kept"):
-        KeptDecision.load(damaged)
 
 
 @pytest.mark.slow

@@ -12,7 +12,6 @@ from games.word_on_the_street import LETTERS
 from vision.median_kept import (
     FEATURES,
     MEDIAN_KEPT_FILE,
-    MedianKept,
     median_kept,
     median_kept_evidence,
     on_the_median,
@@ -79,13 +78,6 @@ def test_it_keeps_a_doubted_tile_no_lane_shows_and_never_one_that_left(median: f
     assert left[:4] == [None] * 4 and settled[MEDIAN_ROW, 3] == prob[MEDIAN_ROW, 3]
     _, unhad = model.keep(prob, doubts, median_kept_evidence(p, prob), [False] * 17)
     assert unhad[4] == DOUBT
-
-
-def test_a_damaged_file_says_how_to_refit_it(tmp_path) -> None:
-    broken = tmp_path / "median_kept.json"
-    broken.write_text("{not json")
-    with pytest.raises(ValueError, match="fit_median_kept"):
-        MedianKept.load(broken)
 
 
 @pytest.mark.slow

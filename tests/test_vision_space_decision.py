@@ -8,11 +8,14 @@ import numpy as np
 import pytest
 
 from vision.cell_decision import CellDecision, cell_decision
+from vision.kept_decision import KeptDecision, kept_decision
+from vision.median_kept import MedianKept, median_kept
 from vision.median_strip import MedianModel, median_model
 from vision.space_decision import SpaceDecision
 from vision.street_lanes import LaneModel, lane_model
 
-DECISIONS = [(MedianModel, median_model), (LaneModel, lane_model), (CellDecision, cell_decision)]
+DECISIONS = [(MedianModel, median_model), (LaneModel, lane_model), (MedianKept, median_kept),
+             (CellDecision, cell_decision), (KeptDecision, kept_decision)]
 
 
 @pytest.mark.parametrize(("kind", "shipped"), DECISIONS, ids=lambda d: getattr(d, "__name__", ""))
