@@ -331,7 +331,7 @@ def test_tiles_a_bright_light_washes_white_are_still_like_themselves() -> None:
     at calibration. Their grey is still like their own, and the bare strip's printed letters are
     not: the median's likeness tells them apart whatever the colour says, and the street is read
     right with the greys and without them."""
-    from bench.bench_turns import game_words
+    from vision.synthetic.scenes import game_words
 
     scene = street_scene(1090002, "held_out", n_frames=9, hand_chance=0.0, light_change=True, sequence=True,
                          words=game_words())

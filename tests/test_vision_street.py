@@ -284,7 +284,8 @@ def test_a_rendered_turn_with_median_doubts_is_offered_where_the_dictionary_leav
     kiosk's dictionary no word makes the turn's sure moves and pulls any of them off, so the turn
     is offered, its moves exactly the game's."""
     from bench.bench_hands import _street_reader
-    from bench.bench_turns import game_words, kiosk_dictionary, turns
+    from bench.bench_turns import kiosk_dictionary, turns
+    from vision.synthetic.scenes import game_words
 
     scene = street_scene(7500, "train", n_frames=1, hand_chance=0.0, light_change=True, sequence=True,
                          words=game_words())
@@ -411,13 +412,14 @@ def test_the_live_camera_believes_a_sure_turn_a_word_makes_once_the_word_list_is
     import cv2
 
     from bench.bench_hands import _street_reader
-    from bench.bench_turns import game_words, turns
+    from bench.bench_turns import turns
     from games.word_on_the_street import WordOnTheStreet
     from kiosk.camera.live import LiveCamera, street_read
     from vision.camera import ResilientCamera
     from vision.camera_sources import ReplaySource
     from vision.hands import hand_over_board
     from vision.stability import BoardWatcher, SteadinessGate
+    from vision.synthetic.scenes import game_words
 
     words, seed, turn = game_words(), 1070001, 6
     scene = street_scene(seed, "train", n_frames=14, hand_chance=0.0, sequence=True, words=words)

@@ -65,7 +65,7 @@ def test_in_a_dim_light_a_lane_tile_half_seen_is_read_by_its_face() -> None:
     """A game on a skin-toned table, the light changed picture to picture (a third dimmer, a
     soft shadow): the faces of two lane tiles read their letters in this light, which takes a
     look left in doubt (0.7) for a tile, surely; the street is read right, nothing asked."""
-    from bench.bench_turns import game_words
+    from vision.synthetic.scenes import game_words
 
     scene = street_scene(1090005, "train", n_frames=13, hand_chance=0.0, light_change=True, sequence=True,
                          words=game_words())

@@ -26,13 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.median_strip import MEDIAN_ROW
+from vision.median_strip import LANE_ROWS, MEDIAN_ROW
 from vision.reading import StreetReading
 from vision.space_decision import SpaceDecision, logit
 
 MEDIAN_KEPT_FILE = Path(__file__).with_name("models") / "median_kept.json"
-#: The lanes' rows of the street's 5 x 17 grid (row = space + 2).
-LANE_ROWS = (0, 1, 3, 4)
 #: The evidence :func:`median_kept_evidence` gives for one column, in order.
 FEATURES = (
     "the median decision's probability of its tile (logit)",

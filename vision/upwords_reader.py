@@ -34,7 +34,7 @@ from vision.appearance import BoardAppearance, board_looks, board_warp
 from vision.arms import shrink
 from vision.cell_decision import CellDecision, cell_decision, cell_evidence
 from vision.glyphs import bare_face
-from vision.hands import UNDER_HAND, UNDER_HAND_FLAG, hand_cells, hand_flags
+from vision.hands import HAND_OVER_BOARD_FLAG, UNDER_HAND, UNDER_HAND_FLAG, hand_cells, hand_flags
 from vision.kept_decision import KeptDecision, kept_decision, kept_evidence
 from vision.occupancy import cell_fraction, face_features, glyph_centres, skin_mask
 from vision.occupancy_model import READER_SURE_EMPTY, OccupancyModel, default_model, measured_light
@@ -1280,6 +1280,8 @@ def play_from_reading(before: Board, reading: BoardReading, sure: float = 0.6, *
 #: whatever else it reads there.
 OUT_OF_SIGHT = frozenset({PARTLY_HIDDEN_FLAG, FACE_HIDDEN_FLAG, FARTHER_FACE_FLAG, HIDDEN_BELOW_FLAG,
                           ONE_LOW_FLAG, HIDDEN_FLAG, UNSEEN_NEARER_FLAG})
+#: A hand over the cell or the board: the play may not be finished.
+HAND_FLAGS = frozenset({UNDER_HAND_FLAG, HAND_OVER_BOARD_FLAG})
 
 
 def _sure_heights(reading: BoardReading, sure: float) -> list[list[int | None]]:
@@ -1303,7 +1305,7 @@ def _settled_by_the_play(before: Board, reading: BoardReading, doubtful: list[Ce
     from games.upwords_read import beyond_reach, infer_play
 
     if any(c.flags and not OUT_OF_SIGHT.intersection(c.flags) for c in doubtful) \
-            or any("hand" in flag for c in doubtful for flag in c.flags):
+            or any(HAND_FLAGS.intersection(c.flags) for c in doubtful):
         return None
     unsure = {(c.row, c.col) for c in doubtful}
     tops = [list(row) for row in reading.letters]

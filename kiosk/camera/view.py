@@ -165,9 +165,8 @@ def settled_by_rules(column: StreetColumn, places: list[int | None]) -> tuple[bo
     on a doubtful median may have been pulled off from afar by a word with its letter thrice (one
     common word in eighteen), and the kiosk must not take that turn for no move; the dictionary
     may settle that (:func:`settled_by_a_word`)."""
-    margin = column.threshold / 2.0
-    chance = dict(zip(range(1 - CAPTURED, CAPTURED), column.scores, strict=False))
-    if len(places) == 1 and places[0] is not None and chance[places[0]] >= 0.5 + margin:
+    if len(places) == 1 and places[0] is not None \
+            and column.scores[places[0] + CAPTURED - 1] >= 0.5 + column.threshold / 2.0:
         return True, places[0]
     return False, column.position
 
