@@ -3,10 +3,11 @@ sets of other makes than the default one; seeds from the training range."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from vision.planes import BoardPlanes
-from vision.set_geometry import measure_tile_height
+from vision.set_geometry import _where_the_faces_sit, measure_tile_height
 from vision.synthetic.scenes import grid_scene
 
 
@@ -41,3 +42,32 @@ def test_too_few_tiles_measure_nothing() -> None:
     cal = s.calibration
     few = list(s.teaching_layout)[:3]
     assert measure_tile_height(s.teaching.image, cal.corners, cal.rows, cal.cols, s.face_frac, few) is None
+
+
+def test_a_steep_camera_measures_the_faces_plane_not_a_far_one_that_centres_the_ink_too() -> None:
+    # at 39 degrees the ink also sits centred on a plane about half as thick again as the tiles,
+    # where the face's square holds the tile's side: the measure must find the faces
+    found, truth, tilt = _measured(7605, 20.0, 40.0)
+    assert tilt > 35.0
+    assert found is not None and found.ratio == pytest.approx(truth, abs=0.02)
+
+
+def _slides(truth: float, also_centred: float | None = None, twin: float | None = None):
+    """Each tried plane's tiles' own ratios: the faces at ``truth``; near ``also_centred`` the
+    ink follows the plane (no information) and crosses zero; ``twin``: a second true-looking
+    crossing."""
+    def own(ratio: float) -> np.ndarray:
+        value = truth
+        if also_centred is not None and abs(ratio - also_centred) < 0.05:
+            value = ratio + 0.2 * (also_centred - ratio) + 0.001
+        if twin is not None and ratio > (truth + twin) / 2:
+            value = twin
+        return np.full(8, value)
+    return own
+
+
+def test_the_faces_are_where_the_slide_falls_as_the_plane_rises() -> None:
+    assert _where_the_faces_sit(_slides(0.15)) == pytest.approx(0.15, abs=1e-6)
+    assert _where_the_faces_sit(_slides(0.12, also_centred=0.30)) == pytest.approx(0.12, abs=1e-6)
+    assert _where_the_faces_sit(_slides(0.12, twin=0.30)) is None  # two places: nothing measured
+    assert _where_the_faces_sit(lambda ratio: np.full(8, ratio)) is None  # ink that only follows

@@ -11,7 +11,11 @@ sit squarely in their cells.
 
 So the ratio is the plane height at which the taught letters sit in the middle of their cells:
 warped on a plane below the faces, a letter slides away from the camera, above them towards it,
-and the slide (median over the taught tiles) says how far to move the plane.
+and the slide (median over the taught tiles) says how far to move the plane. That holds only
+near the faces: on a plane far from them the face's square holds the tile's side or the board,
+whose dark pixels pass for ink and can centre it again. So every plane a set can have is tried,
+the faces are where the ink's slide turns from away to towards the camera, and a picture that
+shows more than one such place measures nothing.
 
 A camera straight overhead barely separates the planes: then nothing is measured, and
 a height from a single picture stays in doubt (the game's history settles it).
@@ -20,7 +24,7 @@ a height from a single picture stays in doubt (the game's history settles it).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import cv2
@@ -40,8 +44,13 @@ MIN_TRAVEL_PX = 6.0
 #: (median absolute deviation, share of the pitch).
 MIN_TILES = 5
 MAX_SPREAD = 0.03
-#: Refinements of the plane (each moves it by what the ink's slide says is left).
+#: The planes tried (share of the pitch apart), then refinements of the best one (each moves
+#: it by what the ink's slide says is left, and must end where it points).
+SCAN_STEP = 0.01
 ROUNDS = 3
+#: Near the faces the ink's slide falls as fast as the tried plane rises (1.0); a place where
+#: it falls at less than half that is not where the faces sit.
+FACES_FALL = 0.5
 
 
 @dataclass(frozen=True)
@@ -79,22 +88,55 @@ def measure_tile_height(image: np.ndarray, corners: np.ndarray, rows: int, cols:
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     toward = _away_from_camera(planes, rr, cc, pitch)
     per_ratio = _slide_px(planes, rr, cc, pitch, 0.1) / 0.1  # the slide per unit of the ratio
-    ratio, own = (LOWEST + HIGHEST) / 2, np.zeros(len(cells))
-    for _ in range(ROUNDS):
+
+    def own_ratios(ratio: float) -> np.ndarray:
+        """Each tile's ratio as its ink's slide on the plane ``ratio`` says (NaN: no ink found)."""
         warped = planes.warp(gray, rows, cols, CELL_PX, -ratio * pitch, pad_cells=0.5)
         offsets = np.array([_ink_offset(warped, r, c, face_frac) for r, c in cells])
         # ink lying beyond the cell's centre, away from the camera: the plane is below the faces
-        along = (offsets * toward.T).sum(axis=1)
-        own = ratio + along / per_ratio
+        return ratio + (offsets * toward.T).sum(axis=1) / per_ratio
+
+    start = _where_the_faces_sit(own_ratios)
+    if start is None:
+        return None
+    ratio, own = start, np.zeros(len(cells))
+    for _ in range(ROUNDS):
+        own = own_ratios(ratio)
         ok = np.isfinite(own)
         if ok.sum() < MIN_TILES:
             return None
         ratio = float(np.clip(np.median(own[ok]), LOWEST, HIGHEST))
+    if abs(ratio - start) > SCAN_STEP:  # the refinement left the crossing it started from
+        return None
     own = own[np.isfinite(own)]
     spread = float(np.median(np.abs(own - ratio)))
     if spread > MAX_SPREAD or not LOWEST < ratio < HIGHEST:
         return None
     return TileHeight(round(ratio, 4), len(own), round(spread, 4), round(travel, 1))
+
+
+def _where_the_faces_sit(own_ratios: Callable[[float], np.ndarray]) -> float | None:
+    """The plane where the taught letters' ink, median over the tiles, crosses from beyond their
+    cells' centres (away from the camera) to short of them, and does so as the faces do: near
+    them the tiles' own ratio stays put as the tried plane moves, so the slide falls as fast as
+    the plane rises. Where it falls at less than :data:`FACES_FALL` of that, the ink merely
+    follows the plane (a side or the board centred by chance). None when no plane, or more
+    than one, is such a place."""
+    tried = np.arange(LOWEST, HIGHEST + SCAN_STEP / 2, SCAN_STEP)
+    beyond = []
+    for ratio in tried:
+        own = own_ratios(float(ratio))
+        ok = np.isfinite(own)
+        beyond.append(float(np.median(own[ok])) - ratio if ok.sum() >= MIN_TILES else math.nan)
+    found = []
+    for i in range(len(tried) - 1):
+        if not beyond[i] > 0 >= beyond[i + 1]:
+            continue
+        lo, hi = max(i - 1, 0), min(i + 2, len(tried) - 1)
+        fall = (beyond[lo] - beyond[hi]) / (tried[hi] - tried[lo])
+        if fall >= FACES_FALL:
+            found.append(tried[i] + SCAN_STEP * beyond[i] / (beyond[i] - beyond[i + 1]))
+    return float(found[0]) if len(found) == 1 else None
 
 
 def _ink_offset(warped: np.ndarray, r: int, c: int, face_frac: float) -> tuple[float, float]:
