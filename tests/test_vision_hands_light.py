@@ -18,7 +18,7 @@ from vision.arms import LIGHT_FILE, LightThresholds, arm_candidate, arm_cells
 from vision.hands import UNDER_HAND
 from vision.learn_board import learn_grid
 from vision.synthetic.render import Effects, Hand, Pose, render_upwords
-from vision.synthetic.scenes import LIGHT_CHANGE_TABLES, grid_scene, street_scene
+from vision.synthetic.scenes import LIGHT_CHANGE_TABLES
 from vision.synthetic.style import BoardStyle
 
 TABLE_KIND, TABLE_COLOUR = LIGHT_CHANGE_TABLES["train"][0]  # a light, skin-toned wood
@@ -118,16 +118,3 @@ def test_thresholds_fitted_before_the_glare_s_grain_was_fitted_keep_its_old_valu
     older.write_text(json.dumps(data))
     assert LightThresholds.load(older) == replace(LightThresholds.load(), glare_grain=1.6)
     assert LightThresholds.load().glare_grain in LightThresholds.GLARE_GRAINS
-
-
-@pytest.mark.parametrize("family, print_kind", [("train", "check"), ("held_out", "printed")])
-def test_a_scene_on_a_printed_cloth_is_the_same_scene_on_another_table(family: str, print_kind: str) -> None:
-    plain = grid_scene(5, family, "upwords8", n_frames=2, hand_chance=0.0, sequence=True, light_change=True)
-    cloth = grid_scene(5, family, "upwords8", n_frames=2, hand_chance=0.0, sequence=True, light_change=True,
-                       printed_table=True)
-    assert cloth.style.table == print_kind != plain.style.table
-    assert len(cloth.frame_effects) == 2 and cloth.frame_effects == plain.frame_effects
-    assert cloth.style.board == plain.style.board
-    assert not np.array_equal(cloth.frames[0].image, plain.frames[0].image)
-    on_street = street_scene(5, family, n_frames=1, hand_chance=0.0, light_change=True, printed_table=True)
-    assert on_street.style.table == print_kind
