@@ -2,10 +2,10 @@
 
 The arm check's rules (:mod:`vision.arms`) flag every change that comes in from outside as an
 arm does; here they are run on ``train``-family scenes (:mod:`vision.synthetic.scenes`) of every
-board kind, two in three on a skin-toned table (a quarter of those the family's printed cloth) with
-the light changed since calibration, a hand in about half the pictures, and Word on the Street
-games turn by turn (tiles captured beside the street, as a real game leaves them). Every picture
-the rules flag (a cell more than :data:`vision.arms.UNDER_HAND` under an arm) is a row of
+board kind, two in three on a skin-toned table with the light changed since calibration, a hand
+in about half the pictures, and Word on the Street games turn by turn (tiles captured beside the
+street, as a real game leaves them). Every picture the rules flag (a cell more than
+:data:`vision.arms.UNDER_HAND` under an arm) is a row of
 :func:`vision.arm_decision.arm_evidence`: an arm if a hand is over the cells and the rules flag
 where it is, light if there is no hand at all. No row for a hand short of the cells (it may be
 flagged or not), nor for a hand the rules missed while they took something else for an arm: that
@@ -48,27 +48,20 @@ NETWORK = NetworkSize(hidden=16, steps=4000)
 #: the kinds of scene, one drawn per seed: a street game twice (its captured tiles beside the
 #: street under glare are most of what light makes the rules take for an arm)
 KINDS = ("upwords8", "upwords10", "grid15", "street", "street game", "street game")
-#: which of every four runs of light-changed scenes stands on the family's printed cloth
-#: (:data:`vision.synthetic.scenes.PRINTED_TABLES`): a print's pattern changes with the light as
-#: no plain table's does, and is what the rules most often take for an arm
-PRINTED_SHARE = 3
 
 
 def per_scene(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The rows of one scene: its kind, whether its light changed and whether it stands on the
-    family's printed cloth (a quarter of those whose light changed) follow from its seed."""
+    """The rows of one scene: its kind and whether its light changed follow from its seed."""
     kind = KINDS[seed % len(KINDS)]
     light_change = (seed // len(KINDS)) % 3 != 0
-    printed = light_change and (seed // (3 * len(KINDS))) % 4 == PRINTED_SHARE
     if kind == "street game":
         scene = street_scene(seed, "train", n_frames=14, hand_chance=0.3, light_change=light_change,
-                             sequence=True, printed_table=printed)
+                             sequence=True)
     elif kind == "street":
-        scene = street_scene(seed, "train", n_frames=6, hand_chance=0.5, light_change=light_change,
-                             printed_table=printed)
+        scene = street_scene(seed, "train", n_frames=6, hand_chance=0.5, light_change=light_change)
     else:
         scene = grid_scene(seed, "train", kind, n_frames=6, hand_chance=0.5, sequence=True,
-                           light_change=light_change, printed_table=printed)
+                           light_change=light_change)
     return scene_rows(scene, light_change)
 
 
@@ -111,7 +104,6 @@ def fit(seed: int = DEFAULT_SEED, scenes: int = DEFAULT_SCENES, workers: int = 2
     cleared = oof <= bound
     info = {"seed": seed, "scenes": scenes, "family": "train", "date": datetime.date.today().isoformat(),
             "flagged_pictures": len(y), "with_arm": int(y.sum()), "tail_arms": TAIL_ARMS,
-            "tables": "light-change tables, a quarter of them the family's printed cloth",
             "network": asdict(NETWORK),
             "out_of_fold": {"light_cleared": int((cleared & (y < 0.5)).sum()),
                             "arms_cleared": int((cleared & (y > 0.5)).sum())}}

@@ -136,8 +136,7 @@ class Rendered:
 def _table(rng: np.random.Generator, size: tuple[int, int], look: BoardStyle | None = None) -> np.ndarray:
     """The table top: wood (warm, grain along one axis; a random brown unless the look gives its
     colour), cloth (a fine weave), carpet (coarse speckle), cork (pressed granules), a printed
-    cloth (a repeated motif in darker and lighter ink), a checked cloth (gingham: bands of one
-    ink crossing, darker where they meet) or a plain surface."""
+    cloth (a repeated motif in darker and lighter ink) or a plain surface."""
     look = look or BoardStyle()
     w, h = size
     if look.table == "wood" or look.table_colour is None:
@@ -169,14 +168,6 @@ def _table(rng: np.random.Generator, size: tuple[int, int], look: BoardStyle | N
         second = np.float32(rng.uniform(-50.0, 30.0, 3))
         table += cv2.GaussianBlur(dot, (0, 0), 0.7)[..., None] * ink + cv2.GaussianBlur(ring, (0, 0), 0.7)[
             ..., None] * second
-    elif look.table == "check":
-        period = float(rng.uniform(16.0, 44.0))
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        across = ((xx % period) < period / 2).astype(np.float32)
-        down = ((yy % period) < period / 2).astype(np.float32)
-        ink = np.float32(rng.uniform(-70.0, -25.0, 3))
-        weave = cv2.GaussianBlur(across + down, (0, 0), 0.8) / 2
-        table += weave[..., None] * ink + (1.5 * np.sin(xx * 1.7) * np.sin(yy * 1.7))[..., None]
     return np.clip(table, 0, 255).astype(np.uint8)
 
 

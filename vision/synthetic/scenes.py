@@ -84,25 +84,14 @@ LIGHT_CHANGE_TABLES = {
 }
 
 
-#: The family's printed cloth (kind, BGR), skin-toned too, drawn for a light-change scene only
-#: when asked (``printed_table``): a cloth's print shows the light's change in its pattern, where
-#: a plain weave shows little. The held-out family's is its own table above; the train family's
-#: is a check of its own making, so the fitted decisions see a printed cloth without seeing the
-#: held-out one.
-PRINTED_TABLES = {"train": ("check", (150, 185, 215)), "held_out": ("printed", (170, 190, 215))}
-
-
 def _light_rng(seed: int) -> np.random.Generator:
     """The light-change draws come from their own generator, so a scene with ``light_change``
     has the same tiles, pose and hands as without it: only the light and the table differ."""
     return np.random.default_rng([seed, 0x1167])
 
 
-def _light_table(rng: np.random.Generator, style: BoardStyle, family: str, printed: bool = False
-                 ) -> BoardStyle:
+def _light_table(rng: np.random.Generator, style: BoardStyle, family: str) -> BoardStyle:
     kind, colour = LIGHT_CHANGE_TABLES[family][int(rng.integers(0, len(LIGHT_CHANGE_TABLES[family])))]
-    if printed:  # after the same draw, so the scene's light is as without
-        kind, colour = PRINTED_TABLES[family]
     return replace(style, table=kind, table_colour=tuple(int(np.clip(v + rng.normal(0, 10), 0, 255))
                                                          for v in colour))
 
@@ -171,8 +160,8 @@ def _leaning(pose: Pose, min_tilt: float, max_tilt: float) -> Pose:
 def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frames: int = 3,
                max_tilt: float = 35.0, hand_chance: float = 0.15, sequence: bool = False,
                fill: float | None = None, any_set: bool = False, min_tilt: float = 0.0,
-               light_change: bool = False, clean_frames: bool = False, wider_faces: bool = False,
-               printed_table: bool = False) -> Scene:
+               light_change: bool = False, clean_frames: bool = False, wider_faces: bool = False
+               ) -> Scene:
     """An Upwords (8x8, 10x10, stacks) or crossword-style 15x15 (loose flat tiles) scene.
 
     ``sequence``: the frames are one game, turn by turn (for reading with history); otherwise
@@ -189,8 +178,7 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
     ``wider_faces``: the tiles (typeface, letter size, ink, colour; face size and thickness,
     :data:`WIDER_FACE_FRAC`, :data:`WIDER_THICKNESS_MM`) are drawn from a wider domain than the
     family's (:func:`vision.synthetic.style.with_wider_faces`); the rest of the scene is as
-    without. ``printed_table``: with ``light_change``, the table is the family's printed cloth
-    (:data:`PRINTED_TABLES`); the light is as without."""
+    without."""
     rng = np.random.default_rng(seed)
     style = random_style(rng, family)
     faces_rng = np.random.default_rng([seed, 0x1E77])
@@ -198,7 +186,7 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
         style = with_wider_faces(faces_rng, style)
     light_rng = _light_rng(seed)
     if light_change:
-        style = _light_table(light_rng, style, family, printed_table)
+        style = _light_table(light_rng, style, family)
     shape = random_tile_shape(rng, family)
     if wider_faces:
         shape = {"face_frac": float(faces_rng.uniform(*WIDER_FACE_FRAC)),
@@ -258,17 +246,16 @@ def game_words() -> list[str]:
 
 def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: float = 35.0,
                  hand_chance: float = 0.15, light_change: bool = False, sequence: bool = False,
-                 clean_frames: bool = False, words: Sequence[str] | None = None,
-                 printed_table: bool = False) -> Scene:
+                 clean_frames: bool = False, words: Sequence[str] | None = None) -> Scene:
     """A Word on the Street scene: the start position, then tiles pushed about and captured
-    (``light_change``, ``clean_frames``, ``printed_table``: as :func:`grid_scene`'s). ``sequence``:
-    the frames are one game, turn by turn (:func:`_street_turns`, each turn a word drawn from
-    ``words``, or random letters); otherwise each is an independent random street."""
+    (``light_change``, ``clean_frames``: as :func:`grid_scene`'s). ``sequence``: the frames are one
+    game, turn by turn (:func:`_street_turns`, each turn a word drawn from ``words``, or random
+    letters); otherwise each is an independent random street."""
     rng = np.random.default_rng(seed)
     style = random_style(rng, family)
     light_rng = _light_rng(seed)
     if light_change:
-        style = _light_table(light_rng, style, family, printed_table)
+        style = _light_table(light_rng, style, family)
     shape = random_tile_shape(rng, family)
     pitch = float(rng.uniform(26.0, 32.0))
     spec = StreetSpec(pitch_mm=pitch, lane_mm=pitch * float(rng.uniform(0.9, 1.1)),
