@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.arms import LIGHT_FILE, LightThresholds, arm_candidate, arm_cells
+from vision.arms import LIGHT_FILE, LightThresholds, arm_candidate, arm_cells, tile_in_todays_light
 from vision.hands import UNDER_HAND
 from vision.learn_board import learn_grid
 from vision.synthetic.render import Effects, Hand, Pose, render_upwords
@@ -118,3 +119,27 @@ def test_thresholds_fitted_before_the_glare_s_grain_was_fitted_keep_its_old_valu
     older.write_text(json.dumps(data))
     assert LightThresholds.load(older) == replace(LightThresholds.load(), glare_grain=1.6)
     assert LightThresholds.load().glare_grain in LightThresholds.GLARE_GRAINS
+
+
+def test_the_tiles_colour_in_a_brighter_light_is_measured_where_the_table_is_not_cut_white() -> None:
+    """A pale printed table under a light half as bright again: its ground is cut at 255, its
+    print is not. The tile colour expected today must be the tile's in that light (cut white
+    too), not one dimmed by the table's cut pixels, which say the light rose less than it did."""
+    rng = np.random.default_rng(0)
+    reference = np.empty((120, 160, 3), np.float32)
+    reference[:] = (190.0, 205.0, 220.0)                            # a pale table (BGR)
+    print_dots = rng.random((120, 160)) < 0.3
+    reference[print_dots] = (120.0, 130.0, 150.0)                   # its darker print
+    reference[30:90, 40:120] = (40.0, 90.0, 50.0)                   # a green board
+    reference += rng.normal(0.0, 2.0, reference.shape)
+    gain = np.float32([1.5, 1.45, 1.4])
+    current = np.clip(reference * gain, 0, 255).astype(np.uint8)
+    reference = np.clip(reference, 0, 255).astype(np.uint8)
+    table = np.ones((120, 160), bool)
+    table[30:90, 40:120] = False
+    tile_bgr = np.float32([[[150.0, 160.0, 170.0]]])  # a light grey tile at calibration
+    tile_lab = cv2.cvtColor(tile_bgr / 255.0, cv2.COLOR_BGR2LAB).reshape(3)
+    truth = cv2.cvtColor(np.clip(tile_bgr * gain, 0, 255) / 255.0, cv2.COLOR_BGR2LAB).reshape(3)
+    today = tile_in_todays_light(tile_lab, reference, current, table)
+    assert today[0] == pytest.approx(truth[0], abs=2.0)
+    assert np.abs(today[1:] - truth[1:]).max() < 3.0

@@ -888,17 +888,48 @@ def tile_in_todays_light(tile_lab: np.ndarray, reference: np.ndarray, current: n
     and the picture is in today's light. Compared with the calibration's colour, a row of tiles
     slid against the far edge under a warmer lamp is "not tile-coloured", so it comes into the
     playing area from the surround like an arm (a false alarm). The light's change is the whole
-    picture's median gain per colour channel, as :func:`_change` takes it out."""
+    picture's median gain per colour channel, as :func:`_change` takes it out, over the pixels
+    cut white in neither picture: a brighter light cuts a pale table white, and its pixels
+    would say the light rose less than it did, so that light tiles, as brighter as the light
+    made them, would not be tile-coloured."""
     if not np.isfinite(tile_lab).all():
         return tile_lab
-    now, then = current[::4, ::4], reference[::4, ::4]
+    now, then = current[::4, ::4].reshape(-1, 3), reference[::4, ::4].reshape(-1, 3)
+    gain = _uncut_gain(now, then)  # the whole picture's, where the table's cannot say
     if where is not None and np.count_nonzero(where[::4, ::4]) >= MIN_OFF_BOARD * where[::4, ::4].size:
-        now, then = now[where[::4, ::4]], then[where[::4, ::4]]
-    gain = np.median((now.reshape(-1, 3).astype(np.float32) + 6.0)
-                     / (then.reshape(-1, 3).astype(np.float32) + 6.0), axis=0)
+        off_board = where[::4, ::4].reshape(-1)
+        gain = np.where(np.isfinite(table := _uncut_gain(now[off_board], then[off_board])), table, gain)
+    if not np.isfinite(gain).all():  # a channel cut white nearly everywhere: as it shows
+        every = np.median((now.astype(np.float32) + 6.0) / (then.astype(np.float32) + 6.0), axis=0)
+        gain = np.where(np.isfinite(gain), gain, every)
     bgr = cv2.cvtColor(np.asarray(tile_lab, np.float32).reshape(1, 1, 3), cv2.COLOR_LAB2BGR) * 255.0
     today = np.clip((bgr + 6.0) * gain - 6.0, 0.0, 255.0)
     return to_lab(today).reshape(3)
+
+
+#: A colour channel this near its top (grey levels) may be cut white: in the small picture a
+#: pixel is the mean of a block of the picture's, some of them cut (as the colour's trust in
+#: :func:`_change` ramps down).
+CUT_NEAR = CLIPPED_BELOW + 16.0
+#: The light is not even over a picture (a lamp to one side, a shadow): a pixel counts as uncut
+#: when the light's median gain, this much higher still, would leave it below :data:`CUT_NEAR`.
+UNEVEN_GAIN = 1.2
+
+
+def _uncut_gain(now: np.ndarray, then: np.ndarray) -> np.ndarray:
+    """Per colour channel, the median gain from ``then`` to ``now`` (pixels x 3) over the pixels
+    the light, so changed, would not cut white; NaN for a channel with too few of them
+    (:data:`MIN_OFF_BOARD`). Chosen by their calibration's value, never by today's: choosing the
+    pixels today shows uncut would keep those that gained least, and bias the gain low."""
+    top = 255.0 - CUT_NEAR
+    ratio = (now.astype(np.float32) + 6.0) / (then.astype(np.float32) + 6.0)
+    gain = np.median(ratio, axis=0)
+    for _ in range(2):
+        uncut = (then.astype(np.float32) + 6.0) * gain * UNEVEN_GAIN - 6.0 < top
+        gain = np.array([np.median(ratio[uncut[:, c], c]) if uncut[:, c].any() else np.nan for c in range(3)],
+                        np.float32)
+    enough = np.count_nonzero(uncut, axis=0) >= MIN_OFF_BOARD * len(now)
+    return np.where(enough, gain, np.nan).astype(np.float32)
 
 
 def _border(shape: tuple[int, ...], width: int) -> np.ndarray:
