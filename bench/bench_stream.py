@@ -56,7 +56,7 @@ def _watcher(reader: UpwordsReader, stillness: bool = True) -> BoardWatcher:
     gate = SteadinessGate(lambda f: reader.planes.warp(f, rows, cols, 16), rows, cols,
                           hand_over_board=lambda f: hand_over_board(f, reader.corners, rows, cols,
                                                                     appearance),
-                          stillness=stillness_decision() if stillness else None)
+                          stillness=stillness_decision() if stillness else None, corners=reader.corners)
     return BoardWatcher(gate, stacks_read(reader))
 
 

@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 
 from vision.hands import UNDER_HAND
-from vision.stillness import LEVELS, StillnessDecision, change_since, log_picture, stillness_decision
+from vision.stillness import (
+    LEVELS,
+    StillnessDecision,
+    beyond_the_cells,
+    change_since,
+    log_picture,
+    stillness_decision,
+)
 from vision.synthetic.fit_stillness import choose, hand_bound
 from vision.synthetic.scenes import grid_scene
 from vision.synthetic.stream import FilmedPlay, film
@@ -108,3 +115,25 @@ def test_the_gate_carries_the_clear_board_past_a_hand_check_that_flickers() -> N
     assert any(states[False][k].state == "obstructed" for k in settled), "the check alone flickers"
     assert all(states[True][k].state != "obstructed" for k in settled)
     assert sum(states[True][k].hand_free for k in settled) > len(settled) // 2
+
+
+def test_beyond_the_cells_a_change_on_the_cells_is_no_evidence_and_one_on_its_way_there_is() -> None:
+    """New tiles change only the playing area; an arm crosses the picture beyond it to get there."""
+    rng = np.random.default_rng(7)
+    picture = rng.integers(60, 160, (480, 640, 3)).astype(np.uint8)
+    corners = np.float64([[200, 120], [440, 120], [440, 360], [200, 360]])  # 8x8 cells of 30 px
+    clear = log_picture(picture)
+    beyond = beyond_the_cells(corners, 8, 8, (640, 480), clear.shape)
+    assert beyond.shape == clear.shape[:2] and not beyond[clear.shape[0] // 2, clear.shape[1] // 2]
+    assert beyond[0, 0] and beyond[-1, -1]
+    tiles = picture.copy()
+    tiles[150:330, 230:410] = (200, 225, 235)  # a board full of new tiles, under a brighter light
+    brighter = (tiles * 1.3).clip(0, 255).astype(np.uint8)
+    decision = StillnessDecision(0.1, 0.002, beyond_the_cells=True)
+    assert not decision.nothing_came_in(clear, log_picture(brighter)), "the whole picture: the tiles count"
+    assert decision.nothing_came_in(clear, log_picture(brighter), beyond)
+    arm = brighter.copy()
+    arm[220:250, 0:300] = (90, 120, 190)  # from the picture's left edge onto the cells
+    assert not decision.nothing_came_in(clear, log_picture(arm), beyond)
+    whole = StillnessDecision(0.1, 0.002)  # fitted on the whole picture: it looks at all of it
+    assert not whole.nothing_came_in(clear, log_picture(brighter), beyond)

@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.occupancy import cell_fraction, skin_mask
 from vision.reading import BoardReading, CellReading, StreetColumn, StreetReading
-from vision.stillness import StillnessDecision, log_picture
+from vision.stillness import StillnessDecision, beyond_the_cells, log_picture
 
 Reading = BoardReading | StreetReading
 
@@ -71,14 +71,17 @@ class SteadinessGate:
     ``stillness``: when given, a frame that differs by the light alone from the last one the
     hand check passed, itself no different from the frame before, is clear without asking the
     check again (:mod:`vision.stillness`: a hand cannot come in without changing the picture
-    where it goes).
+    where it goes). ``corners``: the playing area's in the frame; given them, only the picture
+    beyond it is compared (:func:`vision.stillness.beyond_the_cells`: an arm must cross it to
+    reach the cells) and a clear frame stays the one to compare with across a play, its tiles
+    changing only the cells.
     """
 
     def __init__(self, warp: Callable[[np.ndarray], np.ndarray], rows: int, cols: int, *, cell_px: int = 16,
                  still_for: float = 0.6, motion_level: float = 7.0, change_level: float = 10.0,
                  hand_fraction: float = 0.04,
                  hand_over_board: Callable[[np.ndarray], bool] | None = None,
-                 stillness: StillnessDecision | None = None) -> None:
+                 stillness: StillnessDecision | None = None, corners: np.ndarray | None = None) -> None:
         self.warp, self.rows, self.cols, self.cell_px = warp, rows, cols, cell_px
         self.still_for, self.motion_level, self.change_level = still_for, motion_level, change_level
         self.hand_fraction = hand_fraction
@@ -86,6 +89,8 @@ class SteadinessGate:
         self.stillness = stillness
         self._clear: np.ndarray | None = None  # the last still frame the hand check passed (log_picture)
         self._previous: np.ndarray | None = None  # the frame before (log_picture)
+        self.corners = corners
+        self._beyond: np.ndarray | None = None  # beyond the playing area, on a log_picture
         self._last: np.ndarray | None = None
         self._still_since: float | None = None
         self._reference_image: np.ndarray | None = None  # the last accepted steady picture
@@ -100,14 +105,20 @@ class SteadinessGate:
         stillness = self.stillness
         now = None if stillness is None else log_picture(frame)
         previous, self._previous = self._previous, now
+        beyond = None if now is None else self._beyond_the_cells(frame, now)
         hand_free = (stillness is not None and now is not None and self._clear is not None
-                     and stillness.nothing_came_in(self._clear, now))
+                     and stillness.nothing_came_in(self._clear, now, beyond))
         obstructed = False if hand_free else self._hand_check(frame, top)
         if stillness is not None and now is not None and not hand_free:
             # Carried from a frame the check passed only if nothing moved into it either: a hand
             # the check missed while it moved is no clear frame to carry.
-            still = previous is not None and stillness.nothing_came_in(previous, now)
-            self._clear = now if still and not obstructed else None
+            still = previous is not None and stillness.nothing_came_in(previous, now, beyond)
+            if still and not obstructed:
+                self._clear = now
+            elif beyond is None:
+                # the whole picture compared: after a play its tiles differ from any clear frame
+                # before it, which so says nothing more
+                self._clear = None
         if obstructed:
             self._last, self._still_since = gray, None
             return Steadiness("obstructed", timestamp)
@@ -131,6 +142,15 @@ class SteadinessGate:
             rows, cols = np.nonzero(per_cell > self.change_level)
             changed = frozenset(zip(rows.tolist(), cols.tolist(), strict=True))
         return Steadiness("steady", timestamp, changed=changed, motion=motion, hand_free=hand_free)
+
+    def _beyond_the_cells(self, frame: np.ndarray, now: np.ndarray) -> np.ndarray | None:
+        """The picture beyond the playing area, on ``now``'s scale (worked out once a size)."""
+        if self.corners is None or self.stillness is None or not self.stillness.beyond_the_cells:
+            return None
+        if self._beyond is None or self._beyond.shape != now.shape[:2]:
+            h, w = frame.shape[:2]
+            self._beyond = beyond_the_cells(self.corners, self.rows, self.cols, (w, h), now.shape)
+        return self._beyond
 
     def _hand_check(self, frame: np.ndarray, top: np.ndarray) -> bool:
         """Whether this frame alone shows a hand over the board."""

@@ -12,9 +12,13 @@ has no hand in it either, whatever the arm check would say of it alone.
 The evidence is the picture shrunk as the arm check shrinks it, in log light per channel: the
 change against the clear frame, less its smooth part (the light's field, each block's median so
 that a hand over part of it does not move it), and the largest connected region left above a
-level. The level and the bound on that region's size are fitted (:mod:`vision.synthetic.fit_stillness`
-on filmed games, kept in ``vision/models/stillness.json``): every hand that reached the cells in
-the fit's games is above the bound, with room.
+level. Given the board's corners, only the picture beyond the playing area counts
+(:func:`beyond_the_cells`): an arm reaches the cells across the table and the board's surround,
+where a play changes nothing, so a clear frame from before a play still says whether a hand is
+in a frame after it, under whatever light the play brought. The level and the bound on that
+region's size are fitted (:mod:`vision.synthetic.fit_stillness` on filmed games, kept in
+``vision/models/stillness.json``): every hand that reached the cells in the fit's games is above
+the bound, with room.
 """
 
 from __future__ import annotations
@@ -38,7 +42,26 @@ LEVELS = (0.03, 0.04, 0.05, 0.065, 0.08, 0.1, 0.13, 0.17, 0.22)
 #: reach into the picture is about one wide.
 LIGHT_BLOCKS = 8
 
+#: The playing area left out is widened by this many cells all round: a stack's top and sides
+#: lean over its edge in the picture.
+AROUND_CELLS = 1.0
+
 _LOG_BYTE = np.log(np.arange(256, dtype=np.float32) + 6.0)
+
+
+def beyond_the_cells(corners: np.ndarray, rows: int, cols: int, image_size: tuple[int, int],
+                     shape: tuple[int, ...]) -> np.ndarray:
+    """Where, in a :func:`log_picture` of ``shape`` taken from a frame of ``image_size`` (w, h),
+    an arm must be on its way to the cells: everything beyond the playing area (the board's
+    ``corners`` in the frame), :data:`AROUND_CELLS` widened (bool)."""
+    scale = shape[1] / image_size[0]
+    quad = np.asarray(corners, np.float64).reshape(4, 2) * scale
+    inside = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
+    cell = np.sqrt(cv2.contourArea(quad.astype(np.float32)) / (rows * cols))
+    reach = max(1, round(AROUND_CELLS * cell))
+    inside = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
+    return inside == 0
 
 
 def log_picture(image: np.ndarray) -> np.ndarray:
@@ -65,10 +88,13 @@ def residual(clear: np.ndarray, now: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(left, (3, 3), 0)
 
 
-def change_since(clear: np.ndarray, now: np.ndarray, levels: tuple[float, ...] = LEVELS) -> np.ndarray:
+def change_since(clear: np.ndarray, now: np.ndarray, levels: tuple[float, ...] = LEVELS,
+                 beyond: np.ndarray | None = None) -> np.ndarray:
     """The evidence: for each level, the largest connected region of :func:`residual` above it,
-    as a share of the picture."""
+    as a share of the picture (``beyond``: only there, :func:`beyond_the_cells`)."""
     left = residual(clear, now)
+    if beyond is not None:
+        left = np.where(beyond, left, 0.0)
     out = np.zeros(len(levels))
     for i, level in enumerate(levels):
         mask = (left > level).astype(np.uint8)
@@ -82,18 +108,24 @@ def change_since(clear: np.ndarray, now: np.ndarray, levels: tuple[float, ...] =
 @dataclass(frozen=True)
 class StillnessDecision:
     """Nothing came in when the change's largest region above ``level`` is under ``bound``
-    (a share of the picture); ``info``: what it was fitted on."""
+    (a share of the picture); ``beyond_the_cells``: fitted on the picture beyond the playing area
+    alone; ``info``: what it was fitted on."""
 
     level: float
     bound: float
     info: dict[str, Any] = field(default_factory=dict)
+    beyond_the_cells: bool = False
 
-    def nothing_came_in(self, clear: np.ndarray, now: np.ndarray) -> bool:
+    def nothing_came_in(self, clear: np.ndarray, now: np.ndarray, beyond: np.ndarray | None = None) -> bool:
         """Whether ``now`` differs from the ``clear`` frame (both :func:`log_picture`) by the light
-        alone (not when the camera's picture changed size: nothing is known then)."""
+        alone (not when the camera's picture changed size: nothing is known then). ``beyond``:
+        the picture beyond the playing area (:func:`beyond_the_cells`), where a decision fitted
+        there looks; without it the whole picture is compared, which only ever finds more."""
         if clear.shape != now.shape:
             return False
-        return bool(change_since(clear, now, (self.level,))[0] < self.bound)
+        fits = self.beyond_the_cells and beyond is not None and beyond.shape == now.shape[:2]
+        where = beyond if fits else None
+        return bool(change_since(clear, now, (self.level,), where)[0] < self.bound)
 
     def save(self, path: Path | str) -> None:
         Path(path).write_text(json.dumps(asdict(self), indent=1) + "\n")
@@ -101,7 +133,8 @@ class StillnessDecision:
     @classmethod
     def load(cls, path: Path | str = STILLNESS_FILE) -> StillnessDecision:
         data = json.loads(Path(path).read_text())
-        return cls(float(data["level"]), float(data["bound"]), dict(data.get("info", {})))
+        return cls(float(data["level"]), float(data["bound"]), dict(data.get("info", {})),
+                   bool(data.get("beyond_the_cells", False)))
 
 
 @cache

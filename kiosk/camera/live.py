@@ -404,5 +404,6 @@ def _reader_and_watcher(cal: Calibration, cal_path: Path
         def hands(frame: np.ndarray) -> bool:
             return hand_over_board(frame, reader.corners, reader.rows, reader.cols, appearance)
     gate = SteadinessGate(lambda f: reader.planes.warp(f, cal.rows, cal.cols, 16), cal.rows, cal.cols,
-                          hand_over_board=hands, stillness=None if hands is None else stillness_decision())
+                          hand_over_board=hands, stillness=None if hands is None else stillness_decision(),
+                          corners=reader.corners)
     return reader, BoardWatcher(gate, read), appearance
