@@ -60,8 +60,8 @@ def beyond_the_cells(corners: np.ndarray, rows: int, cols: int, image_size: tupl
     cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
     cell = np.sqrt(cv2.contourArea(quad.astype(np.float32)) / (rows * cols))
     reach = max(1, round(AROUND_CELLS * cell))
-    inside = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
-    return inside == 0
+    near = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
+    return near == 0
 
 
 def log_picture(image: np.ndarray) -> np.ndarray:

@@ -60,7 +60,8 @@ def per_game(seed: int) -> tuple[np.ndarray, np.ndarray]:
                        light_change=(seed // 2) % 3 != 0, clean_frames=True)
     cal = scene.calibration
     rows, labels = [], []
-    first = last_free = before_hand = beyond = None
+    first: np.ndarray | None = None
+    last_free = before_hand = beyond = first
     hand_was_in = False
     for play in film(scene, seed):
         for frame in play.frames:
