@@ -90,7 +90,8 @@ class SteadinessGate:
         self._clear: np.ndarray | None = None  # the last still frame the hand check passed (log_picture)
         self._previous: np.ndarray | None = None  # the frame before (log_picture)
         self.corners = corners
-        self._beyond: np.ndarray | None = None  # beyond the playing area, on a log_picture
+        # beyond the playing area, on a log_picture of this shape (None: too little shows)
+        self._beyond: tuple[tuple[int, ...], np.ndarray | None] | None = None
         self._last: np.ndarray | None = None
         self._still_since: float | None = None
         self._reference_image: np.ndarray | None = None  # the last accepted steady picture
@@ -147,10 +148,10 @@ class SteadinessGate:
         """The picture beyond the playing area, on ``now``'s scale (worked out once a size)."""
         if self.corners is None or self.stillness is None or not self.stillness.beyond_the_cells:
             return None
-        if self._beyond is None or self._beyond.shape != now.shape[:2]:
+        if self._beyond is None or self._beyond[0] != now.shape:
             h, w = frame.shape[:2]
-            self._beyond = beyond_the_cells(self.corners, self.rows, self.cols, (w, h), now.shape)
-        return self._beyond
+            self._beyond = now.shape, beyond_the_cells(self.corners, self.rows, self.cols, (w, h), now.shape)
+        return self._beyond[1]
 
     def _hand_check(self, frame: np.ndarray, top: np.ndarray) -> bool:
         """Whether this frame alone shows a hand over the board."""

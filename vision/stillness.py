@@ -45,15 +45,20 @@ LIGHT_BLOCKS = 8
 #: The playing area left out is widened by this many cells all round: a stack's top and sides
 #: lean over its edge in the picture.
 AROUND_CELLS = 1.0
+#: ... and what lies beyond it must be at least this many cells wide all along the picture's edge:
+#: an arm must then cross that much to reach the cells. A board that (nearly) fills the picture
+#: leaves an arm too little to cross, and the whole picture is compared.
+BAND_CELLS = 1.0
 
 _LOG_BYTE = np.log(np.arange(256, dtype=np.float32) + 6.0)
 
 
 def beyond_the_cells(corners: np.ndarray, rows: int, cols: int, image_size: tuple[int, int],
-                     shape: tuple[int, ...]) -> np.ndarray:
+                     shape: tuple[int, ...]) -> np.ndarray | None:
     """Where, in a :func:`log_picture` of ``shape`` taken from a frame of ``image_size`` (w, h),
     an arm must be on its way to the cells: everything beyond the playing area (the board's
-    ``corners`` in the frame), :data:`AROUND_CELLS` widened (bool)."""
+    ``corners`` in the frame), :data:`AROUND_CELLS` widened (bool); None where that leaves less
+    than :data:`BAND_CELLS` anywhere along the picture's edge."""
     scale = shape[1] / image_size[0]
     quad = np.asarray(corners, np.float64).reshape(4, 2) * scale
     inside = np.zeros(shape[:2], np.uint8)
@@ -61,7 +66,11 @@ def beyond_the_cells(corners: np.ndarray, rows: int, cols: int, image_size: tupl
     cell = np.sqrt(cv2.contourArea(quad.astype(np.float32)) / (rows * cols))
     reach = max(1, round(AROUND_CELLS * cell))
     near = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
-    return near == 0
+    beyond = near == 0
+    # how far each pixel lies from the widened playing area; along the picture's edge, the band
+    depth = cv2.distanceTransform(beyond.astype(np.uint8), cv2.DIST_L2, 3)
+    edge = np.concatenate([depth[0], depth[-1], depth[:, 0], depth[:, -1]])
+    return beyond if float(edge.min()) >= BAND_CELLS * cell else None
 
 
 def log_picture(image: np.ndarray) -> np.ndarray:

@@ -69,6 +69,8 @@ def per_game(seed: int) -> tuple[np.ndarray, np.ndarray]:
             if beyond is None:
                 h, w = frame.image.shape[:2]
                 beyond = beyond_the_cells(cal.corners, cal.rows, cal.cols, (w, h), now.shape)
+                if beyond is None:  # the board leaves too little beyond it: compared whole, never so
+                    return np.zeros((0, len(LEVELS))), np.zeros(0)
             hand_in = frame.hand_in_picture > 0.0
             if hand_in and not hand_was_in:
                 before_hand = last_free
