@@ -137,3 +137,39 @@ def test_beyond_the_cells_a_change_on_the_cells_is_no_evidence_and_one_on_its_wa
     assert not decision.nothing_came_in(clear, log_picture(arm), beyond)
     whole = StillnessDecision(0.1, 0.002)  # fitted on the whole picture: it looks at all of it
     assert not whole.nothing_came_in(clear, log_picture(brighter), beyond)
+    # a board that nearly fills the picture leaves an arm too little to cross: nothing beyond it
+    filling = np.float64([[40, 20], [600, 20], [600, 460], [40, 460]])
+    assert beyond_the_cells(filling, 8, 8, (640, 480), clear.shape) is None
+    near_one_side = corners - np.float64([170, 0])  # 30 px from the left edge: too narrow
+    assert beyond_the_cells(near_one_side, 8, 8, (640, 480), clear.shape) is None
+
+
+def test_the_gate_holds_its_clear_frame_across_a_play_that_brought_a_new_light() -> None:
+    """An Upwords board seen clear, a hand placing two tiles, then the board under a light a
+    third brighter: compared beyond the playing area with the clear frame from before the play,
+    the frames after it have no hand, though the hand check, on each alone, takes every frame
+    from the hand on for an arm. The hand is waited for all the while it is there; compared whole,
+    nothing after the play is carried."""
+    from vision.stability import SteadinessGate
+    from vision.synthetic.render import Effects, Hand, Pose, render_upwords
+
+    pose = Pose(tilt_deg=22, yaw_deg=6)
+    before, after = {(3, 3): ("O", 1)}, {(3, 3): ("O", 1), (3, 4): ("N", 1), (3, 5): ("E", 1)}
+    hand = Hand(tip=(560, 330), angle_deg=15, width_px=90)
+    rooms = ([(before, Effects(noise_sigma=2.0, noise_seed=k)) for k in range(4)]
+             + [(after, Effects(noise_sigma=2.0, noise_seed=10 + k, hand=hand)) for k in range(3)]
+             + [(after, Effects(noise_sigma=2.0, noise_seed=20 + k, brightness=1.3)) for k in range(6)])
+    shots = [render_upwords(cells, pose=pose, effects=room, seed=3, board_seed=5) for cells, room in rooms]
+    corners = shots[0].corners
+    decision = stillness_decision()
+    assert decision.beyond_the_cells
+    states = {}
+    index = {id(s.image): k for k, s in enumerate(shots)}
+    for given in (corners, None):  # the check on each frame alone: an arm from the hand on
+        gate = SteadinessGate(lambda f: f, 8, 8, stillness=decision, corners=given,
+                              hand_over_board=lambda f: index[id(f)] >= 4)
+        states[given is not None] = [gate.update(s.image, k / 10) for k, s in enumerate(shots)]
+    carried = states[True]
+    assert all(s.state == "obstructed" for s in carried[4:7]), "the hand is waited for"
+    assert all(s.hand_free and s.state != "obstructed" for s in carried[7:])
+    assert all(s.state == "obstructed" for s in states[False][4:])
