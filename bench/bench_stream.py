@@ -39,7 +39,7 @@ from kiosk.camera.live import stacks_read
 from kiosk.camera.view import history
 from vision.hands import UNDER_HAND, hand_over_board
 from vision.stability import BoardWatcher, SteadinessGate
-from vision.stillness import stillness_decision
+from vision.stillness import stillness_beyond_decision, stillness_decision
 from vision.synthetic.scenes import grid_scene
 from vision.synthetic.stream import film
 from vision.synthetic.train import taught_grid_reader
@@ -56,7 +56,8 @@ def _watcher(reader: UpwordsReader, stillness: bool = True) -> BoardWatcher:
     gate = SteadinessGate(lambda f: reader.planes.warp(f, rows, cols, 16), rows, cols,
                           hand_over_board=lambda f: hand_over_board(f, reader.corners, rows, cols,
                                                                     appearance),
-                          stillness=stillness_decision() if stillness else None, corners=reader.corners)
+                          stillness=stillness_decision() if stillness else None, corners=reader.corners,
+                          stillness_beyond=stillness_beyond_decision() if stillness else None)
     return BoardWatcher(gate, stacks_read(reader))
 
 

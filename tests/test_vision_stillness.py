@@ -14,6 +14,7 @@ from vision.stillness import (
     beyond_the_cells,
     change_since,
     log_picture,
+    stillness_beyond_decision,
     stillness_decision,
 )
 from vision.synthetic.fit_stillness import choose, hand_bound
@@ -89,6 +90,10 @@ def test_the_shipped_decision_says_what_it_was_fitted_on_and_carried_no_hand(tmp
     assert info["light_cleared"] > info["light_frames"] / 3
     decision.save(tmp_path / "s.json")
     assert StillnessDecision.load(tmp_path / "s.json") == decision
+    beyond = stillness_beyond_decision()
+    assert beyond.beyond_the_cells and not decision.beyond_the_cells and beyond.level in LEVELS
+    assert beyond.info["out_of_fold"]["hands_carried"] == 0 and beyond.info["hand_frames"] > 500
+    assert beyond.info["light_cleared"] > beyond.info["light_frames"] / 3
 
 
 @pytest.mark.slow
@@ -130,13 +135,13 @@ def test_beyond_the_cells_a_change_on_the_cells_is_no_evidence_and_one_on_its_wa
     tiles[150:330, 230:410] = (200, 225, 235)  # a board full of new tiles, under a brighter light
     brighter = (tiles * 1.3).clip(0, 255).astype(np.uint8)
     decision = StillnessDecision(0.1, 0.002, beyond_the_cells=True)
-    assert not decision.nothing_came_in(clear, log_picture(brighter)), "the whole picture: the tiles count"
     assert decision.nothing_came_in(clear, log_picture(brighter), beyond)
     arm = brighter.copy()
     arm[220:250, 0:300] = (90, 120, 190)  # from the picture's left edge onto the cells
     assert not decision.nothing_came_in(clear, log_picture(arm), beyond)
     whole = StillnessDecision(0.1, 0.002)  # fitted on the whole picture: it looks at all of it
     assert not whole.nothing_came_in(clear, log_picture(brighter), beyond)
+    assert not decision.nothing_came_in(clear, log_picture(brighter)), "no band given: nothing known"
     # a board that nearly fills the picture leaves an arm too little to cross: nothing beyond it
     filling = np.float64([[40, 20], [600, 20], [600, 460], [40, 460]])
     assert beyond_the_cells(filling, 8, 8, (640, 480), clear.shape) is None
@@ -161,13 +166,13 @@ def test_the_gate_holds_its_clear_frame_across_a_play_that_brought_a_new_light()
              + [(after, Effects(noise_sigma=2.0, noise_seed=20 + k, brightness=1.3)) for k in range(6)])
     shots = [render_upwords(cells, pose=pose, effects=room, seed=3, board_seed=5) for cells, room in rooms]
     corners = shots[0].corners
-    decision = stillness_decision()
-    assert decision.beyond_the_cells
+    decision = stillness_beyond_decision()
+    assert decision.beyond_the_cells and not stillness_decision().beyond_the_cells
     states = {}
     index = {id(s.image): k for k, s in enumerate(shots)}
     for given in (corners, None):  # the check on each frame alone: an arm from the hand on
-        gate = SteadinessGate(lambda f: f, 8, 8, stillness=decision, corners=given,
-                              hand_over_board=lambda f: index[id(f)] >= 4)
+        gate = SteadinessGate(lambda f: f, 8, 8, stillness=stillness_decision(), corners=given,
+                              stillness_beyond=decision, hand_over_board=lambda f: index[id(f)] >= 4)
         states[given is not None] = [gate.update(s.image, k / 10) for k, s in enumerate(shots)]
     carried = states[True]
     assert all(s.state == "obstructed" for s in carried[4:7]), "the hand is waited for"

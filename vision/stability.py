@@ -71,22 +71,24 @@ class SteadinessGate:
     ``stillness``: when given, a frame that differs by the light alone from the last one the
     hand check passed, itself no different from the frame before, is clear without asking the
     check again (:mod:`vision.stillness`: a hand cannot come in without changing the picture
-    where it goes). ``corners``: the playing area's in the frame; given them, only the picture
-    beyond it is compared (:func:`vision.stillness.beyond_the_cells`: an arm must cross it to
-    reach the cells) and a clear frame stays the one to compare with across a play, its tiles
-    changing only the cells.
+    where it goes). ``corners``: the playing area's in the frame; given them and
+    ``stillness_beyond``, where the board leaves a band all round the picture only the picture
+    beyond it is compared, by that decision (:func:`vision.stillness.beyond_the_cells`: an arm
+    must cross it to reach the cells), and a clear frame stays the one to compare with across a
+    play, its tiles changing only the cells.
     """
 
     def __init__(self, warp: Callable[[np.ndarray], np.ndarray], rows: int, cols: int, *, cell_px: int = 16,
                  still_for: float = 0.6, motion_level: float = 7.0, change_level: float = 10.0,
                  hand_fraction: float = 0.04,
                  hand_over_board: Callable[[np.ndarray], bool] | None = None,
-                 stillness: StillnessDecision | None = None, corners: np.ndarray | None = None) -> None:
+                 stillness: StillnessDecision | None = None, corners: np.ndarray | None = None,
+                 stillness_beyond: StillnessDecision | None = None) -> None:
         self.warp, self.rows, self.cols, self.cell_px = warp, rows, cols, cell_px
         self.still_for, self.motion_level, self.change_level = still_for, motion_level, change_level
         self.hand_fraction = hand_fraction
         self.hand_over_board = hand_over_board
-        self.stillness = stillness
+        self.stillness, self.stillness_beyond = stillness, stillness_beyond
         self._clear: np.ndarray | None = None  # the last still frame the hand check passed (log_picture)
         self._previous: np.ndarray | None = None  # the frame before (log_picture)
         self.corners = corners
@@ -103,10 +105,10 @@ class SteadinessGate:
     def update(self, frame: np.ndarray, timestamp: float) -> Steadiness:
         top = self.warp(frame)
         gray = cv2.GaussianBlur(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-        stillness = self.stillness
-        now = None if stillness is None else log_picture(frame)
+        now = None if self.stillness is None else log_picture(frame)
         previous, self._previous = self._previous, now
         beyond = None if now is None else self._beyond_the_cells(frame, now)
+        stillness = self.stillness if beyond is None else self.stillness_beyond
         hand_free = (stillness is not None and now is not None and self._clear is not None
                      and stillness.nothing_came_in(self._clear, now, beyond))
         obstructed = False if hand_free else self._hand_check(frame, top)
@@ -146,7 +148,7 @@ class SteadinessGate:
 
     def _beyond_the_cells(self, frame: np.ndarray, now: np.ndarray) -> np.ndarray | None:
         """The picture beyond the playing area, on ``now``'s scale (worked out once a size)."""
-        if self.corners is None or self.stillness is None or not self.stillness.beyond_the_cells:
+        if self.corners is None or self.stillness_beyond is None:
             return None
         if self._beyond is None or self._beyond[0] != now.shape:
             h, w = frame.shape[:2]

@@ -35,6 +35,8 @@ import numpy as np
 from vision.arms import shrink
 
 STILLNESS_FILE = Path(__file__).with_name("models") / "stillness.json"
+#: The decision fitted on the picture beyond the playing area (:func:`beyond_the_cells`).
+STILLNESS_BEYOND_FILE = STILLNESS_FILE.with_name("stillness_beyond.json")
 #: The levels (log light, after the light's field is taken out) the fit chooses among.
 LEVELS = (0.03, 0.04, 0.05, 0.065, 0.08, 0.1, 0.13, 0.17, 0.22)
 #: Blocks across the picture's longer side over which the light's field is taken (its median in
@@ -129,11 +131,13 @@ class StillnessDecision:
         """Whether ``now`` differs from the ``clear`` frame (both :func:`log_picture`) by the light
         alone (not when the camera's picture changed size: nothing is known then). ``beyond``:
         the picture beyond the playing area (:func:`beyond_the_cells`), where a decision fitted
-        there looks; without it the whole picture is compared, which only ever finds more."""
+        there looks (without it, such a decision knows nothing); a decision fitted on the whole
+        picture looks at all of it."""
         if clear.shape != now.shape:
             return False
-        fits = self.beyond_the_cells and beyond is not None and beyond.shape == now.shape[:2]
-        where = beyond if fits else None
+        if self.beyond_the_cells and (beyond is None or beyond.shape != now.shape[:2]):
+            return False  # fitted beyond the cells: the whole picture is no evidence it knows
+        where = beyond if self.beyond_the_cells else None
         return bool(change_since(clear, now, (self.level,), where)[0] < self.bound)
 
     def save(self, path: Path | str) -> None:
@@ -148,5 +152,11 @@ class StillnessDecision:
 
 @cache
 def stillness_decision() -> StillnessDecision:
-    """The fitted decision (:data:`STILLNESS_FILE`), read once."""
+    """The fitted decision on the whole picture (:data:`STILLNESS_FILE`), read once."""
     return StillnessDecision.load()
+
+
+@cache
+def stillness_beyond_decision() -> StillnessDecision:
+    """The fitted decision beyond the playing area (:data:`STILLNESS_BEYOND_FILE`), read once."""
+    return StillnessDecision.load(STILLNESS_BEYOND_FILE)

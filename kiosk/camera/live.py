@@ -371,7 +371,7 @@ def _reader_and_watcher(cal: Calibration, cal_path: Path
     import numpy as np
 
     from vision.stability import BoardWatcher, SteadinessGate
-    from vision.stillness import stillness_decision
+    from vision.stillness import stillness_beyond_decision, stillness_decision
     from vision.upwords_reader import UpwordsReader
 
     letters = None
@@ -405,5 +405,6 @@ def _reader_and_watcher(cal: Calibration, cal_path: Path
             return hand_over_board(frame, reader.corners, reader.rows, reader.cols, appearance)
     gate = SteadinessGate(lambda f: reader.planes.warp(f, cal.rows, cal.cols, 16), cal.rows, cal.cols,
                           hand_over_board=hands, stillness=None if hands is None else stillness_decision(),
-                          corners=reader.corners)
+                          corners=reader.corners,
+                          stillness_beyond=None if hands is None else stillness_beyond_decision())
     return reader, BoardWatcher(gate, read), appearance

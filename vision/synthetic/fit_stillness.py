@@ -4,13 +4,12 @@
 
 Filmed ``train``-family Upwords games (:mod:`vision.synthetic.stream`: 8x8 and 10x10, two in three
 on a skin-toned table with the light changed between plays, a hand coming and going each play).
-The kiosk compares each frame with a clear one its arm check passed, on the picture beyond the
-playing area (:func:`vision.stillness.beyond_the_cells`), and keeps that clear frame across plays;
-so each frame here is compared with the game's first frame and with the last frame before the
-latest hand came in. A frame with no hand in the picture is an example of light and noise alone,
-one whose hand is over the cells an example of a hand come in
-(:func:`vision.stillness.change_since`). A hand in the picture short of the cells is an example
-of neither: it may be carried as clear, since it must move again to reach a cell.
+Each run of frames with no hand in the picture starts from its first frame, as the kiosk starts
+from a still frame its arm check passes; the rest of the run are examples of light and noise
+alone, and every frame of the next play whose hand is over the cells is an example of a hand
+come in (:func:`vision.stillness.change_since` against that first frame). A hand in the picture
+short of the cells is an example of neither: it may be carried as clear, since it must move again
+to reach a cell.
 
 For each of :data:`vision.stillness.LEVELS` the bound keeps below the smallest hand by as much as
 the smallest hands spread (:func:`hand_bound`), and is tried out of fold: games split in five,
@@ -23,21 +22,15 @@ The output is ``vision/models/stillness.json``. The ``held_out`` family is never
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from vision.hands import UNDER_HAND
-from vision.stillness import (
-    LEVELS,
-    STILLNESS_FILE,
-    StillnessDecision,
-    beyond_the_cells,
-    change_since,
-    log_picture,
-)
+from vision.stillness import LEVELS, STILLNESS_FILE, StillnessDecision, change_since, log_picture
 from vision.synthetic.fitting import FOLDS, fit_command, gathered
-from vision.synthetic.scenes import grid_scene
+from vision.synthetic.scenes import Scene, grid_scene
 from vision.synthetic.stream import film
 
 DEFAULT_SEED = 47
@@ -51,39 +44,34 @@ PLAYS = 14
 TAIL_HANDS = 20
 
 
+def filmed_scene(seed: int) -> Scene:
+    """The game a seed films: 8x8 or 10x10, its light changed between plays in two of three."""
+    kind = ("upwords8", "upwords10")[seed % 2]
+    return grid_scene(seed, "train", kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
+                      light_change=(seed // 2) % 3 != 0, clean_frames=True)
+
+
 def per_game(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """One filmed game's rows: evidence at every level, and 1 for a hand over the cells, 0 for
-    light alone, each frame against the clear frames the kiosk may hold then: the game's first,
-    and the last with no hand before the latest hand (the picture beyond the playing area)."""
-    kind = ("upwords8", "upwords10")[seed % 2]
-    scene = grid_scene(seed, "train", kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
-                       light_change=(seed // 2) % 3 != 0, clean_frames=True)
-    cal = scene.calibration
+    light alone."""
+    scene = filmed_scene(seed)
     rows, labels = [], []
-    first: np.ndarray | None = None
-    last_free = before_hand = beyond = first
-    hand_was_in = False
+    clear = None  # the first frame of the current run without a hand
+    before_hand = None  # the clear frame the play's hand came in on
     for play in film(scene, seed):
         for frame in play.frames:
-            now = log_picture(frame.image)
-            if beyond is None:
-                h, w = frame.image.shape[:2]
-                beyond = beyond_the_cells(cal.corners, cal.rows, cal.cols, (w, h), now.shape)
-                if beyond is None:  # the board leaves too little beyond it: compared whole, never so
-                    return np.zeros((0, len(LEVELS))), np.zeros(0)
-            hand_in = frame.hand_in_picture > 0.0
-            if hand_in and not hand_was_in:
-                before_hand = last_free
-            hand_was_in = hand_in
-            if hand_in and frame.hand_over_cells < UNDER_HAND:
-                continue  # a hand short of the cells: either answer is right
-            for clear in (first, before_hand):
-                if clear is not None and clear is not now:
-                    rows.append(change_since(clear, now, beyond=beyond))
-                    labels.append(1.0 if hand_in else 0.0)
-            if not hand_in:
-                first = now if first is None else first
-                last_free = now
+            if frame.hand_in_picture == 0.0:
+                if clear is None:
+                    clear = log_picture(frame.image)
+                else:
+                    rows.append(change_since(clear, log_picture(frame.image)))
+                    labels.append(0.0)
+                continue
+            if clear is not None:
+                before_hand, clear = clear, None
+            if frame.hand_over_cells >= UNDER_HAND and before_hand is not None:
+                rows.append(change_since(before_hand, log_picture(frame.image)))
+                labels.append(1.0)
     return np.array(rows, np.float64).reshape(-1, len(LEVELS)), np.array(labels, np.float64)
 
 
@@ -129,7 +117,14 @@ def choose(x: np.ndarray, y: np.ndarray, groups: np.ndarray, tail: int = TAIL_HA
 def fit(seed: int = DEFAULT_SEED, games: int = DEFAULT_GAMES, workers: int = 2,
         examples: Path | None = None) -> StillnessDecision:
     """The decision fitted on ``games`` filmed games drawn from ``seed``."""
-    x, y, groups, seed, games = gathered(per_game, seed, games, workers, examples, "games")
+    return fitted(per_game, seed, games, workers, examples)
+
+
+def fitted(rows_of: Callable[[int], tuple[np.ndarray, np.ndarray]], seed: int, games: int, workers: int,
+           examples: Path | None, beyond_the_cells: bool = False) -> StillnessDecision:
+    """The decision fitted on the rows ``rows_of`` gives for ``games`` seeds drawn from ``seed``
+    (``beyond_the_cells``: the rows compare the picture beyond the playing area)."""
+    x, y, groups, seed, games = gathered(rows_of, seed, games, workers, examples, "games")
     chosen = choose(x, y, groups)
     level, bound, cleared = chosen if chosen is not None else (len(LEVELS) - 1, 0.0, 0)
     carried, light_cleared = out_of_fold(x[:, level], y, groups)
@@ -137,12 +132,16 @@ def fit(seed: int = DEFAULT_SEED, games: int = DEFAULT_GAMES, workers: int = 2,
             "light_frames": int((y < 0.5).sum()), "hand_frames": int((y > 0.5).sum()),
             "light_cleared": cleared, "tail_hands": TAIL_HANDS,
             "out_of_fold": {"hands_carried": carried, "light_cleared": light_cleared}}
-    return StillnessDecision(LEVELS[level], bound, info, beyond_the_cells=True)
+    return StillnessDecision(LEVELS[level], bound, info, beyond_the_cells)
+
+
+def describe(model: StillnessDecision) -> str:
+    return f"level {model.level}, bound {model.bound:.5f}"
 
 
 def main(argv: list[str] | None = None) -> int:
     return fit_command(argv, __doc__.splitlines()[0], fit, DEFAULT_SEED, DEFAULT_GAMES, STILLNESS_FILE,
-                       "games", lambda model: f"level {model.level}, bound {model.bound:.5f}")
+                       "games", describe)
 
 
 if __name__ == "__main__":
