@@ -887,11 +887,12 @@ def tile_in_todays_light(tile_lab: np.ndarray, reference: np.ndarray, current: n
     Why: tiles lying over the playing area's edge are left out of the arm check by their colour,
     and the picture is in today's light. Compared with the calibration's colour, a row of tiles
     slid against the far edge under a warmer lamp is "not tile-coloured", so it comes into the
-    playing area from the surround like an arm (a false alarm). The light's change is the whole
-    picture's median gain per colour channel, as :func:`_change` takes it out, over the pixels
-    cut white in neither picture: a brighter light cuts a pale table white, and its pixels
-    would say the light rose less than it did, so that light tiles, as brighter as the light
-    made them, would not be tile-coloured."""
+    playing area from the surround like an arm (a false alarm). The light's change is the median
+    gain per colour channel off the board (``where``; else, or where too little of it says, the
+    whole picture's), as :func:`_change` takes it out, over the pixels the light would not cut
+    white (:func:`_uncut_gain`): a brighter light cuts a pale table white, and its pixels would
+    say the light rose less than it did, so that light tiles, as much brighter as the light made
+    them, would not be tile-coloured."""
     if not np.isfinite(tile_lab).all():
         return tile_lab
     now, then = current[::4, ::4].reshape(-1, 3), reference[::4, ::4].reshape(-1, 3)
