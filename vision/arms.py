@@ -896,10 +896,12 @@ def tile_in_todays_light(tile_lab: np.ndarray, reference: np.ndarray, current: n
     if not np.isfinite(tile_lab).all():
         return tile_lab
     now, then = current[::4, ::4].reshape(-1, 3), reference[::4, ::4].reshape(-1, 3)
-    gain = _uncut_gain(now, then)  # the whole picture's, where the table's cannot say
+    gain = np.full(3, np.nan, np.float32)
     if where is not None and np.count_nonzero(where[::4, ::4]) >= MIN_OFF_BOARD * where[::4, ::4].size:
         off_board = where[::4, ::4].reshape(-1)
-        gain = np.where(np.isfinite(table := _uncut_gain(now[off_board], then[off_board])), table, gain)
+        gain = _uncut_gain(now[off_board], then[off_board])
+    if not np.isfinite(gain).all():  # the whole picture's, where the table's cannot say
+        gain = np.where(np.isfinite(gain), gain, _uncut_gain(now, then))
     if not np.isfinite(gain).all():  # a channel cut white nearly everywhere: as it shows
         every = np.median((now.astype(np.float32) + 6.0) / (then.astype(np.float32) + 6.0), axis=0)
         gain = np.where(np.isfinite(gain), gain, every)

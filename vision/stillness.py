@@ -12,13 +12,14 @@ has no hand in it either, whatever the arm check would say of it alone.
 The evidence is the picture shrunk as the arm check shrinks it, in log light per channel: the
 change against the clear frame, less its smooth part (the light's field, each block's median so
 that a hand over part of it does not move it), and the largest connected region left above a
-level. Given the board's corners, only the picture beyond the playing area counts
-(:func:`beyond_the_cells`): an arm reaches the cells across the table and the board's surround,
-where a play changes nothing, so a clear frame from before a play still says whether a hand is
-in a frame after it, under whatever light the play brought. The level and the bound on that
-region's size are fitted (:mod:`vision.synthetic.fit_stillness` on filmed games, kept in
-``vision/models/stillness.json``): every hand that reached the cells in the fit's games is above
-the bound, with room.
+level. Where the board leaves a band all round the picture, only the picture beyond the playing
+area counts (:func:`beyond_the_cells`): an arm reaches the cells across the table and the board's
+surround, where a play changes nothing, so a clear frame from before a play still says whether a
+hand is in a frame after it, under whatever light the play brought. The level and the bound on
+that region's size are fitted on filmed games, for the whole picture
+(:mod:`vision.synthetic.fit_stillness`, ``vision/models/stillness.json``) and beyond the cells
+(:mod:`vision.synthetic.fit_stillness_beyond`, ``vision/models/stillness_beyond.json``): every
+hand that reached the cells in the fit's games is above the bound, with room.
 """
 
 from __future__ import annotations
