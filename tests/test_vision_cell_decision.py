@@ -17,16 +17,24 @@ from vision.synthetic.scenes import grid_scene
 from vision.synthetic.train import taught_grid_reader
 from vision.upwords_reader import play_from_reading
 
+#: a face that shows its letter, or the bare board, plainly: (ink contrast, share cut white)
+SEEN = np.array([0.3, 0.0])
+#: a face a lamp's glare cut white all over, its ink with it
+CUT_WHITE = np.array([0.01, 0.95])
+
 
 def _feature(name: str) -> int:
     return FEATURES.index(name)
 
 
-def test_the_evidence_is_the_look_and_the_letter_read() -> None:
-    read = cell_evidence(0.7, "M", 0.98)
+def test_the_evidence_is_the_look_the_letter_read_and_how_much_the_face_shows() -> None:
+    read = cell_evidence(0.7, "M", 0.98, SEEN)
     assert read[_feature("occupancy model (logit)")] == pytest.approx(np.log(0.7 / 0.3))
     assert read[_feature("the first plane's face reads a letter (confidence)")] == pytest.approx(0.98)
-    assert cell_evidence(0.4, None, 0.05)[1] == 0.0  # no letter, however sure of it
+    assert read[_feature("the first plane's face: its ink contrast")] == pytest.approx(0.3)
+    cut = cell_evidence(0.4, None, 0.05, CUT_WHITE)
+    assert cut[1] == 0.0  # no letter, however sure of it
+    assert cut[_feature("the first plane's face: its share cut white")] == 0.95
 
 
 def test_the_versioned_decision_says_what_it_was_fitted_on_and_weighs_the_face() -> None:
@@ -39,8 +47,9 @@ def test_the_versioned_decision_says_what_it_was_fitted_on_and_weighs_the_face()
     assert judged["wrong_and_sure"] < facts["spaces"] / 400
     assert json.loads(CELL_FILE.read_text())["features"] == list(FEATURES)
 
-    def decided(chance: float, letter: str | None, confidence: float) -> tuple[float, bool]:
-        evidence = cell_evidence(chance, letter, confidence)
+    def decided(chance: float, letter: str | None, confidence: float, seen: np.ndarray = SEEN
+                ) -> tuple[float, bool]:
+        evidence = cell_evidence(chance, letter, confidence, seen)
         return model.chance(float(model.probability(evidence[None])[0]))
 
     # a new tile the look half believes in: its face reading a letter plainly settles it

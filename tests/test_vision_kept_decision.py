@@ -19,19 +19,26 @@ from vision.synthetic.scenes import grid_scene
 from vision.synthetic.train import taught_grid_reader
 
 F_ON_TWO = CellReading(3, 4, "F", 2, 1.0, height_from="history")
+#: a face that shows its letter plainly: (ink contrast, share cut white)
+SEEN = np.array([0.3, 0.0])
+#: a face a lamp's glare cut white all over, its ink with it
+CUT_WHITE = np.array([0.01, 0.95])
 
 
-def _evidence(letter: str | None, letter_conf: float, geo_height: int, geo_conf: float) -> np.ndarray:
-    return kept_evidence(F_ON_TWO, letter, letter_conf, geo_height, geo_conf)
+def _evidence(letter: str | None, letter_conf: float, geo_height: int, geo_conf: float,
+              seen: np.ndarray = SEEN) -> np.ndarray:
+    return kept_evidence(F_ON_TWO, letter, letter_conf, geo_height, geo_conf, seen)
 
 
 def test_the_evidence_is_the_letter_and_the_planes_against_the_history() -> None:
     def named(evidence: np.ndarray) -> dict[str, float]:
         return {name: float(v) for name, v in zip(FEATURES, evidence, strict=True) if v}
 
-    assert named(_evidence("F", 0.5, 2, 0.9)) == {FEATURES[0]: 0.5, FEATURES[2]: 0.9}
-    assert named(_evidence("E", 0.95, 3, 0.7)) == {FEATURES[1]: 0.95, FEATURES[3]: 0.7}
-    assert named(_evidence("F", 0.3, 1, 0.4)) == {FEATURES[0]: 0.3, FEATURES[4]: 0.4}
+    seen = {FEATURES[5]: 0.3}
+    assert named(_evidence("F", 0.5, 2, 0.9)) == {FEATURES[0]: 0.5, FEATURES[2]: 0.9, **seen}
+    assert named(_evidence("E", 0.95, 3, 0.7)) == {FEATURES[1]: 0.95, FEATURES[3]: 0.7, **seen}
+    assert named(_evidence("F", 0.3, 1, 0.4)) == {FEATURES[0]: 0.3, FEATURES[4]: 0.4, **seen}
+    assert named(_evidence(None, 0.0, 2, 0.0, CUT_WHITE)) == {FEATURES[5]: 0.01, FEATURES[6]: 0.95}
 
 
 def test_the_versioned_decision_says_what_it_was_fitted_on() -> None:
@@ -55,6 +62,8 @@ def test_it_keeps_a_stack_whose_letter_still_shows_and_never_one_that_changed() 
     assert model.surely_kept(_evidence("E", 0.95, 2, 0.9)) is None  # another letter on top
     assert model.surely_kept(_evidence("E", 0.4, 2, 0.0)) is None  # another letter, even unsurely
     assert model.surely_kept(_evidence("F", 0.54, 3, 0.95)) is None  # the planes show one more
+    # a lamp's glare cut the face white, ink and all: a new letter reads as barely as none
+    assert model.surely_kept(_evidence("X", 0.15, 2, 0.0, CUT_WHITE)) is None
 
 
 @pytest.mark.slow

@@ -31,13 +31,17 @@ CELL_FILE = Path(__file__).with_name("models") / "cells.json"
 FEATURES = (
     "occupancy model (logit)",
     "the first plane's face reads a letter (confidence)",
+    "the first plane's face: its ink contrast",
+    "the first plane's face: its share cut white",
 )
 
 
-def cell_evidence(chance: float, letter: str | None, confidence: float) -> np.ndarray:
-    """The evidence on one cell: its occupancy ``chance`` and what the first plane's face reads
-    (``letter`` at ``confidence``; None: no letter)."""
-    return np.array([float(logit(chance)), float(confidence) if letter is not None else 0.0])
+def cell_evidence(chance: float, letter: str | None, confidence: float, visibility: np.ndarray) -> np.ndarray:
+    """The evidence on one cell: its occupancy ``chance``, what the first plane's face reads
+    (``letter`` at ``confidence``; None: no letter) and how much that face can show
+    (:func:`vision.glyphs.face_visibility`: a face cut white reads no letter, tile or not)."""
+    return np.array([float(logit(chance)), float(confidence) if letter is not None else 0.0,
+                     *(float(v) for v in visibility)])
 
 
 class CellDecision(SpaceDecision):

@@ -42,6 +42,27 @@ def ink_mask(image: np.ndarray) -> np.ndarray:
     return bw
 
 
+#: A grey level at or above this is cut white: the sensor's top, where a face's ink and the face
+#: itself read alike.
+CUT_WHITE = 250
+
+
+def face_visibility(image: np.ndarray) -> np.ndarray:
+    """How much of its letter a tile face can show: (its ink contrast, the share of it cut white).
+
+    Why: under a lamp's glare, or a light much brighter than the calibration's, a face can be cut
+    white all over, its ink with it; in a deep shadow the ink sinks into the face. A letter read
+    there, or none, says nothing of whose face it is, and the fitted decisions that weigh a read
+    (:mod:`vision.cell_decision`, :mod:`vision.kept_decision`) weigh this beside it. The contrast
+    is the face's darkest tenth below its brightest tenth, as a share of the brightest. An empty
+    crop shows nothing: (0, 0)."""
+    gray = as_gray(image)
+    if not gray.size:
+        return np.zeros(2)
+    dark, bright = np.percentile(gray, (10, 90))
+    return np.array([(bright - dark) / max(float(bright), 1.0), float(np.mean(gray >= CUT_WHITE))])
+
+
 def bare_face(image: np.ndarray) -> bool:
     """Whether the middle of a tile face carries no ink at all: a blank tile, even when the crop
     catches an edge of the board or of the next tile (which a classifier may read as an I or a T)."""

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.reading import CellReading
+from vision.reading import DEFAULT_THRESHOLD, CellReading
 from vision.space_decision import SpaceDecision
 
 KEPT_FILE = Path(__file__).with_name("models") / "kept.json"
@@ -37,19 +37,26 @@ FEATURES = (
     "the planes show the history's height (confidence)",
     "the planes show a taller stack (confidence)",
     "the planes show a lower stack (confidence)",
+    "the history's top face: its ink contrast",
+    "the history's top face: its share cut white",
 )
 
 
 def kept_evidence(prev: CellReading, letter: str | None, letter_conf: float, geo_height: int,
-                  geo_conf: float) -> np.ndarray:
+                  geo_conf: float, visibility: np.ndarray) -> np.ndarray:
     """The evidence on one stack the history has as ``prev``: the letter read on top (``letter``
-    at ``letter_conf``) and the height the planes show (``geo_height`` at ``geo_conf``)."""
+    at ``letter_conf``), the height the planes show (``geo_height`` at ``geo_conf``) and how much
+    the face on the history's plane can show (:func:`vision.glyphs.face_visibility`: cut white by
+    a lamp, a new tile's letter reads as weakly as the old one's)."""
     same = letter is not None and letter == prev.letter
     other = letter is not None and letter != prev.letter
     return np.array([letter_conf if same else 0.0, letter_conf if other else 0.0,
                      geo_conf if geo_height == prev.height else 0.0,
                      geo_conf if geo_height > prev.height else 0.0,
-                     geo_conf if geo_height < prev.height else 0.0])
+                     geo_conf if geo_height < prev.height else 0.0, *(float(v) for v in visibility)])
+
+
+_TALLER = FEATURES.index("the planes show a taller stack (confidence)")
 
 
 class KeptDecision(SpaceDecision):
@@ -61,7 +68,16 @@ class KeptDecision(SpaceDecision):
 
     def surely_kept(self, evidence: np.ndarray) -> float | None:
         """The confidence (0.8 and over) that the stack is as it was, where the decision is sure of
-        that; None where it is not (in its band, or sure of a change)."""
+        that; None where it is not (in its band, or sure of a change), and where the planes surely
+        show a taller stack than the history's.
+
+        Why not weigh that last too: the rules lay a new letter, never its own, on a stack that
+        grows, so a stack surely taller and the history's letter read on top contradict each other.
+        No game shows which is right (the fit never sees one), so the network's answer there is a
+        guess: such a stack is left to the reader and the players. (A stack surely lower is no
+        contradiction: no play takes a tile off, so the planes are wrong and the letter says so.)"""
+        if evidence[_TALLER] >= DEFAULT_THRESHOLD:
+            return None
         chance, asked = self.chance(float(self.probability(evidence[None])[0]))
         return chance if not asked and chance >= 0.5 else None
 

@@ -33,7 +33,7 @@ import numpy as np
 from vision.appearance import BoardAppearance, board_looks, board_warp
 from vision.arms import shrink
 from vision.cell_decision import CellDecision, cell_decision, cell_evidence
-from vision.glyphs import bare_face
+from vision.glyphs import bare_face, face_visibility
 from vision.hands import HAND_OVER_BOARD_FLAG, UNDER_HAND, UNDER_HAND_FLAG, hand_cells, hand_flags
 from vision.kept_decision import KeptDecision, kept_decision, kept_evidence
 from vision.occupancy import cell_fraction, face_features, glyph_centres, skin_mask
@@ -302,6 +302,7 @@ class UpwordsReader:
         self.kept_evidence: dict[tuple[int, int], np.ndarray] = {}
         # the light's gain at each cell since calibration (exp of the log gain), for a read
         self._brighter: np.ndarray | None = None
+        self._warps: list = []  # the last read's planes, warped (grey; None: not warped)
         self._unseen: np.ndarray | None = None
         self.loose_tiles = loose_tiles
         self.geometry = geometry or TileGeometry()
@@ -477,6 +478,7 @@ class UpwordsReader:
         # (k = 0): it is neither warped nor measured (a sixth of the planes' cost on an 8x8).
         warps = [None if learnt and k == 0 else self._remap(self._gray, k, window)
                  for k in range(self.geometry.max_height + 1)]
+        self._warps = warps
         pad = self.pad_cells * self.cell_px
         # With the learnt references the planes' face scores only weigh heights: flat tiles have none.
         flat = learnt and self.geometry.max_height == 1
@@ -710,7 +712,7 @@ class UpwordsReader:
         (sure outside its band, 0.45 or 0.55 within it)."""
         wr, wc = r - self._origin[0], c - self._origin[1]
         letter, confidence, _ = self._read_letter(warps, 1, wr, wc, careful=True)
-        evidence = cell_evidence(p, letter, confidence)
+        evidence = cell_evidence(p, letter, confidence, self._face_visibility(1, wr, wc))
         self.cell_evidence[(r, c)] = evidence
         if self.cell_decision is None:
             return p
@@ -995,6 +997,15 @@ class UpwordsReader:
         reads = self.letters.read_many(crops, [key[3] for key in keys]) if crops else []
         return {key: (crop, read) for key, crop, read in zip(keys, crops, reads, strict=True)}
 
+    def _face_visibility(self, k: int, wr: int, wc: int) -> np.ndarray:
+        """:func:`vision.glyphs.face_visibility` of a cell's face on plane ``k`` (in the warped
+        window), on the crop its letter was read from where it was read."""
+        for careful in (True, False):
+            ahead = self._letters_read.get((k, wr, wc, careful))
+            if ahead is not None:
+                return face_visibility(ahead[0])
+        return face_visibility(self.face_crop(self._warps[k], wr, wc))
+
     def _read_letter(self, warps: list, k: int, wr: int, wc: int, careful: bool = False
                      ) -> tuple[str | None, float, list[str]]:
         """The letter on a cell's face on plane ``k``, how sure, and why it is in doubt
@@ -1085,7 +1096,8 @@ class UpwordsReader:
         if (not height or self.geometry.max_height == 1 or letter is None
                 or not _surely_occupied_before(prev) or prev is None or prev.letter in (None, BLANK)):
             return None
-        evidence = kept_evidence(prev, letter, letter_conf, geo_height, geo_conf)
+        evidence = kept_evidence(prev, letter, letter_conf, geo_height, geo_conf,
+                                 self._face_visibility(prev.height, r - self._origin[0], c - self._origin[1]))
         self.kept_evidence[(r, c)] = evidence
         return None if self.kept_decision is None else self.kept_decision.surely_kept(evidence)
 

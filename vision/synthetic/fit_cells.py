@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cell_decision import CELL_FILE, CellDecision
+from vision.cell_decision import CELL_FILE, CellDecision, cell_decision
 from vision.occupancy_model import MODEL_FILE
 from vision.reading import BoardReading, CellReading
 from vision.synthetic.fitting import fit_command, fit_decision
@@ -58,18 +58,21 @@ def history(frame, rows: int, cols: int) -> BoardReading:
     return BoardReading("upwords", rows, cols, cells)
 
 
-def read_games(seed: int, decide_cells: bool = False
+def read_games(seed: int, decide_cells: bool = False, harsh_glare: bool = False
                ) -> Iterator[tuple[UpwordsReader, Rendered, Rendered | None]]:
     """One seed's ``train``-family games, each picture read as the kiosk reads it (with the board
     before the play as history): (the reader just after the read, the picture, the one before it or
     None). ``decide_cells``: the cell decision on, as in the kiosk (off to gather its own evidence);
-    the kept decision (:mod:`vision.kept_decision`) is off, as its evidence is gathered here too."""
+    the kept decision (:mod:`vision.kept_decision`) is off, as its evidence is gathered here too.
+    ``harsh_glare``: half the games in a changed light have a lamp's glare on every picture,
+    stronger and wider than the benchmarks' (:func:`vision.synthetic.scenes.changed_light`)."""
     for index, kind in enumerate(KINDS):
         for light_change in (False, True):
             s = grid_scene(seed, "train", kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
-                           light_change=light_change, wider_faces=(seed + index + light_change) % 2 == 1)
-            reader = taught_grid_reader(s, decide_cells=decide_cells)
-            reader.kept_decision = None
+                           light_change=light_change, wider_faces=(seed + index + light_change) % 2 == 1,
+                           harsh_glare=harsh_glare and light_change and (seed // 2) % 2 == 1)
+            reader = taught_grid_reader(s, decide_cells=False)  # the kept decision's file is not read
+            reader.cell_decision = cell_decision() if decide_cells else None
             before = None
             for frame in s.frames:
                 reader.read(frame.image, previous=history(before, s.rows, s.cols))

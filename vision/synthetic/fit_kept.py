@@ -6,11 +6,11 @@ on the boards that showed the doubt would hold for those boards only. The eviden
 (:func:`vision.kept_decision.kept_evidence`) is gathered as the kiosk reads, on the games the cell
 decision is fitted on (:func:`vision.synthetic.fit_cells.read_games`: ``train``-family Upwords
 games, 8x8 and 10x10, half on a skin-toned table with the light changed from picture to picture,
-half with tiles' faces from a wider domain than the family's), with the cell decision on as in the
-kiosk. Every stack the history has with a letter read on top counts (the decision is asked of no
-other), labelled by whether the play left it as it was. A small network weighs the evidence and its
-band is chosen out of fold (:mod:`vision.synthetic.fitting`), a stack wrongly kept costing
-:data:`WRONG_COSTS` stacks asked.
+half of those under a harsh lamp's glare, half with tiles' faces from a wider domain than the
+family's), with the cell decision on as in the kiosk. Every stack the history has with a letter
+read on top counts (the decision is asked of no other), labelled by whether the play left it as it
+was. A small network weighs the evidence and its band is chosen out of fold
+(:mod:`vision.synthetic.fitting`), a stack wrongly kept costing :data:`WRONG_COSTS` stacks asked.
 
 The output is ``vision/models/kept.json`` with what it was fitted on; the same seed gives the same
 file (but its date). The ``held_out`` family is never read here: ``python -m bench plays``
@@ -40,7 +40,7 @@ WRONG_COSTS = 100.0
 def game_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(evidence, labels: the stack as it was) for every stack of the history's in one seed's games."""
     xs, ys = [], []
-    for reader, frame, before in read_games(seed, decide_cells=True):
+    for reader, frame, before in read_games(seed, decide_cells=True, harsh_glare=True):
         assert before is not None or not reader.kept_evidence  # the first play has no stacks before it
         for (r, c), evidence in reader.kept_evidence.items():
             xs.append(evidence)
