@@ -23,6 +23,7 @@ from vision.synthetic.fit_arms import light_bound, per_scene, scene_rows
 from vision.synthetic.fit_arms import main as fit_arms_main
 from vision.synthetic.fit_hands import examples_of
 from vision.synthetic.scenes import grid_scene, street_scene
+from vision.synthetic.style import _HELD_SKINS, _TRAIN_SKINS, random_style, with_any_skin
 
 SIZE = (120, 160)
 FEATURE = {name: i for i, name in enumerate(FEATURES)}
@@ -91,8 +92,8 @@ def test_the_fitted_decision_says_what_it_was_fitted_on_and_cleared_no_arm_out_o
     assert data["features"] == list(FEATURES)
     facts = data["fitted_on"]
     assert facts["family"] == "train" and facts["flagged_pictures"] > facts["with_arm"] > 0
-    assert facts["out_of_fold"]["arms_cleared"] == 0 and facts["out_of_fold"]["light_cleared"] > 0
-    assert 0.0 < arm_decision().sure_bare <= 0.5
+    assert facts["out_of_fold"]["arms_cleared"] == 0
+    assert 0.0 <= arm_decision().sure_bare <= 0.5
 
 
 def test_a_damaged_decision_says_how_to_refit(tmp_path) -> None:
@@ -132,11 +133,13 @@ def flagged_rows() -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts]) > 0.5
 
 
-def test_under_changed_light_hands_stay_flagged_and_light_is_cleared(flagged_rows) -> None:
+def test_under_changed_light_hands_stay_flagged(flagged_rows) -> None:
+    """(Fitted with arms of any skin tone, the decision finds no light it can clear without
+    risking an arm, out of fold: it clears none, and the rules' flags stand.)"""
     rows, over_cells = flagged_rows
     cleared = np.array([arm_decision().is_light(r) for r in rows])
     assert over_cells.sum() >= 5 and not cleared[over_cells].any()
-    assert (~over_cells).sum() >= 2 and cleared[~over_cells].mean() >= 0.5
+    assert (~over_cells).sum() >= 2
 
 
 def test_the_fit_gathers_rows_of_the_flagged_pictures_only() -> None:
@@ -165,3 +168,45 @@ def test_the_fit_s_command_refits_from_kept_evidence(tmp_path) -> None:
     assert model.info["seed"] == 5 and model.info["scenes"] == 20 and model.info["flagged_pictures"] == 200
     assert model.info["out_of_fold"]["arms_cleared"] == 0 and 0.0 <= model.sure_bare <= 0.5
     assert model.info["tail_arms"] == 5
+
+
+def test_the_fit_draws_skin_darker_and_paler_than_the_family_s_two() -> None:
+    """Half its scenes' hands are of any tone (:func:`with_any_skin`): the held-out family's dark
+    and pale tones lie within what it draws, the train family's two are not all it sees."""
+    rng = np.random.default_rng(0)
+    style = random_style(rng, "train")
+    tones = np.array([with_any_skin(rng, style).skin for _ in range(400)], float)
+    for tone in (*_TRAIN_SKINS, *_HELD_SKINS):
+        assert (tones.min(axis=0) < tone).all() and (tones.max(axis=0) > tone).all()
+    assert np.abs(tones - np.array(_HELD_SKINS[0])).max(axis=1).min() < 12  # near the darkest
+    assert np.abs(tones - np.array(_HELD_SKINS[1])).max(axis=1).min() < 12  # and the palest
+
+
+@pytest.mark.slow
+def test_under_changed_light_arms_of_any_skin_stay_flagged() -> None:
+    """``train``-family Upwords pictures under changed light, the hands of any tone (scenes the
+    fit did not draw: its seeds come from its own generator): every arm the rules flag over the
+    cells stays flagged."""
+    rows = [scene_rows(grid_scene(seed, "train", kind, n_frames=6, hand_chance=0.5, sequence=True,
+                                  light_change=True, any_skin=True), True)
+            for seed, kind in ((11, "upwords8"), (12, "upwords10"), (13, "upwords8"))]
+    x, y = np.concatenate([r[0] for r in rows]), np.concatenate([r[1] for r in rows]) > 0.5
+    assert y.sum() >= 4
+    assert not any(arm_decision().is_light(row) for row in x[y])
+
+
+@pytest.mark.slow
+def test_a_dark_arm_over_the_cells_in_a_dimmer_light_is_not_cleared_as_a_shadow() -> None:
+    """A ``held_out``-family 8x8 on a carpet, the light at three quarters of the calibration's with a
+    soft shadow and a glare, a dark-skinned arm reaching over the cells from the left (a
+    development picture, looked at while building, not a figure). The rules flag it; fitted on the
+    train family's two skin tones alone, the decision took it for a shadow and cleared it, and the
+    cells under it were read wrong and sure."""
+    s = grid_scene(1600001, "held_out", "upwords8", n_frames=6, hand_chance=0.5, sequence=True,
+                   light_change=True)
+    arm = list(examples_of(s, True))[3]
+    assert arm.over_cells and s.style.skin[2] < 130  # a dark arm
+    covered, evidence = arm_candidate(arm.small[0], arm.corners, arm.rows, arm.cols, arm.scene, arm.tile_lab,
+                                      arm.stacks, arm.small)
+    assert evidence is not None and (covered > UNDER_HAND).any()
+    assert not arm_decision().is_light(evidence)

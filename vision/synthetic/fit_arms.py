@@ -3,9 +3,10 @@
 The arm check's rules (:mod:`vision.arms`) flag every change that comes in from outside as an
 arm does; here they are run on ``train``-family scenes (:mod:`vision.synthetic.scenes`) of every
 board kind, two in three on a skin-toned table with the light changed since calibration, a hand
-in about half the pictures, and Word on the Street games turn by turn (tiles captured beside the
-street, as a real game leaves them). Every picture the rules flag (a cell more than
-:data:`vision.arms.UNDER_HAND` under an arm) is a row of
+in about half the pictures (in half the scenes of any skin tone, darker and paler than the
+family's two: :func:`vision.synthetic.style.with_any_skin`), and Word on the Street games turn
+by turn (tiles captured beside the street, as a real game leaves them). Every picture the rules
+flag (a cell more than :data:`vision.arms.UNDER_HAND` under an arm) is a row of
 :func:`vision.arm_decision.arm_evidence`: an arm if a hand is over the cells and the rules flag
 where it is, light if there is no hand at all. No row for a hand short of the cells (it may be
 flagged or not), nor for a hand the rules missed while they took something else for an arm: that
@@ -54,14 +55,16 @@ def per_scene(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The rows of one scene: its kind and whether its light changed follow from its seed."""
     kind = KINDS[seed % len(KINDS)]
     light_change = (seed // len(KINDS)) % 3 != 0
+    any_skin = (seed // (3 * len(KINDS))) % 2 == 1
     if kind == "street game":
         scene = street_scene(seed, "train", n_frames=14, hand_chance=0.3, light_change=light_change,
-                             sequence=True)
+                             sequence=True, any_skin=any_skin)
     elif kind == "street":
-        scene = street_scene(seed, "train", n_frames=6, hand_chance=0.5, light_change=light_change)
+        scene = street_scene(seed, "train", n_frames=6, hand_chance=0.5, light_change=light_change,
+                             any_skin=any_skin)
     else:
         scene = grid_scene(seed, "train", kind, n_frames=6, hand_chance=0.5, sequence=True,
-                           light_change=light_change)
+                           light_change=light_change, any_skin=any_skin)
     return scene_rows(scene, light_change)
 
 

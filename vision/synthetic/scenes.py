@@ -26,7 +26,13 @@ from vision.synthetic.render import (
     render_street,
     render_upwords,
 )
-from vision.synthetic.style import BoardStyle, random_style, random_tile_shape, with_wider_faces
+from vision.synthetic.style import (
+    BoardStyle,
+    random_style,
+    random_tile_shape,
+    with_any_skin,
+    with_wider_faces,
+)
 from vision.synthetic.teach import layout as teaching_layout
 from vision.synthetic.textures import STREET_LETTERS
 
@@ -88,6 +94,12 @@ def _light_rng(seed: int) -> np.random.Generator:
     """The light-change draws come from their own generator, so a scene with ``light_change``
     has the same tiles, pose and hands as without it: only the light and the table differ."""
     return np.random.default_rng([seed, 0x1167])
+
+
+def _skin(seed: int, style: BoardStyle, any_skin: bool) -> BoardStyle:
+    """``style``, its skin of any tone with ``any_skin`` (drawn from its own generator, so the rest
+    of the scene is as without)."""
+    return with_any_skin(np.random.default_rng([seed, 0x5E1F]), style) if any_skin else style
 
 
 def _light_table(rng: np.random.Generator, style: BoardStyle, family: str) -> BoardStyle:
@@ -171,7 +183,7 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
                max_tilt: float = 35.0, hand_chance: float = 0.15, sequence: bool = False,
                fill: float | None = None, any_set: bool = False, min_tilt: float = 0.0,
                light_change: bool = False, clean_frames: bool = False, wider_faces: bool = False,
-               harsh_glare: bool = False) -> Scene:
+               harsh_glare: bool = False, any_skin: bool = False) -> Scene:
     """An Upwords (8x8, 10x10, stacks) or crossword-style 15x15 (loose flat tiles) scene.
 
     ``sequence``: the frames are one game, turn by turn (for reading with history); otherwise
@@ -189,9 +201,10 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
     :data:`WIDER_FACE_FRAC`, :data:`WIDER_THICKNESS_MM`) are drawn from a wider domain than the
     family's (:func:`vision.synthetic.style.with_wider_faces`); the rest of the scene is as
     without. ``harsh_glare``: with ``light_change``, a lamp's glare on every picture, stronger and
-    wider than the benchmarks' (:func:`changed_light`)."""
+    wider than the benchmarks' (:func:`changed_light`). ``any_skin``: the hands' skin of any tone
+    (:func:`vision.synthetic.style.with_any_skin`); the rest of the scene is as without."""
     rng = np.random.default_rng(seed)
-    style = random_style(rng, family)
+    style = _skin(seed, random_style(rng, family), any_skin)
     faces_rng = np.random.default_rng([seed, 0x1E77])
     if wider_faces:
         style = with_wider_faces(faces_rng, style)
@@ -257,13 +270,14 @@ def game_words() -> list[str]:
 
 def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: float = 35.0,
                  hand_chance: float = 0.15, light_change: bool = False, sequence: bool = False,
-                 clean_frames: bool = False, words: Sequence[str] | None = None) -> Scene:
+                 clean_frames: bool = False, words: Sequence[str] | None = None, any_skin: bool = False
+                 ) -> Scene:
     """A Word on the Street scene: the start position, then tiles pushed about and captured
-    (``light_change``, ``clean_frames``: as :func:`grid_scene`'s). ``sequence``: the frames are one
-    game, turn by turn (:func:`_street_turns`, each turn a word drawn from ``words``, or random
-    letters); otherwise each is an independent random street."""
+    (``light_change``, ``clean_frames``, ``any_skin``: as :func:`grid_scene`'s). ``sequence``: the
+    frames are one game, turn by turn (:func:`_street_turns`, each turn a word drawn from ``words``,
+    or random letters); otherwise each is an independent random street."""
     rng = np.random.default_rng(seed)
-    style = random_style(rng, family)
+    style = _skin(seed, random_style(rng, family), any_skin)
     light_rng = _light_rng(seed)
     if light_change:
         style = _light_table(light_rng, style, family)

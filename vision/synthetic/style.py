@@ -145,6 +145,22 @@ def with_wider_faces(rng: np.random.Generator, style: BoardStyle) -> BoardStyle:
                    street_tile_body=tile, street_tile_rim=rim)  # type: ignore[arg-type]
 
 
+#: The darkest and the palest skin :func:`with_any_skin` draws (BGR): every tone between them.
+ANY_SKIN = ((45, 60, 95), (180, 200, 238))
+
+
+def with_any_skin(rng: np.random.Generator, style: BoardStyle) -> BoardStyle:
+    """``style`` with its players' skin drawn from every tone between the darkest and the palest
+    (:data:`ANY_SKIN`), not the family's two.
+
+    Why: a decision fitted on arms of two skin tones learns what an arm of those looks like; an arm
+    darker or paler than both, at a table nobody here drew, can look to it like a shadow or a glare."""
+    t = float(rng.uniform(0.0, 1.0))
+    dark, pale = ANY_SKIN
+    tone = tuple(d + t * (p - d) for d, p in zip(dark, pale, strict=True))
+    return replace(style, skin=_jitter(rng, tone, 8))  # type: ignore[arg-type]
+
+
 def random_style(rng: np.random.Generator, family: str = "train") -> BoardStyle:
     """A plausible board set drawn from ``family`` ("train" or "held_out")."""
     if family not in FAMILIES:
