@@ -278,11 +278,13 @@ def test_a_rendered_turn_the_camera_doubts_is_offered_where_the_rules_settle_it(
 
 @pytest.mark.slow
 def test_a_rendered_turn_with_median_doubts_is_offered_where_the_dictionary_leaves_one_way() -> None:
-    """The first turn of a game on a skin-toned table, the light changed since calibration: the
-    camera doubts ten median tiles (it leans to each still being there) and the rules alone ask
-    them all, since each could have been pulled off by a word with its letter thrice. With the
-    kiosk's dictionary no word makes the turn's sure moves and pulls any of them off, so the turn
-    is offered, its moves exactly the game's."""
+    """The first turn of a game on a skin-toned table, the light changed since calibration, read
+    as the kiosk reads it once the stream has shown nothing came in (``hand_free``: the arm check
+    alone takes this light for an arm across the street): the camera doubts ten median tiles (it
+    leans to each still being there) and the rules alone ask them all, since each could have been
+    pulled off by a word with its letter thrice. With the kiosk's dictionary no word makes the
+    turn's sure moves and pulls any of them off, so the turn is offered, its moves exactly the
+    game's."""
     from bench.bench_hands import _street_reader
     from bench.bench_turns import kiosk_dictionary, turns
     from vision.synthetic.scenes import game_words
@@ -290,7 +292,7 @@ def test_a_rendered_turn_with_median_doubts_is_offered_where_the_dictionary_leav
     scene = street_scene(7500, "train", n_frames=1, hand_chance=0.0, light_change=True, sequence=True,
                          words=game_words())
     before, frame, after, team = next(turns(scene))
-    reading = _street_reader(scene, True).read(frame.image)
+    reading = _street_reader(scene, True).read(frame.image, hand_free=True)
     asked = {column.letter for column in reading.uncertain_columns()}
     assert len(asked) >= 5 and all(column.flags == (DOUBT,) for column in reading.uncertain_columns())
     assert street_by_rules(before, reading, team)[1] == asked
