@@ -1,10 +1,10 @@
 """The fitted decision that clears a change of light the arm check's rules took for an arm.
 
 The evidence's features on drawn changes (a soft glare against a sharp silhouette), the bound
-chosen out of fold, the model file, and the decision on rendered ``train``-family pictures: what
-the rules flag without a hand, under changed light, it clears; a hand over the cells it never
-clears (``python -m bench hands --light-change`` and ``python -m bench turns`` measure on
-scenes never fitted).
+chosen out of fold, the model file, and the decision on rendered pictures: a hand over the cells,
+of any skin tone, it never clears (today's fit, with arms of any tone, clears no light at all;
+``python -m bench hands --light-change`` and ``python -m bench turns`` measure on scenes never
+fitted).
 """
 
 from __future__ import annotations
