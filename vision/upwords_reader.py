@@ -999,11 +999,7 @@ class UpwordsReader:
 
     def _face_visibility(self, k: int, wr: int, wc: int) -> np.ndarray:
         """:func:`vision.glyphs.face_visibility` of a cell's face on plane ``k`` (in the warped
-        window), on the crop its letter was read from where it was read."""
-        for careful in (True, False):
-            ahead = self._letters_read.get((k, wr, wc, careful))
-            if ahead is not None:
-                return face_visibility(ahead[0])
+        window): the crop its letter is read from."""
         return face_visibility(self.face_crop(self._warps[k], wr, wc))
 
     def _read_letter(self, warps: list, k: int, wr: int, wc: int, careful: bool = False
