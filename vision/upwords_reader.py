@@ -35,6 +35,7 @@ from vision.arms import shrink
 from vision.cell_decision import CellDecision, cell_decision, cell_evidence
 from vision.glyphs import bare_face, face_visibility
 from vision.hands import HAND_OVER_BOARD_FLAG, UNDER_HAND, UNDER_HAND_FLAG, hand_cells, hand_flags
+from vision.height_decision import HeightDecision, height_decision, height_evidence
 from vision.kept_decision import KeptDecision, kept_decision, kept_evidence
 from vision.occupancy import cell_fraction, face_features, glyph_centres, skin_mask
 from vision.occupancy_model import READER_SURE_EMPTY, OccupancyModel, default_model, measured_light
@@ -300,6 +301,10 @@ class UpwordsReader:
                                                    else None)
         #: what the kept decision weighed on each stack of the history's it was asked about in the last read
         self.kept_evidence: dict[tuple[int, int], np.ndarray] = {}
+        self.height_decision: HeightDecision | None = (
+            height_decision() if appearance is not None and decide_cells else None)
+        #: what the height decision weighed on each stack of a picture read alone in the last read
+        self.height_evidence: dict[tuple[int, int], np.ndarray] = {}
         # the light's gain at each cell since calibration (exp of the log gain), for a read
         self._brighter: np.ndarray | None = None
         self._warps: list = []  # the last read's planes, warped (grey; None: not warped)
@@ -496,6 +501,7 @@ class UpwordsReader:
         self._brighter = None
         self.cell_evidence = {}
         self.kept_evidence = {}
+        self.height_evidence = {}
         # Every plane's face score for every cell at once (the heights' evidence), not cell by cell.
         self._rim_scores = None
         if learnt:
@@ -770,6 +776,13 @@ class UpwordsReader:
                     height >= ASSUMED_FOCAL_SURE_BELOW and self.planes.focal_source == "assumed"):
                 geo_conf = min(geo_conf, PLANES_CLOSE_CONF)
         letter, letter_conf, seen = self._read_letter(warps, height, wr, wc)
+        if prev is None and self.geometry.max_height > 1 and self.geometry.measured:
+            evidence = height_evidence(scores_arr, visible, lead, float(self.layer_shift_px[r, c]),
+                                       self.planes.focal_source == "assumed",
+                                       letter_conf if letter is not None else 0.0)
+            self.height_evidence[(r, c)] = evidence
+            if self.height_decision is not None:
+                geo_conf = self.height_decision.confidence(evidence)
         if letter is None and geo_conf < 0.6 and self.geometry.max_height > 1:
             height, letter, letter_conf, seen = self._lettered_plane(
                 warps, scores_arr, visible, wr, wc, height, (letter, letter_conf, seen))

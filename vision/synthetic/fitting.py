@@ -122,15 +122,18 @@ def gathered(per_item: Callable[[int], Examples], seed: int, count: int, workers
 def fit_decision(decision: type[D], per_street: Callable[[int], Examples], cost: float, seed: int,
                  streets: int, workers: int = 2, examples: Path | None = None,
                  size: NetworkSize = NetworkSize(), evidence_from: tuple[Path, ...] = (),
-                 what: str = "streets") -> D:
+                 what: str = "streets", settles_bare: bool = True) -> D:
     """A ``decision`` fitted on the evidence ``per_street`` gathers from ``streets`` seeds (of
     ``what``: streets, games) drawn from ``seed``, its band out of fold at ``cost``; ``info`` says
     what it was fitted on and how it did out of fold, and which model files made its evidence
     (``evidence_from``, by :func:`fingerprint`). ``examples``: a file to keep the evidence in, and
-    to take it from when it exists (a refit of the network or the band without rendering again)."""
+    to take it from when it exists (a refit of the network or the band without rendering again).
+    ``settles_bare`` False: the decision only ever settles the "tile" side (``sure_bare`` 0: the
+    rest is asked, and counted so)."""
     x, y, groups, seed, streets = gathered(per_street, seed, streets, workers, examples, what)
     oof, net = fit_out_of_fold(x, y, groups, size, workers)
     sure_bare, sure_tile = band(oof, y, cost)
+    sure_bare = sure_bare if settles_bare else 0.0
     info = {"seed": seed, what: streets, "family": "train", "date": datetime.date.today().isoformat(),
             "spaces": len(y), "tiles": int(y.sum()), "wrong_costs": cost,
             "network": asdict(size), "out_of_fold": band_facts(oof, y, sure_bare, sure_tile),

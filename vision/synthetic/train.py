@@ -78,18 +78,20 @@ def taught_street_reader(s: Scene, appearance: BoardAppearance | None) -> Street
     return reader
 
 
-def taught_grid_reader(s: Scene, decide_cells: bool = True) -> UpwordsReader:
+def taught_grid_reader(s: Scene, decide_cells: bool = True, geometry: TileGeometry | None = None
+                       ) -> UpwordsReader:
     """The reader a family's calibration of a grid scene gives, as the docs say: the learnt look,
     the letters taught from the teaching photo's tiles, and the set's thickness measured from it
-    (:mod:`vision.set_geometry`; a crossword grid's tiles lie flat). ``decide_cells``: see
-    :class:`vision.upwords_reader.UpwordsReader`."""
+    (:mod:`vision.set_geometry`; a crossword grid's tiles lie flat), or ``geometry`` where given.
+    ``decide_cells``: see :class:`vision.upwords_reader.UpwordsReader`."""
     cal = s.calibration
     loose = s.kind == "grid15"
     max_height = 1 if loose else 5
-    found = measure_tile_height(s.teaching.image, cal.corners, cal.rows, cal.cols, s.face_frac,
-                                s.teaching_layout.keys())
-    geometry = (TileGeometry.from_shape(s.face_frac, found.thickness_mm(22.0), max_height) if found
-                else TileGeometry.from_shape(s.face_frac, None, max_height, measured=False))
+    if geometry is None:
+        found = measure_tile_height(s.teaching.image, cal.corners, cal.rows, cal.cols, s.face_frac,
+                                    s.teaching_layout.keys())
+        geometry = (TileGeometry.from_shape(s.face_frac, found.thickness_mm(22.0), max_height) if found
+                    else TileGeometry.from_shape(s.face_frac, None, max_height, measured=False))
     reader = UpwordsReader(cal.corners, cal.image_size, rows=cal.rows, cols=cal.cols, geometry=geometry,
                            loose_tiles=loose, appearance=learn_scene(s), decide_cells=decide_cells)
     reader.letters = taught_letters(reader, s.teaching.image, s.teaching_layout)
