@@ -16,7 +16,10 @@ Four readers on the same pictures, the same learnt look and taught letters:
 * **unmeasured**: the same proportions, heights from one picture in doubt (what a calibration
   without a measure now gives);
 * **measured**: the thickness measured from the teaching photo (:mod:`vision.set_geometry`),
-  unmeasured where the camera is too near overhead to measure it.
+  unmeasured where the camera is too near overhead to measure it; heights by the fitted
+  :mod:`vision.height_decision`;
+* **rules**: the same measure, heights sure by the planes' lead alone (the hand-set thresholds of
+  :func:`vision.upwords_reader.plane_height`: the reader before the fitted decision; the baseline).
 
 Counted over every tile: height right and sure, in doubt (right or not), wrong and sure (the
 one failure not allowed), split by the camera's tilt (20 degrees is where the planes start to
@@ -36,7 +39,7 @@ from vision.synthetic.scenes import Scene, grid_scene
 from vision.synthetic.train import taught_letters
 from vision.upwords_reader import TileGeometry, UpwordsReader
 
-READERS = ("given", "assumed", "unmeasured", "measured")
+READERS = ("given", "assumed", "unmeasured", "measured", "rules")
 STEEP_FROM_DEG = 20.0
 
 
@@ -53,6 +56,7 @@ def _geometries(s: Scene) -> tuple[dict[str, TileGeometry], float | None]:
         "measured": (TileGeometry.from_shape(s.face_frac, found.thickness_mm(22.0), 5, 22.0) if found
                      else TileGeometry.from_shape(s.face_frac, 3.6, 5, 22.0, measured=False)),
     }
+    geometries["rules"] = geometries["measured"]
     return geometries, (None if found is None else found.ratio - s.thickness_mm / pitch)
 
 
@@ -76,6 +80,8 @@ def run(family: str, seeds: range) -> tuple[dict[str, Counter], list[float]]:
             reader = UpwordsReader(cal.corners, cal.image_size, rows=cal.rows, cols=cal.cols,
                                    geometry=geometry, appearance=appearance)
             reader.letters = taught_letters(reader, s.teaching.image, s.teaching_layout, 1)
+            if name == "rules":
+                reader.height_decision = None
             tally = counts[f"{name} {slope}"]
             for frame in s.frames:
                 for cell in reader.read(frame.image).cells:
