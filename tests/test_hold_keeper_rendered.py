@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from gui.faults import remount_read_only, tmpfs
+from polling import wait_until
 
 from bench.bench_plays import _boards, _judge
 from calibration.camera_hold import CameraHold
@@ -107,14 +108,6 @@ def _live(s, reader: UpwordsReader, camera: HeldCamera, cal: Calibration, path: 
     return LiveCamera(resilient, BoardWatcher(gate, stacks_read(reader)), "upwords", period=0.02, held=held)
 
 
-def _wait(condition, seconds: float) -> bool:
-    give_up = time.monotonic() + seconds
-    while time.monotonic() < give_up:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return False
-
 
 def test_the_kiosk_steers_after_a_lasting_change_and_keeps_the_values_in_the_calibration(
         game, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -126,7 +119,7 @@ def test_the_kiosk_steers_after_a_lasting_change_and_keeps_the_values_in_the_cal
     with caplog.at_level(logging.INFO, logger="kiosk.camera.held_light"):
         live.start()
         try:
-            kept = _wait(lambda: load_calibration(path).camera_hold != CALIBRATED, 90)
+            kept = wait_until(lambda: load_calibration(path).camera_hold != CALIBRATED, 90)
         finally:
             live.close()
     assert kept, caplog.text

@@ -71,3 +71,25 @@ def test_the_faces_are_where_the_slide_falls_as_the_plane_rises() -> None:
     assert _where_the_faces_sit(_slides(0.12, also_centred=0.30)) == pytest.approx(0.12, abs=1e-6)
     assert _where_the_faces_sit(_slides(0.12, twin=0.30)) is None  # two places: nothing measured
     assert _where_the_faces_sit(lambda ratio: np.full(8, ratio)) is None  # ink that only follows
+
+
+@pytest.mark.parametrize("seed", [2, 6, 8])
+def test_a_confirmed_board_s_stacks_measure_what_the_teaching_photo_cannot(seed: int) -> None:
+    # at 13-17 degrees a one-high face barely moves across the thicknesses a set can have, but a
+    # stack of h moves h times as far: a picture of a board whose stacks the game knows measures
+    s = grid_scene(seed, "train", "upwords8", n_frames=2, hand_chance=0.0, any_set=True, min_tilt=12.0,
+                   max_tilt=22.0)
+    cal = s.calibration
+    assert BoardPlanes.from_corners(cal.corners, cal.rows, cal.cols, cal.image_size).tilt_deg < 18.0
+    one_high = measure_tile_height(s.teaching.image, cal.corners, cal.rows, cal.cols, s.face_frac,
+                                   s.teaching_layout.keys())
+    assert one_high is None
+    board = s.frames[0]
+    stacks = {(r, c): h for r, row in enumerate(board.heights) for c, h in enumerate(row) if h}
+    assert max(stacks.values()) >= 4
+    found = measure_tile_height(board.image, cal.corners, cal.rows, cal.cols, s.face_frac, stacks)
+    assert found is not None
+    assert found.ratio == pytest.approx(s.thickness_mm / cal.cell_mm[0], abs=0.02)
+    # the same picture taken for one-high tiles measures nothing, or not this
+    flat = measure_tile_height(board.image, cal.corners, cal.rows, cal.cols, s.face_frac, stacks.keys())
+    assert flat is None or abs(flat.ratio - found.ratio) > 0.02

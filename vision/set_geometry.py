@@ -24,7 +24,7 @@ a height from a single picture stays in doubt (the game's history settles it).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import cv2
@@ -67,32 +67,41 @@ class TileHeight:
 
 
 def measure_tile_height(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, face_frac: float,
-                        cells: Iterable[tuple[int, int]], camera_matrix: np.ndarray | None = None
-                        ) -> TileHeight | None:
-    """The thickness of the tiles on ``cells`` (one high each), or None when the picture cannot
-    tell it (camera nearly overhead, too few tiles, the tiles disagreeing)."""
-    cells = sorted(set(cells))
-    if len(cells) < MIN_TILES:
+                        cells: Iterable[tuple[int, int]] | Mapping[tuple[int, int], int],
+                        camera_matrix: np.ndarray | None = None) -> TileHeight | None:
+    """The thickness of the tiles on ``cells``: one high each, or as high as a mapping of cells to
+    stack heights says (a picture of a game whose board the players confirmed: a stack of h tiles
+    has its face h thicknesses up, so it slides h times as far and a camera nearer overhead still
+    tells the thickness). None when the picture cannot tell it (camera nearly overhead, too few
+    tiles, the tiles disagreeing)."""
+    stacks = dict(cells) if isinstance(cells, Mapping) else dict.fromkeys(cells, 1)
+    stacks = {cell: int(h) for cell, h in stacks.items() if h >= 1}
+    if len(stacks) < MIN_TILES:
         return None
+    cells = sorted(stacks)
     h, w = image.shape[:2]
     pitch = 22.0  # any unit: only the ratio is measured
     planes = BoardPlanes.from_corners(np.asarray(corners, np.float64), rows, cols, (w, h), (pitch, pitch),
                                       camera_matrix)
     rr, cc = np.array(cells).T
-    # how far a one-high face slides from the thinnest set to the thickest, at the median cell:
-    # the planes' power to tell heights apart here
-    slide = _slide_px(planes, rr, cc, pitch, HIGHEST) - _slide_px(planes, rr, cc, pitch, LOWEST)
+    tall = np.array([stacks[cell] for cell in cells], np.float64)
+    # how far a face slides from the thinnest set to the thickest, at the median cell: the
+    # planes' power to tell heights apart here
+    slide = _slide_px(planes, rr, cc, pitch, HIGHEST * tall) - _slide_px(planes, rr, cc, pitch, LOWEST * tall)
     travel = float(np.median(slide))
     if travel < MIN_TRAVEL_PX:
         return None
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     toward = _away_from_camera(planes, rr, cc, pitch)
-    per_ratio = _slide_px(planes, rr, cc, pitch, 0.1) / 0.1  # the slide per unit of the ratio
+    per_ratio = _slide_px(planes, rr, cc, pitch, 0.1 * tall) / 0.1  # the slide per unit of the ratio
 
     def own_ratios(ratio: float) -> np.ndarray:
-        """Each tile's ratio as its ink's slide on the plane ``ratio`` says (NaN: no ink found)."""
-        warped = planes.warp(gray, rows, cols, CELL_PX, -ratio * pitch, pad_cells=0.5)
-        offsets = np.array([_ink_offset(warped, r, c, face_frac) for r, c in cells])
+        """Each tile's ratio as its ink's slide on its plane at ``ratio`` says (NaN: no ink found)."""
+        offsets = np.full((len(cells), 2), math.nan)
+        for height in sorted(set(tall.tolist())):
+            warped = planes.warp(gray, rows, cols, CELL_PX, -ratio * height * pitch, pad_cells=0.5)
+            for i in np.flatnonzero(tall == height):
+                offsets[i] = _ink_offset(warped, *cells[i], face_frac)
         # ink lying beyond the cell's centre, away from the camera: the plane is below the faces
         return ratio + (offsets * toward.T).sum(axis=1) / per_ratio
 
@@ -164,11 +173,13 @@ def _away_from_camera(planes: BoardPlanes, rr: np.ndarray, cc: np.ndarray, pitch
     return v / np.maximum(np.hypot(*v), 1e-9)
 
 
-def _slide_px(planes: BoardPlanes, rr: np.ndarray, cc: np.ndarray, pitch: float, ratio: float) -> np.ndarray:
-    """Per cell, how far (warped pixels) a face ``ratio`` pitches above the board lands from its
-    cell when warped on the board plane. The slide grows along one line away from the camera,
-    so its differences are distances too."""
+def _slide_px(planes: BoardPlanes, rr: np.ndarray, cc: np.ndarray, pitch: float,
+              ratio: float | np.ndarray) -> np.ndarray:
+    """Per cell, how far (warped pixels) a face ``ratio`` pitches above the board (one number, or
+    one per cell) lands from its cell when warped on the board plane. The slide grows along one
+    line away from the camera, so its differences are distances too."""
     centres = np.column_stack([(cc + 0.5) * pitch, (rr + 0.5) * pitch])
-    seen = planes.project(np.column_stack([centres, np.full(len(centres), -ratio * pitch)]))
+    up = np.broadcast_to(np.asarray(ratio, np.float64), (len(centres),))
+    seen = planes.project(np.column_stack([centres, -up * pitch]))
     back = cv2.perspectiveTransform(seen[None].astype(np.float64), np.linalg.inv(planes.homography(0.0)))[0]
     return np.hypot(*(back - centres).T) * CELL_PX / pitch

@@ -322,6 +322,16 @@ class UpwordsReader:
         self.face_frac = g.face_frac
         self._prepare()
 
+    def use_geometry(self, geometry: TileGeometry) -> None:
+        """Read with ``geometry`` from now on: the set's thickness measured since the reader was
+        made (from a picture of a confirmed board, :mod:`kiosk.camera.thickness`). Same pitch only:
+        the board's planes are the calibration's."""
+        if geometry.pitch_mm != self.geometry.pitch_mm:
+            raise ValueError("a reader's pitch is its calibration's: make a new reader for another")
+        self.geometry = geometry
+        self.face_frac = geometry.face_frac
+        self._prepare()
+
     # -- geometry prepared once per calibration -------------------------------------------------
     def _prepare(self) -> None:
         g, p = self.geometry, self.planes
@@ -781,8 +791,8 @@ class UpwordsReader:
                                        self.planes.focal_source == "assumed",
                                        letter_conf if letter is not None else 0.0)
             self.height_evidence[(r, c)] = evidence
-            if self.height_decision is not None:
-                geo_conf = self.height_decision.confidence(evidence)
+            if self.height_decision is not None:  # sure where it is, or where the planes' lead is
+                geo_conf = max(geo_conf, self.height_decision.confidence(evidence))
         if letter is None and geo_conf < 0.6 and self.geometry.max_height > 1:
             height, letter, letter_conf, seen = self._lettered_plane(
                 warps, scores_arr, visible, wr, wc, height, (letter, letter_conf, seen))

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from calibration.file import Calibration
     from games.upwords_read import PlayReading
     from kiosk.camera.held_light import HeldLight
+    from kiosk.camera.thickness import ThicknessFromPlays
     from kiosk.files.settings import Settings
     from vision.appearance import BoardAppearance
     from vision.camera import ResilientCamera
@@ -60,7 +61,7 @@ class LiveCamera:
 
     def __init__(
         self, camera: ResilientCamera, watcher: BoardWatcher, game: str, period: float = 0.1,
-        held: HeldLight | None = None,
+        held: HeldLight | None = None, thickness: ThicknessFromPlays | None = None,
     ) -> None:
         self.camera = camera
         self.watcher = watcher
@@ -68,6 +69,8 @@ class LiveCamera:
         self.period = period
         #: Keeps the camera's held controls right when the room's light changes for good.
         self.held = held
+        #: Measures the set's tile thickness from confirmed boards where calibration could not.
+        self.thickness = thickness
         self.on_read: Callable[[], object] | None = None
         #: The dictionary's words once the word list has loaded, else None (set by the app): a
         #: street turn the camera is sure of is believed when a word makes its moves.
@@ -161,7 +164,7 @@ class LiveCamera:
         camera = ResilientCamera(factory, clock=time.monotonic)
         held = _held_light(cal, cal_path, reader, appearance, camera.apply_hold)
         kept.extend([held] if held is not None else [])
-        live = cls(camera, watcher, GAMES[cal.kind], held=held)
+        live = cls(camera, watcher, GAMES[cal.kind], held=held, thickness=_thickness(cal, cal_path, reader))
         live.reader = reader
         return live, ""
 
@@ -186,6 +189,7 @@ class LiveCamera:
                 log.exception("reading a camera frame")
                 reading = None
             self._keep_light(frame)
+            self._learn_thickness(frame)
             with self._lock:
                 self._frame = frame
                 if reading is not None:
@@ -204,6 +208,17 @@ class LiveCamera:
             self.held.look(frame, time.monotonic())
         except Exception:  # measuring or steering failed: the camera keeps what it holds
             log.exception("keeping the camera's held controls")
+
+    def _learn_thickness(self, frame: np.ndarray) -> None:
+        """Measure the set's thickness on a steady picture of the board the players confirmed last
+        (here, between two reads: the reader's geometry changes with it)."""
+        state = self.watcher.last_state
+        if self.thickness is None or state is None or not state.steady:
+            return
+        try:
+            self.thickness.look(frame)
+        except Exception:  # a measure that fails leaves the reader as it was
+            log.exception("measuring the set's tile thickness")
 
     def _tell(self) -> None:
         if self.on_read is not None:
@@ -230,6 +245,10 @@ class LiveCamera:
             with self._lock:
                 self.watcher.accepted = history(game.board)
                 self._reading = None
+            if self.thickness is not None:
+                heights = game.board.heights()
+                self.thickness.confirmed({(r, c): h for r, row in enumerate(heights)
+                                          for c, h in enumerate(row) if h})
 
     def _sync_street(self, game: WordOnTheStreet) -> None:
         """The game's street as the watcher's accepted street, once the camera has read one: the
@@ -330,6 +349,20 @@ def _held_light(cal: Calibration, cal_path: Path, reader: BoardReader, appearanc
         return None if light is None else light.gains
 
     return held_light(cal, cal_path, measure, apply)
+
+
+def _thickness(cal: Calibration, cal_path: Path, reader: BoardReader) -> ThicknessFromPlays | None:
+    """The measure of the set's thickness from the game, where an Upwords calibration has none."""
+    from vision.upwords_reader import UpwordsReader
+
+    if cal.kind != "upwords" or cal.tile_height or not isinstance(reader, UpwordsReader):
+        return None
+    import numpy as np
+
+    from kiosk.camera.thickness import ThicknessFromPlays
+
+    matrix = None if cal.lens is None else np.array(cal.lens.camera_matrix, np.float64)
+    return ThicknessFromPlays(cal_path, reader, matrix)
 
 
 def stacks_read(reader: UpwordsReader) -> FrameRead:
