@@ -19,7 +19,10 @@ Four readers on the same pictures, the same learnt look and taught letters:
   unmeasured where the camera is too near overhead to measure it; heights by the fitted
   :mod:`vision.height_decision`;
 * **rules**: the same measure, heights sure by the planes' lead alone (the hand-set thresholds of
-  :func:`vision.upwords_reader.plane_height`: the reader before the fitted decision; the baseline).
+  :func:`vision.upwords_reader.plane_height`: the reader before the fitted decision; the baseline);
+* **played**: measured from the teaching photo, or where that measures nothing, from a picture of
+  a board the players confirmed (the scene's other picture, its stacks as the game has them:
+  a stack slides as far as its height, so a camera nearer overhead still tells the thickness).
 
 Counted over every tile: height right and sure, in doubt (right or not), wrong and sure (the
 one failure not allowed), split by the camera's tilt (20 degrees is where the planes start to
@@ -32,14 +35,16 @@ import statistics
 from collections import Counter
 
 from bench import options
+from vision.appearance import BoardAppearance
 from vision.learn_board import learn_grid
 from vision.planes import BoardPlanes
 from vision.set_geometry import measure_tile_height
+from vision.synthetic.render import Rendered
 from vision.synthetic.scenes import Scene, grid_scene
 from vision.synthetic.train import taught_letters
 from vision.upwords_reader import TileGeometry, UpwordsReader
 
-READERS = ("given", "assumed", "unmeasured", "measured", "rules")
+READERS = ("given", "assumed", "unmeasured", "measured", "rules", "played")
 STEEP_FROM_DEG = 20.0
 
 
@@ -60,9 +65,40 @@ def _geometries(s: Scene) -> tuple[dict[str, TileGeometry], float | None]:
     return geometries, (None if found is None else found.ratio - s.thickness_mm / pitch)
 
 
-def run(family: str, seeds: range) -> tuple[dict[str, Counter], list[float]]:
+def _measured_from_play(s: Scene, frame: Rendered) -> TileGeometry | None:
+    """The geometry measured from a picture of a confirmed board: ``frame`` and its stacks."""
+    cal = s.calibration
+    stacks = {(r, c): h for r, row in enumerate(frame.heights) for c, h in enumerate(row) if h}
+    found = measure_tile_height(frame.image, cal.corners, cal.rows, cal.cols, s.face_frac, stacks)
+    return None if found is None else TileGeometry.from_shape(s.face_frac, found.thickness_mm(22.0), 5, 22.0)
+
+
+def _reader(s: Scene, appearance: BoardAppearance, geometry: TileGeometry) -> UpwordsReader:
+    cal = s.calibration
+    reader = UpwordsReader(cal.corners, cal.image_size, rows=cal.rows, cols=cal.cols, geometry=geometry,
+                           appearance=appearance)
+    reader.letters = taught_letters(reader, s.teaching.image, s.teaching_layout, 1)
+    return reader
+
+
+def _count(tally: Counter, reader: UpwordsReader, frame: Rendered) -> None:
+    for cell in reader.read(frame.image).cells:
+        truth = frame.heights[cell.row][cell.col]
+        if not truth:
+            continue
+        tally["tiles"] += 1
+        if cell.uncertain:
+            tally["doubt"] += 1
+        elif cell.height == truth:
+            tally["right"] += 1
+        else:
+            tally["wrong_sure"] += 1
+
+
+def run(family: str, seeds: range) -> tuple[dict[str, Counter], list[float], int]:
     counts = {f"{name} {slope}": Counter() for name in READERS for slope in ("steep", "flat")}
     errors: list[float] = []
+    from_plays = 0
     for seed in seeds:
         # every other set under a camera leaning 20 degrees or more: the case a measure is for
         steep = STEEP_FROM_DEG if seed % 2 else 0.0
@@ -76,30 +112,22 @@ def run(family: str, seeds: range) -> tuple[dict[str, Counter], list[float]]:
         geometries, error = _geometries(s)
         if error is not None:
             errors.append(error)
+
         for name, geometry in geometries.items():
-            reader = UpwordsReader(cal.corners, cal.image_size, rows=cal.rows, cols=cal.cols,
-                                   geometry=geometry, appearance=appearance)
-            reader.letters = taught_letters(reader, s.teaching.image, s.teaching_layout, 1)
+            reader = _reader(s, appearance, geometry)
             if name == "rules":
                 reader.height_decision = None
-            tally = counts[f"{name} {slope}"]
             for frame in s.frames:
-                for cell in reader.read(frame.image).cells:
-                    truth = frame.heights[cell.row][cell.col]
-                    if not truth:
-                        continue
-                    tally["tiles"] += 1
-                    if cell.uncertain:
-                        tally["doubt"] += 1
-                    elif cell.height == truth:
-                        tally["right"] += 1
-                    else:
-                        tally["wrong_sure"] += 1
-    return counts, errors
+                _count(counts[f"{name} {slope}"], reader, frame)
+        for i, frame in enumerate(s.frames):  # each picture read with a measure from the other
+            played = geometries["measured"] if error is not None else _measured_from_play(s, s.frames[1 - i])
+            from_plays += error is None and played is not None
+            _count(counts[f"played {slope}"], _reader(s, appearance, played or geometries["measured"]), frame)
+    return counts, errors, from_plays
 
 
 def report(family: str, seeds: range) -> None:
-    counts, errors = run(family, seeds)
+    counts, errors, from_plays = run(family, seeds)
     print(f"\n{family} family, seeds {seeds.start}-{seeds.stop - 1}: {len(seeds)} sets, "
           "one picture at a time")
     print(f"{'reader':<11} {'camera':<13} {'tiles':>6} {'right+sure':>11} {'in doubt':>9} {'WRONG+sure':>11}")
@@ -115,6 +143,8 @@ def report(family: str, seeds: range) -> None:
         print(f"thickness measured on {len(errors)} of {len(seeds)} sets (the rest: camera too near "
               f"overhead); error as a share of the pitch: median {med:.4f}, worst {worst:.4f}, "
               f"bias {statistics.mean(errors):+.4f}")
+    print("played: pictures whose teaching photo measured nothing, read with a measure from the other "
+          f"picture's confirmed board: {from_plays}")
 
 
 def main() -> None:

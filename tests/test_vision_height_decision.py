@@ -74,9 +74,8 @@ def _heights(s: Scene, reader, previous: BoardReading | None = None) -> tuple[in
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [8005, 8011])
-def test_a_leaning_camera_s_picture_read_alone_is_sure_of_most_heights_and_wrong_on_none(seed: int) -> None:
-    s = _steep_set(seed)
+def test_a_leaning_camera_s_picture_read_alone_is_sure_of_most_heights_and_wrong_on_none() -> None:
+    s = _steep_set(8011)
     reader = taught_grid_reader(s)
     assert reader.geometry.measured
     right, doubt, wrong = _heights(s, reader)

@@ -11,8 +11,14 @@ that showed the problem; here a small network weighs them (:class:`HeightDecisio
 (``python -m vision.synthetic.fit_heights``), its band out of fold
 (:mod:`vision.synthetic.fitting`), a height wrong and sure costing as much as a wrong play.
 
-It decides only pictures read alone, with the set's thickness measured: with history the rules give
-the heights (a stack grows by one tile when its top letter changes), and without a measured
+It adds to the planes' lead (:func:`vision.upwords_reader.plane_height`, hand-set): a height is sure
+where either is. Priced as the fit prices a wrong height, the decision alone was sure of more
+heights under a leaning camera, but of fewer on dense boards seen nearly from overhead, where the
+planes barely move; together neither loses a height the other was sure of (and neither was wrong
+and sure on fresh scenes).
+
+It decides only pictures read alone, with the set's thickness measured: with history the rules
+give the heights (a stack grows by one tile when its top letter changes), and without a measured
 thickness no height from one picture is sure (:data:`vision.upwords_reader.UNMEASURED_FLAG`).
 """
 
