@@ -91,13 +91,11 @@ class HeightDecision(SpaceDecision):
     refit = "python -m vision.synthetic.fit_heights"
     file = HEIGHT_FILE
 
-    def confidence(self, evidence: np.ndarray) -> float:
-        """The height's confidence for the reader: 0.8 and over where the decision is sure the
-        planes' best height is right, under the reader's threshold (0.55 or 0.45) where it asks."""
+    def surely_right(self, evidence: np.ndarray) -> float | None:
+        """The height's confidence (0.8 and over) where the decision is sure the planes' best
+        height is right; None where it asks (the planes' lead alone then says how sure it is)."""
         q = float(self.probability(evidence[None])[0])
-        if q >= self.sure_tile:
-            return self.chance(q)[0]
-        return 0.55 if q >= 0.5 else 0.45
+        return self.chance(q)[0] if q >= self.sure_tile else None
 
 
 @cache

@@ -791,8 +791,9 @@ class UpwordsReader:
                                        self.planes.focal_source == "assumed",
                                        letter_conf if letter is not None else 0.0)
             self.height_evidence[(r, c)] = evidence
-            if self.height_decision is not None:  # sure where it is, or where the planes' lead is
-                geo_conf = max(geo_conf, self.height_decision.confidence(evidence))
+            sure = None if self.height_decision is None else self.height_decision.surely_right(evidence)
+            if sure is not None:  # sure where the decision is, or where the planes' lead is
+                geo_conf = max(geo_conf, sure)
         if letter is None and geo_conf < 0.6 and self.geometry.max_height > 1:
             height, letter, letter_conf, seen = self._lettered_plane(
                 warps, scores_arr, visible, wr, wc, height, (letter, letter_conf, seen))
