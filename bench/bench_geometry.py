@@ -38,7 +38,7 @@ from bench import options
 from vision.appearance import BoardAppearance
 from vision.learn_board import learn_grid
 from vision.planes import BoardPlanes
-from vision.set_geometry import measure_tile_height
+from vision.set_geometry import TileHeight, measure_tile_height
 from vision.synthetic.render import Rendered
 from vision.synthetic.scenes import Scene, grid_scene
 from vision.synthetic.train import taught_letters
@@ -58,11 +58,15 @@ def _geometries(s: Scene) -> tuple[dict[str, TileGeometry], float | None]:
         "given": TileGeometry.from_shape(s.face_frac, s.thickness_mm, 5, pitch),
         "assumed": assumed,
         "unmeasured": TileGeometry.from_shape(s.face_frac, 3.6, 5, 22.0, measured=False),
-        "measured": (TileGeometry.from_shape(s.face_frac, found.thickness_mm(22.0), 5, 22.0) if found
-                     else TileGeometry.from_shape(s.face_frac, 3.6, 5, 22.0, measured=False)),
+        "measured": _measured(s, found) or TileGeometry.from_shape(s.face_frac, 3.6, 5, 22.0, measured=False),
     }
     geometries["rules"] = geometries["measured"]
     return geometries, (None if found is None else found.ratio - s.thickness_mm / pitch)
+
+
+def _measured(s: Scene, found: TileHeight | None) -> TileGeometry | None:
+    """The reader's geometry from a measure (None: nothing measured)."""
+    return None if found is None else TileGeometry.from_shape(s.face_frac, found.thickness_mm(22.0), 5, 22.0)
 
 
 def _measured_from_play(s: Scene, frame: Rendered) -> TileGeometry | None:
@@ -70,7 +74,7 @@ def _measured_from_play(s: Scene, frame: Rendered) -> TileGeometry | None:
     cal = s.calibration
     stacks = {(r, c): h for r, row in enumerate(frame.heights) for c, h in enumerate(row) if h}
     found = measure_tile_height(frame.image, cal.corners, cal.rows, cal.cols, s.face_frac, stacks)
-    return None if found is None else TileGeometry.from_shape(s.face_frac, found.thickness_mm(22.0), 5, 22.0)
+    return _measured(s, found)
 
 
 def _reader(s: Scene, appearance: BoardAppearance, geometry: TileGeometry) -> UpwordsReader:

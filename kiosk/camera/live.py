@@ -357,12 +357,9 @@ def _thickness(cal: Calibration, cal_path: Path, reader: BoardReader) -> Thickne
 
     if cal.kind != "upwords" or cal.tile_height or not isinstance(reader, UpwordsReader):
         return None
-    import numpy as np
-
     from kiosk.camera.thickness import ThicknessFromPlays
 
-    matrix = None if cal.lens is None else np.array(cal.lens.camera_matrix, np.float64)
-    return ThicknessFromPlays(cal_path, reader, matrix)
+    return ThicknessFromPlays(cal_path, reader)
 
 
 def stacks_read(reader: UpwordsReader) -> FrameRead:

@@ -38,11 +38,9 @@ class ThicknessFromPlays:
     frames (the camera's worker thread, which also reads with ``reader``: the new geometry is put
     on between two reads)."""
 
-    def __init__(self, cal_path: Path, reader: UpwordsReader, camera_matrix: np.ndarray | None = None
-                 ) -> None:
+    def __init__(self, cal_path: Path, reader: UpwordsReader) -> None:
         self.cal_path = Path(cal_path)
         self.reader = reader
-        self.camera_matrix = camera_matrix
         self.measured: TileHeight | None = None
         self._stacks: Stacks | None = None
 
@@ -63,7 +61,8 @@ class ThicknessFromPlays:
         if stacks is None or self.measured is not None:
             return None
         r = self.reader
-        found = measure_tile_height(frame, r.corners, r.rows, r.cols, r.face_frac, stacks, self.camera_matrix)
+        # measured through the reader's own view of the board (its lens, or the focal it estimated)
+        found = measure_tile_height(frame, r.corners, r.rows, r.cols, r.face_frac, stacks, r.planes.K)
         if found is None:
             return None
         self.measured = found
