@@ -30,6 +30,10 @@ glare: :func:`vision.synthetic.scenes.changed_light`); train and held-out famili
 today's arm check beside its rules alone (without the fitted decision that clears a change of
 light: :data:`vision.arms.FITTED_DECISION` off) and the arm check that takes out only the whole
 picture's colour cast (:data:`vision.arms.LIGHT_FIELD` off too) as the baseline.
+``--any-skin``: the hands of any skin tone, darkest to palest
+(:func:`vision.synthetic.style.with_any_skin`), not the family's two; the rules are also run
+without the glare's edge check (:data:`vision.arms.GLARE_EDGE` off: a pale hand in a bright warm
+light adds light as a lamp does).
 """
 
 from __future__ import annotations
@@ -60,22 +64,24 @@ def _street_reader(s, keep_picture: bool) -> StreetReader:
 
 
 @lru_cache(maxsize=16)  # both checks read the same scenes: rendered once
-def _scene(kind: str, family: str, seed: int, light_change: bool) -> Scene:
+def _scene(kind: str, family: str, seed: int, light_change: bool, any_skin: bool = False) -> Scene:
     if kind == "street":
-        return street_scene(seed, family, n_frames=6, hand_chance=0.5, light_change=light_change)
+        return street_scene(seed, family, n_frames=6, hand_chance=0.5, light_change=light_change,
+                            any_skin=any_skin)
     return grid_scene(seed, family, kind, n_frames=6, hand_chance=0.5, sequence=True,
-                      light_change=light_change)
+                      light_change=light_change, any_skin=any_skin)
 
 
 def _flagged(flags) -> bool:
     return any("hand" in f for f in flags)
 
 
-def run(kind: str, family: str, seeds: range, keep_picture: bool, light_change: bool = False) -> dict:
+def run(kind: str, family: str, seeds: range, keep_picture: bool, light_change: bool = False,
+        any_skin: bool = False) -> dict:
     out = {"hand": 0, "hand_flagged": 0, "calm": 0, "calm_flagged": 0, "beside": 0, "beside_flagged": 0,
            "silent": 0, "times": []}
     for seed in seeds:
-        s = _scene(kind, family, seed, light_change)
+        s = _scene(kind, family, seed, light_change, any_skin)
         if kind == "street":
             reader = _street_reader(s, keep_picture)
         else:
@@ -115,25 +121,31 @@ def _line(r: dict) -> str:
             f"silently wrong {r['silent']:3d}")
 
 
-#: (light field, fitted decision, label): today's arm check, its rules alone, and the baseline
-CHECKS = ((True, True, "today"), (True, False, "rules alone"), (False, False, "baseline"))
+#: (light field, fitted decision, glare's edge, label): today's arm check, its rules alone, and
+#: the baseline
+CHECKS = ((True, True, True, "today"), (True, False, True, "rules alone"), (False, False, True, "baseline"))
+#: ... and with hands of any skin, the rules without the glare's edge check
+NO_EDGE = (True, False, False, "no edge")
 
 
-def light_change(base: int, n: int) -> None:
+def light_change(base: int, n: int, any_skin: bool = False) -> None:
     """Both families under a changed light, today's arm check beside its rules alone and the
-    baseline (:data:`CHECKS`)."""
-    print(f"light changed since calibration, skin-toned tables: {n} scenes per kind and family, 6 pictures "
-          f"each, a hand in about half; train seeds from {base}, held-out from {base + 10000}")
+    baseline (:data:`CHECKS`; ``any_skin``: hands of any tone, and :data:`NO_EDGE`)."""
+    skins = "hands of any skin tone" if any_skin else "the families' skin tones"
+    print(f"light changed since calibration, skin-toned tables, {skins}: {n} scenes per kind and family, "
+          f"6 pictures each, a hand in about half; train seeds from {base}, held-out from {base + 10000}")
     totals: dict = {}
+    checks = (*CHECKS, NO_EDGE) if any_skin else CHECKS
     for kind in LIGHT_KINDS:
         cols = []
         for family, start in (("train", base), ("held_out", base + 10000)):
-            for field, decided, label in CHECKS:
-                vision.arms.LIGHT_FIELD, vision.arms.FITTED_DECISION = field, decided
+            for field, decided, edge, label in checks:
+                arms = vision.arms
+                arms.LIGHT_FIELD, arms.FITTED_DECISION, arms.GLARE_EDGE = field, decided, edge
                 try:
-                    r = run(kind, family, range(start, start + n), True, light_change=True)
+                    r = run(kind, family, range(start, start + n), True, light_change=True, any_skin=any_skin)
                 finally:
-                    vision.arms.LIGHT_FIELD, vision.arms.FITTED_DECISION = True, True
+                    arms.LIGHT_FIELD, arms.FITTED_DECISION, arms.GLARE_EDGE = True, True, True
                 total = totals.setdefault((family, label), {})
                 for key in ("hand", "hand_flagged", "calm", "calm_flagged", "silent"):
                     total[key] = total.get(key, 0) + r[key]
@@ -149,7 +161,7 @@ def main() -> int:
     n = 3 if quick else 8
     if "--light-change" in rest:
         scenes = rest[rest.index("--scenes") + 1] if "--scenes" in rest[:-1] else None
-        light_change(args.seeds, int(scenes) if scenes and scenes.isdigit() else n)
+        light_change(args.seeds, int(scenes) if scenes and scenes.isdigit() else n, "--any-skin" in rest)
         return 0
     print(f"{n} scenes per kind and family, 6 pictures each, a hand in about half; seeds from {args.seeds}")
     for family, base in (("train", args.seeds), ("held_out", args.seeds + 10000)):

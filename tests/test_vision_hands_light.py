@@ -9,6 +9,7 @@ hand over the cells under the same light must still be seen. Rendered ``train``-
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
@@ -98,6 +99,51 @@ def test_a_white_sleeve_in_the_glare_is_still_an_arm(board) -> None:
     assert (covered > UNDER_HAND).sum() >= 2
 
 
+#: the palest skin a player may have (:data:`vision.synthetic.style.ANY_SKIN`)
+PALE_SKIN = (180, 200, 238)
+#: a light as bright and warm as the benchmarks' changes go: the pale hand's red is cut white
+BRIGHT_WARM = Effects(brightness=1.6, white_balance=(0.78, 1.0, 1.22))
+
+
+def _cells_under_arm(board_colour, effects: Effects, tip_towards: int | None = None, angle: float = 0.0,
+                     colour=PALE_SKIN) -> Callable[[LightThresholds], int]:
+    """How many cells the arm check's rules, with given thresholds, put under an arm on a plain
+    board of ``board_colour`` with a hand reaching to its middle (or halfway to corner
+    ``tip_towards``) in ``effects``."""
+    style = replace(STYLE, board=board_colour, floor=tuple(int(0.8 * v) for v in board_colour))
+    empty = render_upwords({}, pose=POSE, style=style, seed=1, board_seed=5)
+    teach = render_upwords(TILES, pose=POSE, style=style, seed=2, board_seed=5)
+    appearance = learn_grid(empty.image, empty.corners, 8, 8, 19.5 / 22, teach.image, TILES.keys())
+    corners = np.asarray(empty.corners, float).reshape(4, 2)
+    tip = corners.mean(axis=0) if tip_towards is None else 0.5 * (corners[tip_towards] + corners.mean(axis=0))
+    hand = Hand(tip=(float(tip[0]), float(tip[1])), angle_deg=angle, width_px=0.12 * empty.image_size[0],
+                colour=colour)
+    shot = render_upwords(TILES, pose=POSE, style=style, seed=3, board_seed=5,
+                          effects=replace(effects, hand=hand, hand_lit=True))
+    return lambda light: int((arm_candidate(shot.image, empty.corners, 8, 8, appearance.scene,
+                                            appearance.tile_lab, light=light)[0] > UNDER_HAND).sum())
+
+
+@pytest.mark.parametrize("board_colour", [(30, 30, 32), (45, 70, 105), (58, 62, 70)])
+def test_a_pale_hand_in_a_bright_warm_light_is_an_arm_not_a_lamp_s_glare(board_colour) -> None:
+    """With its red cut white a pale hand adds light alike in the channels left, as a lamp does,
+    and a plain board has no grain for it to hide: only its edge, a step where a glare fades,
+    tells them apart. Without that check the rules take it for glare."""
+    under_arm = _cells_under_arm(board_colour, BRIGHT_WARM)
+    assert under_arm(LightThresholds.load()) >= 2
+    assert under_arm(replace(LightThresholds.load(), glare_step=1.0)) == 0
+
+
+def test_a_white_sleeve_cut_white_in_a_bright_light_and_a_glare_is_still_an_arm() -> None:
+    """In a light half as bright again the sleeve, the pale table and the glare's middle are all
+    cut white, one white patch: only the light round the sleeve over the board, far short of
+    cutting it, tells it from the glare."""
+    under_arm = _cells_under_arm((58, 62, 70), replace(EDGE_GLARE, brightness=1.6), tip_towards=3,
+                                 angle=135.0, colour=(235, 240, 245))
+    assert under_arm(LightThresholds.load()) >= 2
+    assert under_arm(replace(LightThresholds.load(), glare_step=1.0)) == 0
+
+
 def test_the_light_thresholds_say_what_they_were_fitted_on() -> None:
     data = json.loads(LIGHT_FILE.read_text())
     facts = data["fitted_on"]
@@ -119,6 +165,15 @@ def test_thresholds_fitted_before_the_glare_s_grain_was_fitted_keep_its_old_valu
     older.write_text(json.dumps(data))
     assert LightThresholds.load(older) == replace(LightThresholds.load(), glare_grain=1.6)
     assert LightThresholds.load().glare_grain in LightThresholds.GLARE_GRAINS
+
+
+def test_thresholds_fitted_before_the_glare_s_edge_was_fitted_do_not_check_it(tmp_path) -> None:
+    older = tmp_path / "hands.json"
+    data = json.loads(LIGHT_FILE.read_text())
+    del data["thresholds"]["glare_step"]
+    older.write_text(json.dumps(data))
+    assert LightThresholds.load(older) == replace(LightThresholds.load(), glare_step=1.0)
+    assert LightThresholds.load().glare_step in LightThresholds.GLARE_STEPS
 
 
 def test_the_tiles_colour_in_a_brighter_light_is_measured_where_the_table_is_not_cut_white() -> None:

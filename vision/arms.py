@@ -110,7 +110,11 @@ class LightThresholds:
     ``glare_spread``: how alike the colour channels' added light must be for a lamp's glare to
     explain it (:func:`lamp_glare`; 0: glare is not taken out); ``glare_grain``: the factor within
     which glare keeps the grain under it (a hand hides a table's grain, glare dims it only where
-    it nearly cuts the picture white)."""
+    it nearly cuts the picture white); ``glare_step``: how sharp an edge glare may have, as a share
+    of its light: the most a part's added light may drop just beyond it (:func:`_stepped`), and
+    the most the light added round a part cut white may fall short of cutting it
+    (:func:`_short_of_white`): a glare fades out softly, a hand ends at its silhouette (1: not
+    checked)."""
 
     scale: float
     outlier: float
@@ -119,12 +123,14 @@ class LightThresholds:
     texture: float
     glare_spread: float = 0.0
     glare_grain: float = 1.6
+    glare_step: float = 1.0
 
     #: the candidates :meth:`fit` tries
     SCALES = (0.15, 0.25)
     OUTLIERS = (0.5, 0.7)
     GLARE_SPREADS = (0.0, 0.15, 0.25, 0.35)
     GLARE_GRAINS = (1.6, 2.5, 4.0)
+    GLARE_STEPS = (1.0, 0.4, 0.25)
     #: times the cast-only check's (CHROMA_CHANGE, ...): the field must lower false alarms by
     #: explaining the light, not by seeing less (wider thresholds, tried at 1.15, chose fewer
     #: false alarms on the fitting pictures and missed an arm over a board's frame elsewhere)
@@ -149,20 +155,20 @@ class LightThresholds:
         ``over_cells`` and ``hand``; ``flagged(example, candidate)``), then flags the fewest
         pictures without a hand: a missed hand can leave a cell read wrong and sure, a false
         alarm only makes the kiosk wait. Ties go to the most lenient (the surest to see hands
-        the fit never saw): the narrowest thresholds, the least taken for glare, the coarsest
-        field, the most of the picture left out of it."""
+        the fit never saw): the narrowest thresholds, the least taken for glare (its colour, grain
+        and edge held the tightest), the coarsest field, the most of the picture left out of it."""
         best: tuple | None = None
         calm = [e for e in data if not e.hand]
         over = [e for e in data if e.over_cells]
-        for scale, outlier, units, spread, grain in itertools.product(
-                cls.SCALES, cls.OUTLIERS, cls.UNITS, cls.GLARE_SPREADS, cls.GLARE_GRAINS):
-            if spread == 0 and grain != cls.GLARE_GRAINS[0]:
-                continue  # no glare taken out: its grain does not matter
+        for scale, outlier, units, spread, grain, step in itertools.product(
+                cls.SCALES, cls.OUTLIERS, cls.UNITS, cls.GLARE_SPREADS, cls.GLARE_GRAINS, cls.GLARE_STEPS):
+            if spread == 0 and (grain, step) != (cls.GLARE_GRAINS[0], cls.GLARE_STEPS[0]):
+                continue  # no glare taken out: its grain and edge do not matter
             candidate = cls(scale, outlier, CHROMA_CHANGE * units, LIGHT_CHANGE * units,
-                            TEXTURE_CHANGE * units, spread, grain)
+                            TEXTURE_CHANGE * units, spread, grain, step)
             alarms = sum(flagged(e, candidate) for e in calm)
             missed = sum(not flagged(e, candidate) for e in over)
-            key = (missed, alarms, units, spread, grain, -scale, -outlier)
+            key = (missed, alarms, units, spread, grain, step, -scale, -outlier)
             if best is None or key < best[0]:
                 best = (key, candidate, alarms, missed)
         assert best is not None
@@ -341,6 +347,10 @@ UNDER_HAND = 0.08
 #: Let the fitted decision (:mod:`vision.arm_decision`) clear a change the rules took for an arm
 #: that it is sure is light; off, the rules alone (the benchmark's comparison).
 FITTED_DECISION = True
+#: Tell a lamp's glare from a pale hand by its edge (:func:`_stepped`, :func:`_short_of_white`,
+#: where the fitted :attr:`LightThresholds.glare_step` checks it); off, by its colour and grain
+#: alone (the benchmark's comparison).
+GLARE_EDGE = True
 
 _STACKED_CACHE: list = []  # [(what :func:`_stacked` was given, what it gave)]: one board at a time
 _SCENE_CACHE: list = []  # [(the calibration picture, {how: what it gave})]: one board at a time
@@ -459,6 +469,11 @@ GLARE_LOST_REACH = 0.04
 GLARE_LOST_PX = 12
 #: The least light added (grey levels) that is counted as glare.
 GLARE_LEAST = 12.0
+#: A glare's edge is judged over this share of the picture's shorter side beyond it (a step
+#: within it is an edge) ...
+GLARE_STEP_REACH = 0.015
+#: ... in its parts of at least this many pixels (of the shrunk picture): specks have no edge.
+GLARE_PART_PX = 20
 #: Pixels cut white count as glare in a part with at least this many of glare's soft edge
 #: (pixels of the shrunk picture).
 GLARE_HALO_PX = 20
@@ -523,12 +538,64 @@ def lamp_glare(small: np.ndarray, scene: np.ndarray, light: LightThresholds) -> 
     near_lost = cv2.dilate(lost.astype(np.uint8), cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))) > 0
     glare = ~white & (level >= GLARE_LEAST) & alike & even & (kept | (n_free < 3)) & ~near_lost
+    if GLARE_EDGE and light.glare_step < 1.0:
+        glare &= ~_stepped(glare, level, light.glare_step)
     # White pixels are glare where they lie in glare, never alone: a white sleeve is white too,
     # but its edge is a step, no glare's slope.
     count, labels = cv2.connectedComponents((glare | white).astype(np.uint8), connectivity=8)
     halo = np.bincount(labels[glare], minlength=count) >= GLARE_HALO_PX
     halo[0] = False
-    return glare | (white & halo[labels])
+    white_glare = white & halo[labels]
+    if GLARE_EDGE and light.glare_step < 1.0 and white_glare.any():
+        # the light that would cut a pixel white: every channel over the top
+        cut = ((245.0 - lit) / tint).max(axis=2)
+        white_glare &= ~_short_of_white(white_glare, level, cut, light.glare_step)
+    return glare | white_glare
+
+
+def _stepped(glare: np.ndarray, level: np.ndarray, most: float) -> np.ndarray:
+    """The parts of ``glare`` whose edge is a step: where the light they add (``level``, grey
+    levels) drops, within :data:`GLARE_STEP_REACH` beyond their edge, by more than ``most`` of
+    what they add (its 90th percentile) and :data:`GLARE_GREYS` (the median along their outline).
+
+    Why: where a channel is cut white and the board is plain, a pale hand adds light as glare
+    does, alike in the channels left and with nothing under it to keep; but a lamp's light fades
+    out round its spot, while a hand ends at its silhouette. Only the outline counts (a tile in
+    the glare is a hole in it, not its edge), and not where it meets the picture's edge."""
+    h, w = glare.shape
+    filled = _holes_filled(glare.astype(np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= GLARE_PART_PX)
+    big = big[big > 0]
+    stepped = np.zeros(count, bool)
+    if not big.size:
+        return stepped[labels]
+    reach = max(1, round(GLARE_STEP_REACH * min(h, w)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    added = np.clip(level, 0.0, 255.0).astype(np.float32)
+    drop = added - cv2.erode(added, disc)
+    outline = (filled > 0) & (cv2.erode(filled, np.ones((3, 3), np.uint8)) == 0) & ~_border((h, w), reach + 1)
+    for k in big.tolist():
+        edge = outline & (labels == k)
+        if edge.sum() < reach:
+            continue
+        adds = float(np.percentile(added[(labels == k) & glare], 90))
+        stepped[k] = float(np.median(drop[edge])) > most * adds + GLARE_GREYS
+    return stepped[labels]
+
+
+def _short_of_white(white: np.ndarray, level: np.ndarray, cut: np.ndarray, most: float) -> np.ndarray:
+    """The pixels of ``white`` (cut white in every channel) that the light added round them would
+    not cut: the light added (``level``) filled in over them from what lies beyond them falls short
+    of what would cut them white (``cut``) by more than ``most`` of it and :data:`GLARE_GREYS`.
+
+    Why: a lamp's light is smooth, so where it cuts a pixel white the light it adds just beyond
+    is nearly as much; a pale arm or sleeve cut white in a weaker glare, or over a dark board that
+    no glare round it would cut, stands out from it. (A white tile, nearly cut already, needs
+    little.)"""
+    filled = cv2.inpaint(np.clip(level, 0.0, 255.0).astype(np.uint8), white.astype(np.uint8), 3,
+                         cv2.INPAINT_TELEA).astype(np.float32)
+    return white & (cut - filled > most * cut + GLARE_GREYS)
 
 
 def _block_medians(diff: np.ndarray, usable: np.ndarray, block: int) -> np.ndarray:

@@ -6,8 +6,11 @@ pictures only. Here every decision the light correction adds (:mod:`vision.arms`
 :func:`vision.arms._light_field`) is measured on ``train``-family scenes
 (:mod:`vision.synthetic.scenes`), half of them on a skin-toned table with the light changed
 since calibration (``light_change``), half as the scenes always were, a hand in about half the
-pictures. The output is ``vision/models/hands.json``, with the seed, the counts and the date it
-was fitted on; the same seed gives the same file (but its date).
+pictures; every other scene's hands of any skin tone (``any_skin``: a pale hand in a warm light
+over a plain board adds light as a lamp's glare does), and every other pair's changed light under
+a harsh lamp's glare (``harsh_glare``: the glare the arm check must still take out). The output
+is ``vision/models/hands.json``, with the seed, the counts and the date it was fitted on; the
+same seed gives the same file (but its date).
 
 The ``held_out`` family is never read here: the benchmark (``python -m bench hands
 --light-change``) measures on it.
@@ -79,14 +82,17 @@ def examples(seed: int, counts: dict[str, int], family: str = "train") -> Iterat
     light), scene seeds drawn from ``seed``."""
     rng = np.random.default_rng(seed)
     for kind, n in counts.items():
-        for _ in range(n):
+        for i in range(n):
             scene_seed = int(rng.integers(0, 2**31 - 1))
+            any_skin = i % 2 == 1
             for light in (True, False):
                 if kind == "street":
-                    s = street_scene(scene_seed, family, n_frames=FRAMES, hand_chance=0.5, light_change=light)
+                    s = street_scene(scene_seed, family, n_frames=FRAMES, hand_chance=0.5, light_change=light,
+                                     any_skin=any_skin)
                 else:
+                    harsh = light and i // 2 % 2 == 1
                     s = grid_scene(scene_seed, family, kind, n_frames=FRAMES, hand_chance=0.5, sequence=True,
-                                   light_change=light)
+                                   light_change=light, any_skin=any_skin, harsh_glare=harsh)
                 yield from examples_of(s, light)
 
 
