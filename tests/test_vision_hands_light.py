@@ -158,22 +158,18 @@ def test_unreadable_light_thresholds_say_how_to_refit(tmp_path) -> None:
         LightThresholds.load(broken)
 
 
-def test_thresholds_fitted_before_the_glare_s_grain_was_fitted_keep_its_old_value(tmp_path) -> None:
+@pytest.mark.parametrize(("field", "before", "candidates"), [
+    ("glare_grain", 1.6, LightThresholds.GLARE_GRAINS),  # its value before it was fitted
+    ("glare_step", 1.0, LightThresholds.GLARE_STEPS),  # the glare's edge not checked
+])
+def test_thresholds_fitted_before_a_threshold_was_keep_its_value_from_before(tmp_path, field, before,
+                                                                            candidates) -> None:
     older = tmp_path / "hands.json"
     data = json.loads(LIGHT_FILE.read_text())
-    del data["thresholds"]["glare_grain"]
+    del data["thresholds"][field]
     older.write_text(json.dumps(data))
-    assert LightThresholds.load(older) == replace(LightThresholds.load(), glare_grain=1.6)
-    assert LightThresholds.load().glare_grain in LightThresholds.GLARE_GRAINS
-
-
-def test_thresholds_fitted_before_the_glare_s_edge_was_fitted_do_not_check_it(tmp_path) -> None:
-    older = tmp_path / "hands.json"
-    data = json.loads(LIGHT_FILE.read_text())
-    del data["thresholds"]["glare_step"]
-    older.write_text(json.dumps(data))
-    assert LightThresholds.load(older) == replace(LightThresholds.load(), glare_step=1.0)
-    assert LightThresholds.load().glare_step in LightThresholds.GLARE_STEPS
+    assert LightThresholds.load(older) == replace(LightThresholds.load(), **{field: before})
+    assert getattr(LightThresholds.load(), field) in candidates
 
 
 def test_the_tiles_colour_in_a_brighter_light_is_measured_where_the_table_is_not_cut_white() -> None:
