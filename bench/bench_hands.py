@@ -136,11 +136,11 @@ def light_change(base: int, n: int, any_skin: bool = False) -> None:
           f"6 pictures each, a hand in about half; train seeds from {base}, held-out from {base + 10000}")
     totals: dict = {}
     checks = (*CHECKS, NO_EDGE) if any_skin else CHECKS
+    arms = vision.arms
     for kind in LIGHT_KINDS:
         cols = []
         for family, start in (("train", base), ("held_out", base + 10000)):
             for field, decided, edge, label in checks:
-                arms = vision.arms
                 arms.LIGHT_FIELD, arms.FITTED_DECISION, arms.GLARE_EDGE = field, decided, edge
                 try:
                     r = run(kind, family, range(start, start + n), True, light_change=True, any_skin=any_skin)

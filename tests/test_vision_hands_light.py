@@ -105,8 +105,9 @@ PALE_SKIN = (180, 200, 238)
 BRIGHT_WARM = Effects(brightness=1.6, white_balance=(0.78, 1.0, 1.22))
 
 
-def _cells_under_arm(board_colour, effects: Effects, tip_towards: int | None = None, angle: float = 0.0,
-                     colour=PALE_SKIN) -> Callable[[LightThresholds], int]:
+def _cells_under_arm(board_colour: tuple[int, int, int], effects: Effects, tip_towards: int | None = None,
+                     angle: float = 0.0, colour: tuple[int, int, int] = PALE_SKIN
+                     ) -> Callable[[LightThresholds], int]:
     """How many cells the arm check's rules, with given thresholds, put under an arm on a plain
     board of ``board_colour`` with a hand reaching to its middle (or halfway to corner
     ``tip_towards``) in ``effects``."""

@@ -7,10 +7,10 @@ pictures only. Here every decision the light correction adds (:mod:`vision.arms`
 (:mod:`vision.synthetic.scenes`), half of them on a skin-toned table with the light changed
 since calibration (``light_change``), half as the scenes always were, a hand in about half the
 pictures; every other scene's hands of any skin tone (``any_skin``: a pale hand in a warm light
-over a plain board adds light as a lamp's glare does), and every other pair's changed light under
-a harsh lamp's glare (``harsh_glare``: the glare the arm check must still take out). The output
-is ``vision/models/hands.json``, with the seed, the counts and the date it was fitted on; the
-same seed gives the same file (but its date).
+over a plain board adds light as a lamp's glare does), and every other pair of board scenes'
+changed light under a harsh lamp's glare (``harsh_glare``: the glare the arm check must still
+take out). The output is ``vision/models/hands.json``, with the seed, the counts and the date it
+was fitted on; the same seed gives the same file (but its date).
 
 The ``held_out`` family is never read here: the benchmark (``python -m bench hands
 --light-change``) measures on it.
