@@ -474,6 +474,9 @@ GLARE_LEAST = 12.0
 GLARE_STEP_REACH = 0.015
 #: ... in its parts of at least this many pixels (of the shrunk picture): specks have no edge.
 GLARE_PART_PX = 20
+#: The light added round a patch cut white is filled in over it from this many pixels beyond
+#: it (of the shrunk picture; :func:`_short_of_white`): the glare's rim, not the far side of it.
+GLARE_FILL_PX = 3
 #: Pixels cut white count as glare in a part with at least this many of glare's soft edge
 #: (pixels of the shrunk picture).
 GLARE_HALO_PX = 20
@@ -593,7 +596,7 @@ def _short_of_white(white: np.ndarray, level: np.ndarray, cut: np.ndarray, most:
     is nearly as much; a pale arm or sleeve cut white in a weaker glare, or over a dark board that
     no glare round it would cut, stands out from it. (A white tile, nearly cut already, needs
     little.)"""
-    filled = cv2.inpaint(np.clip(level, 0.0, 255.0).astype(np.uint8), white.astype(np.uint8), 3,
+    filled = cv2.inpaint(np.clip(level, 0.0, 255.0).astype(np.uint8), white.astype(np.uint8), GLARE_FILL_PX,
                          cv2.INPAINT_TELEA).astype(np.float32)
     return white & (cut - filled > most * cut + GLARE_GREYS)
 
