@@ -300,6 +300,11 @@ def audit(ui: Any) -> Steps:
     ui.clear_banners()
     yield
     _audit(ui, "start")
+    ui.app.banner.show("Saved.", "info")  # a one-line message is tapped away like any button
+    yield
+    _audit(ui, "one-line message")
+    ui.clear_banners()
+    yield
     yield from ui.press("start.name.0")
     _audit(ui, "names")
     yield from ui.press("names.cancel")

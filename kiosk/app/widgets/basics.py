@@ -395,7 +395,9 @@ class Banner(BoxLayout):
             self.label.texture_update()
             if self.label.texture_size[1] + 22 <= most:
                 break
-        self.height = min(most, max(52, self.label.texture_size[1] + 22))
+        # The whole message is the button that taps it away: a full touch target, even on one line.
+        pad = self.padding[1] + self.padding[3]
+        self.height = min(most, max(theme.TOUCH + pad, self.label.texture_size[1] + 22))
         self.opacity, self.disabled = 1, False
         if level != "error":
             self._fade = Clock.schedule_once(lambda _dt: self.hide(), self.INFO_SECONDS)
