@@ -178,3 +178,30 @@ def test_the_gate_holds_its_clear_frame_across_a_play_that_brought_a_new_light()
     assert all(s.state == "obstructed" for s in carried[4:7]), "the hand is waited for"
     assert all(s.hand_free and s.state != "obstructed" for s in carried[7:])
     assert all(s.state == "obstructed" for s in states[False][4:])
+
+
+def test_a_hand_the_check_missed_once_while_it_held_still_is_not_carried_as_clear() -> None:
+    """A hand comes in and holds still over the board for over a second; the hand check sees it
+    on every frame but one. The frame it missed followed one with the hand, so it is no clear
+    frame to carry: every later frame with the hand is asked again and waited for, and the board
+    is never steady with the hand over it."""
+    from vision.stability import SteadinessGate
+    from vision.synthetic.render import Effects, Hand, Pose, render_upwords
+
+    pose = Pose(tilt_deg=22, yaw_deg=6)
+    board = {(3, 3): ("O", 1), (3, 4): ("N", 1)}
+    hand = Hand(tip=(560, 330), angle_deg=15, width_px=90)
+    rooms = ([Effects(noise_sigma=2.0, noise_seed=k) for k in range(4)]
+             + [Effects(noise_sigma=2.0, noise_seed=10 + k, hand=hand) for k in range(12)])
+    shots = [render_upwords(board, pose=pose, effects=room, seed=3, board_seed=5) for room in rooms]
+    missed = 5  # the second frame with the hand
+    index = {id(s.image): k for k, s in enumerate(shots)}
+    for given in (shots[0].corners, None):  # compared beyond the cells, or the whole picture
+        gate = SteadinessGate(lambda f: f, 8, 8, stillness=stillness_decision(), corners=given,
+                              stillness_beyond=stillness_beyond_decision(),
+                              hand_over_board=lambda f: index[id(f)] >= 4 and index[id(f)] != missed)
+        states = [gate.update(s.image, k / 10) for k, s in enumerate(shots)]
+        assert states[missed].state != "obstructed"  # the miss itself: the check alone said so
+        later = states[missed + 1:]
+        assert all(s.state == "obstructed" and not s.hand_free for s in later), [s.state for s in later]
+        assert not any(s.steady for s in states[4:])

@@ -91,6 +91,7 @@ class SteadinessGate:
         self.stillness, self.stillness_beyond = stillness, stillness_beyond
         self._clear: np.ndarray | None = None  # the last still frame the hand check passed (log_picture)
         self._previous: np.ndarray | None = None  # the frame before (log_picture)
+        self._previous_clear = False  # whether the frame before had no hand over the board
         self.corners = corners
         # beyond the playing area, on a log_picture of this shape (None: too little shows)
         self._beyond: tuple[tuple[int, ...], np.ndarray | None] | None = None
@@ -113,15 +114,18 @@ class SteadinessGate:
                      and stillness.nothing_came_in(self._clear, now, beyond))
         obstructed = False if hand_free else self._hand_check(frame, top)
         if stillness is not None and now is not None and not hand_free:
-            # Carried from a frame the check passed only if nothing moved into it either: a hand
-            # the check missed while it moved is no clear frame to carry.
+            # Carried from a frame the check passed only if nothing moved into it from a frame
+            # that was clear too: a hand the check missed while it moved is no clear frame to
+            # carry, nor is one it missed once while the hand it saw in the frame before held still
+            # (a hand seen leaves only by moving).
             still = previous is not None and stillness.nothing_came_in(previous, now, beyond)
-            if still and not obstructed:
+            if still and not obstructed and self._previous_clear:
                 self._clear = now
             elif beyond is None:
                 # the whole picture compared: after a play its tiles differ from any clear frame
                 # before it, which so says nothing more
                 self._clear = None
+        self._previous_clear = not obstructed
         if obstructed:
             self._last, self._still_since = gray, None
             return Steadiness("obstructed", timestamp)
