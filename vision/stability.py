@@ -69,9 +69,9 @@ class SteadinessGate:
     check when it kept its picture (:func:`vision.hands.hand_over_board`: any colour of hand,
     and a red or pink board is not a hand). Without it, skin-coloured pixels on the board.
     ``stillness``: when given, a frame that differs by the light alone from the last one the
-    hand check passed, itself no different from the frame before, is clear without asking the
-    check again (:mod:`vision.stillness`: a hand cannot come in without changing the picture
-    where it goes). ``corners``: the playing area's in the frame; given them and
+    hand check passed, itself no different from the frame before and that one clear too, is clear
+    without asking the check again (:mod:`vision.stillness`: a hand cannot come in without changing
+    the picture where it goes). ``corners``: the playing area's in the frame; given them and
     ``stillness_beyond``, where the board leaves a band all round the picture only the picture
     beyond it is compared, by that decision (:func:`vision.stillness.beyond_the_cells`: an arm
     must cross it to reach the cells), and a clear frame stays the one to compare with across a
