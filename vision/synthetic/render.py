@@ -135,8 +135,9 @@ class Rendered:
 
 def _table(rng: np.random.Generator, size: tuple[int, int], look: BoardStyle | None = None) -> np.ndarray:
     """The table top: wood (warm, grain along one axis; a random brown unless the look gives its
-    colour), cloth (a fine weave), carpet (coarse speckle), cork (pressed granules), a printed
-    cloth (a repeated motif in darker and lighter ink) or a plain surface."""
+    colour), cloth (a fine weave), carpet (coarse speckle), cork (pressed granules), a check or a
+    striped cloth (bands of a darker dye), a printed cloth (a repeated motif in darker and lighter
+    ink) or a plain surface."""
     look = look or BoardStyle()
     w, h = size
     if look.table == "wood" or look.table_colour is None:
@@ -158,6 +159,8 @@ def _table(rng: np.random.Generator, size: tuple[int, int], look: BoardStyle | N
         grains = cv2.GaussianBlur(grains, (0, 0), 1.6)
         grains *= 30.0 / max(float(grains.std()), 1e-6)
         table *= 1.0 + grains[..., None] / 255.0 * np.float32([1.2, 1.0, 0.8])
+    elif look.table in ("check", "stripes"):
+        table += _woven_bands(rng, (h, w), look.table == "check")
     elif look.table == "printed":
         period = float(rng.uniform(28.0, 60.0))
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -169,6 +172,23 @@ def _table(rng: np.random.Generator, size: tuple[int, int], look: BoardStyle | N
         table += cv2.GaussianBlur(dot, (0, 0), 0.7)[..., None] * ink + cv2.GaussianBlur(ring, (0, 0), 0.7)[
             ..., None] * second
     return np.clip(table, 0, 255).astype(np.uint8)
+
+
+def _woven_bands(rng: np.random.Generator, shape: tuple[int, int], check: bool) -> np.ndarray:
+    """A cloth's dyed bands (h x w x 3, to add to its colour): stripes at some angle, or a check
+    (stripes both ways, darker where they cross), softened as a weave blurs them."""
+    h, w = shape
+    period = float(rng.uniform(18.0, 80.0))
+    share = float(rng.uniform(0.25, 0.6))
+    angle = float(rng.uniform(0.0, np.pi))
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    along = xx * np.float32(np.cos(angle)) + yy * np.float32(np.sin(angle))
+    bands = ((along % period) < share * period).astype(np.float32)
+    if check:
+        across = -xx * np.float32(np.sin(angle)) + yy * np.float32(np.cos(angle))
+        bands = 0.5 * (bands + ((across % period) < share * period).astype(np.float32))
+    dye = np.float32(rng.uniform(-100.0, -30.0, 3))
+    return cv2.GaussianBlur(bands, (0, 0), 0.8)[..., None] * dye
 
 
 def _paste_plane(image: np.ndarray, texture: np.ndarray, camera: PinholeCamera, margin_mm: float) -> None:

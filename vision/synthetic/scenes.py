@@ -31,6 +31,7 @@ from vision.synthetic.style import (
     random_style,
     random_tile_shape,
     with_any_skin,
+    with_any_table,
     with_wider_faces,
 )
 from vision.synthetic.teach import layout as teaching_layout
@@ -102,10 +103,15 @@ def _skin(seed: int, style: BoardStyle, any_skin: bool) -> BoardStyle:
     return with_any_skin(np.random.default_rng([seed, 0x5E1F]), style) if any_skin else style
 
 
-def _light_table(rng: np.random.Generator, style: BoardStyle, family: str) -> BoardStyle:
+def _light_table(rng: np.random.Generator, style: BoardStyle, family: str, seed: int, any_table: bool
+                 ) -> BoardStyle:
+    """The table a light-change scene stands on: the family's (:data:`LIGHT_CHANGE_TABLES`), or with
+    ``any_table`` one of any make and tone (drawn from its own generator, after the family's draw,
+    so the light's draws and the rest of the scene are as without)."""
     kind, colour = LIGHT_CHANGE_TABLES[family][int(rng.integers(0, len(LIGHT_CHANGE_TABLES[family])))]
-    return replace(style, table=kind, table_colour=tuple(int(np.clip(v + rng.normal(0, 10), 0, 255))
-                                                         for v in colour))
+    style = replace(style, table=kind, table_colour=tuple(int(np.clip(v + rng.normal(0, 10), 0, 255))
+                                                          for v in colour))
+    return with_any_table(np.random.default_rng([seed, 0x7AB1E]), style) if any_table else style
 
 
 #: A harsh lamp's glare (:func:`changed_light` with ``harsh_glare``): on every picture, up to this
@@ -183,7 +189,7 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
                max_tilt: float = 35.0, hand_chance: float = 0.15, sequence: bool = False,
                fill: float | None = None, any_set: bool = False, min_tilt: float = 0.0,
                light_change: bool = False, clean_frames: bool = False, wider_faces: bool = False,
-               harsh_glare: bool = False, any_skin: bool = False) -> Scene:
+               harsh_glare: bool = False, any_skin: bool = False, any_table: bool = False) -> Scene:
     """An Upwords (8x8, 10x10, stacks) or crossword-style 15x15 (loose flat tiles) scene.
 
     ``sequence``: the frames are one game, turn by turn (for reading with history); otherwise
@@ -202,7 +208,9 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
     family's (:func:`vision.synthetic.style.with_wider_faces`); the rest of the scene is as
     without. ``harsh_glare``: with ``light_change``, a lamp's glare on every picture, stronger and
     wider than the benchmarks' (:func:`changed_light`). ``any_skin``: the hands' skin of any tone
-    (:func:`vision.synthetic.style.with_any_skin`); the rest of the scene is as without."""
+    (:func:`vision.synthetic.style.with_any_skin`); ``any_table``: with ``light_change``, a table of
+    any make and tone (:func:`vision.synthetic.style.with_any_table`); the rest of the scene is as
+    without."""
     rng = np.random.default_rng(seed)
     style = _skin(seed, random_style(rng, family), any_skin)
     faces_rng = np.random.default_rng([seed, 0x1E77])
@@ -210,7 +218,7 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
         style = with_wider_faces(faces_rng, style)
     light_rng = _light_rng(seed)
     if light_change:
-        style = _light_table(light_rng, style, family)
+        style = _light_table(light_rng, style, family, seed, any_table)
     shape = random_tile_shape(rng, family)
     if wider_faces:
         shape = {"face_frac": float(faces_rng.uniform(*WIDER_FACE_FRAC)),
@@ -270,17 +278,17 @@ def game_words() -> list[str]:
 
 def street_scene(seed: int, family: str = "train", n_frames: int = 3, max_tilt: float = 35.0,
                  hand_chance: float = 0.15, light_change: bool = False, sequence: bool = False,
-                 clean_frames: bool = False, words: Sequence[str] | None = None, any_skin: bool = False
-                 ) -> Scene:
+                 clean_frames: bool = False, words: Sequence[str] | None = None, any_skin: bool = False,
+                 any_table: bool = False) -> Scene:
     """A Word on the Street scene: the start position, then tiles pushed about and captured
-    (``light_change``, ``clean_frames``, ``any_skin``: as :func:`grid_scene`'s). ``sequence``: the
-    frames are one game, turn by turn (:func:`_street_turns`, each turn a word drawn from ``words``,
-    or random letters); otherwise each is an independent random street."""
+    (``light_change``, ``clean_frames``, ``any_skin``, ``any_table``: as :func:`grid_scene`'s).
+    ``sequence``: the frames are one game, turn by turn (:func:`_street_turns`, each turn a word
+    drawn from ``words``, or random letters); otherwise each is an independent random street."""
     rng = np.random.default_rng(seed)
     style = _skin(seed, random_style(rng, family), any_skin)
     light_rng = _light_rng(seed)
     if light_change:
-        style = _light_table(light_rng, style, family)
+        style = _light_table(light_rng, style, family, seed, any_table)
     shape = random_tile_shape(rng, family)
     pitch = float(rng.uniform(26.0, 32.0))
     spec = StreetSpec(pitch_mm=pitch, lane_mm=pitch * float(rng.uniform(0.9, 1.1)),
