@@ -39,7 +39,7 @@ STILLNESS_FILE = Path(__file__).with_name("models") / "stillness.json"
 #: The decision fitted on the picture beyond the playing area (:func:`beyond_the_cells`).
 STILLNESS_BEYOND_FILE = STILLNESS_FILE.with_name("stillness_beyond.json")
 #: The levels (log light, after the light's field is taken out) the fit chooses among.
-LEVELS = (0.03, 0.04, 0.05, 0.065, 0.08, 0.1, 0.13, 0.17, 0.22)
+LEVELS = (0.03, 0.04, 0.05, 0.065, 0.08, 0.1, 0.13, 0.17, 0.22, 0.28, 0.36, 0.45, 0.6)
 #: Blocks across the picture's longer side over which the light's field is taken (its median in
 #: each): a lamp's gradient, a person's soft shadow or a patch of glare spans several, a hand's
 #: reach into the picture is about one wide.

@@ -4,7 +4,9 @@ The arm check's rules (:mod:`vision.arms`) flag every change that comes in from 
 arm does; here they are run on ``train``-family scenes (:mod:`vision.synthetic.scenes`) of every
 board kind, two in three on a skin-toned table with the light changed since calibration, a hand
 in about half the pictures (in half the scenes of any skin tone, darker and paler than the
-family's two: :func:`vision.synthetic.style.with_any_skin`), and Word on the Street games turn
+family's two: :func:`vision.synthetic.style.with_any_skin`; in half the scenes with the light
+changed the table of any make and tone, a check or a stripe among them:
+:func:`vision.synthetic.style.with_any_table`), and Word on the Street games turn
 by turn (tiles captured beside the street, as a real game leaves them). Every picture the rules
 flag (a cell more than :data:`vision.arms.UNDER_HAND` under an arm) is a row of
 :func:`vision.arm_decision.arm_evidence`: an arm if a hand is over the cells and the rules flag
@@ -56,15 +58,16 @@ def per_scene(seed: int) -> tuple[np.ndarray, np.ndarray]:
     kind = KINDS[seed % len(KINDS)]
     light_change = (seed // len(KINDS)) % 3 != 0
     any_skin = (seed // (3 * len(KINDS))) % 2 == 1
+    any_table = (seed // (6 * len(KINDS))) % 2 == 1
     if kind == "street game":
         scene = street_scene(seed, "train", n_frames=14, hand_chance=0.3, light_change=light_change,
-                             sequence=True, any_skin=any_skin)
+                             sequence=True, any_skin=any_skin, any_table=any_table)
     elif kind == "street":
         scene = street_scene(seed, "train", n_frames=6, hand_chance=0.5, light_change=light_change,
-                             any_skin=any_skin)
+                             any_skin=any_skin, any_table=any_table)
     else:
         scene = grid_scene(seed, "train", kind, n_frames=6, hand_chance=0.5, sequence=True,
-                           light_change=light_change, any_skin=any_skin)
+                           light_change=light_change, any_skin=any_skin, any_table=any_table)
     return scene_rows(scene, light_change)
 
 

@@ -9,7 +9,9 @@ since calibration (``light_change``), half as the scenes always were, a hand in 
 pictures; every other scene's hands of any skin tone (``any_skin``: a pale hand in a warm light
 over a plain board adds light as a lamp's glare does), and every other pair of board scenes'
 changed light under a harsh lamp's glare (``harsh_glare``: the glare the arm check must still
-take out). The output is ``vision/models/hands.json``, with the seed, the counts and the date it
+take out); half the scenes with the light changed stand on a table of any make and tone
+(``any_table``: a check or a stripe changes under a new light band by band, as a plain table does
+not). The output is ``vision/models/hands.json``, with the seed, the counts and the date it
 was fitted on; the same seed gives the same file (but its date).
 
 The ``held_out`` family is never read here: the benchmark (``python -m bench hands
@@ -85,14 +87,16 @@ def examples(seed: int, counts: dict[str, int], family: str = "train") -> Iterat
         for i in range(n):
             scene_seed = int(rng.integers(0, 2**31 - 1))
             any_skin = i % 2 == 1
+            any_table = i % 4 in (0, 3)  # with and without any skin, with and without harsh glare
             for light in (True, False):
                 if kind == "street":
                     s = street_scene(scene_seed, family, n_frames=FRAMES, hand_chance=0.5, light_change=light,
-                                     any_skin=any_skin)
+                                     any_skin=any_skin, any_table=any_table)
                 else:
                     harsh = light and i // 2 % 2 == 1
                     s = grid_scene(scene_seed, family, kind, n_frames=FRAMES, hand_chance=0.5, sequence=True,
-                                   light_change=light, any_skin=any_skin, harsh_glare=harsh)
+                                   light_change=light, any_skin=any_skin, harsh_glare=harsh,
+                                   any_table=any_table)
                 yield from examples_of(s, light)
 
 
