@@ -92,6 +92,12 @@ def _jitter(rng: np.random.Generator, colour: BGR, amount: float) -> BGR:
     return tuple(int(np.clip(v + rng.normal(0, amount), 0, 255)) for v in colour)  # type: ignore[return-value]
 
 
+def _between(t: float, extremes: tuple[BGR, BGR]) -> BGR:
+    """The colour ``t`` of the way from the first of ``extremes`` to the second (unrounded: jitter it)."""
+    dark, pale = extremes
+    return tuple(d + t * (p - d) for d, p in zip(dark, pale, strict=True))  # type: ignore[return-value]
+
+
 def _pick(rng: np.random.Generator, options: tuple) -> object:
     return options[int(rng.integers(0, len(options)))]
 
@@ -155,10 +161,8 @@ def with_any_skin(rng: np.random.Generator, style: BoardStyle) -> BoardStyle:
 
     Why: a decision fitted on arms of two skin tones learns what an arm of those looks like; an arm
     darker or paler than both, at a table nobody here drew, can look to it like a shadow or a glare."""
-    t = float(rng.uniform(0.0, 1.0))
-    dark, pale = ANY_SKIN
-    tone = tuple(d + t * (p - d) for d, p in zip(dark, pale, strict=True))
-    return replace(style, skin=_jitter(rng, tone, 8))  # type: ignore[arg-type]
+    tone = _between(float(rng.uniform(0.0, 1.0)), ANY_SKIN)
+    return replace(style, skin=_jitter(rng, tone, 8))
 
 
 #: The makes of table :func:`with_any_table` draws. The held-out family's printed motif and plain
@@ -175,10 +179,8 @@ def with_any_table(rng: np.random.Generator, style: BoardStyle) -> BoardStyle:
     Why: a decision fitted on a few plain, finely textured tables learns what light does to those;
     on a check or a stripe the same light leaves the pattern's dark and pale bands changed by
     different amounts, and such a decision takes that for something come in."""
-    t = float(rng.uniform(0.0, 1.0))
-    dark, pale = ANY_TABLE_TONES
-    tone = tuple(d + t * (p - d) for d, p in zip(dark, pale, strict=True))
-    return replace(style, table=str(_pick(rng, ANY_TABLE_KINDS)), table_colour=_jitter(rng, tone, 12))  # type: ignore[arg-type]
+    tone = _between(float(rng.uniform(0.0, 1.0)), ANY_TABLE_TONES)
+    return replace(style, table=str(_pick(rng, ANY_TABLE_KINDS)), table_colour=_jitter(rng, tone, 12))
 
 
 def random_style(rng: np.random.Generator, family: str = "train") -> BoardStyle:
