@@ -46,7 +46,9 @@ class Steadiness:
     cells that differ from the last steady picture (only meaningful when steady).
     ``hand_free``: the frame differs by the light alone from one the hand check passed, in which
     nothing moved (:mod:`vision.stillness`), so no hand can be in it, whatever the check would
-    say of it alone.
+    say of it alone. ``quiet``: seconds the picture has not moved, whatever the state (a hand
+    that holds still over the board for long is rare: a picture waited on that long may be a
+    change of light the checks could not tell, which the players can settle).
     """
 
     state: str
@@ -54,6 +56,7 @@ class Steadiness:
     changed: frozenset[tuple[int, int]] = frozenset()
     motion: float = 0.0
     hand_free: bool = False
+    quiet: float = 0.0
 
     @property
     def steady(self) -> bool:
@@ -97,6 +100,9 @@ class SteadinessGate:
         self._beyond: tuple[tuple[int, ...], np.ndarray | None] | None = None
         self._last: np.ndarray | None = None
         self._still_since: float | None = None
+        self._quiet_since: float | None = None  # since when the picture has not moved, any state
+        # the board as the players said it was clear, without a stillness decision to carry it
+        self._vouched: np.ndarray | None = None
         self._reference_image: np.ndarray | None = None  # the last accepted steady picture
 
     def _cells(self, gray: np.ndarray) -> np.ndarray:
@@ -105,14 +111,20 @@ class SteadinessGate:
 
     def update(self, frame: np.ndarray, timestamp: float) -> Steadiness:
         top = self.warp(frame)
-        gray = cv2.GaussianBlur(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+        gray = self._gray(top)
+        motion = self._motion(gray, self._last)
+        if self._quiet_since is None or motion > self.motion_level:
+            self._quiet_since = timestamp
+        quiet = timestamp - self._quiet_since
         now = None if self.stillness is None else log_picture(frame)
         previous, self._previous = self._previous, now
         beyond = None if now is None else self._beyond_the_cells(frame, now)
         stillness = self.stillness if beyond is None else self.stillness_beyond
         hand_free = (stillness is not None and now is not None and self._clear is not None
                      and stillness.nothing_came_in(self._clear, now, beyond))
-        obstructed = False if hand_free else self._hand_check(frame, top)
+        if self._vouched is not None and self._motion(gray, self._vouched) > self.motion_level:
+            self._vouched = None  # the picture changed since the players said it was clear
+        obstructed = False if hand_free or self._vouched is not None else self._hand_check(frame, top)
         if stillness is not None and now is not None and not hand_free:
             # Carried from a frame the check passed only if nothing moved into it from a frame
             # that was clear too: a hand the check missed while it moved is no clear frame to
@@ -126,20 +138,16 @@ class SteadinessGate:
                 # before it, which so says nothing more
                 self._clear = None
         self._previous_clear = not obstructed
-        if obstructed:
-            self._last, self._still_since = gray, None
-            return Steadiness("obstructed", timestamp)
-        motion = 0.0
-        if self._last is not None:
-            diff = cv2.absdiff(gray, self._last)
-            motion = float(self._cells(diff).max())
         self._last = gray
+        if obstructed:
+            self._still_since = None
+            return Steadiness("obstructed", timestamp, motion=motion, quiet=quiet)
         if self._still_since is None or motion > self.motion_level:
             self._still_since = timestamp
             state = "moving" if motion > self.motion_level else "settling"
-            return Steadiness(state, timestamp, motion=motion, hand_free=hand_free)
+            return Steadiness(state, timestamp, motion=motion, hand_free=hand_free, quiet=quiet)
         if timestamp - self._still_since < self.still_for:
-            return Steadiness("settling", timestamp, motion=motion, hand_free=hand_free)
+            return Steadiness("settling", timestamp, motion=motion, hand_free=hand_free, quiet=quiet)
         if self._reference_image is None:
             changed = frozenset((r, c) for r in range(self.rows) for c in range(self.cols))
         else:
@@ -148,7 +156,37 @@ class SteadinessGate:
             per_cell = self._cells(ref_diff)
             rows, cols = np.nonzero(per_cell > self.change_level)
             changed = frozenset(zip(rows.tolist(), cols.tolist(), strict=True))
-        return Steadiness("steady", timestamp, changed=changed, motion=motion, hand_free=hand_free)
+        return Steadiness("steady", timestamp, changed=changed, motion=motion, hand_free=hand_free,
+                          quiet=quiet)
+
+    def take_as_clear(self, frame: np.ndarray) -> bool:
+        """The players say nothing is over the board in ``frame`` (the one about to be fed): it
+        becomes the clear frame later frames are compared with, as a frame the hand check passed
+        would. With a stillness decision the light may change after it and the frame stays clear
+        until something comes in (:mod:`vision.stillness`); without one, until the picture changes.
+
+        For a change of light the checks cannot tell from a hand, which would otherwise keep the
+        kiosk waiting until the light changed again. Refused (False, nothing changed) while the
+        picture moves: someone is at the board then, and a hand the players did not see is no
+        clear frame."""
+        gray = self._gray(self.warp(frame))
+        if self._last is None or self._motion(gray, self._last) > self.motion_level:
+            return False
+        if self.stillness is None:
+            self._vouched = gray
+        else:
+            self._clear = self._previous = log_picture(frame)
+            self._previous_clear = True
+        return True
+
+    def _gray(self, top: np.ndarray) -> np.ndarray:
+        return cv2.GaussianBlur(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+
+    def _motion(self, gray: np.ndarray, before: np.ndarray | None) -> float:
+        """The most any cell's mean changed from ``before`` (0 with nothing to compare)."""
+        if before is None or before.shape != gray.shape:
+            return 0.0
+        return float(self._cells(cv2.absdiff(gray, before)).max())
 
     def _beyond_the_cells(self, frame: np.ndarray, now: np.ndarray) -> np.ndarray | None:
         """The picture beyond the playing area, on ``now``'s scale (worked out once a size)."""
@@ -169,8 +207,7 @@ class SteadinessGate:
 
     def accept(self, frame: np.ndarray) -> None:
         """Remember this frame as the last accepted picture: later changes are measured against it."""
-        gray = cv2.GaussianBlur(cv2.cvtColor(self.warp(frame), cv2.COLOR_BGR2GRAY), (5, 5), 0)
-        self._reference_image = gray
+        self._reference_image = self._gray(self.warp(frame))
 
 
 def vote(readings: Iterable[Reading]) -> Reading:

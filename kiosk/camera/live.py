@@ -55,9 +55,14 @@ GAMES = {"upwords": "upwords", "wots": "word-on-the-street"}
 class LiveCamera:
     """Reads the calibrated board from the camera on a worker thread; ``view_of(game)`` for the screen.
 
-    ``on_read`` (set by the app) is called from the worker thread after a new steady reading
-    or a change of the camera's status; the app hands it to the UI thread.
+    ``on_read`` (set by the app) is called from the worker thread after a new steady reading,
+    a change of the camera's status, or of :attr:`waiting_on_hand`; the app hands it to the UI
+    thread.
     """
+
+    #: Seconds a still picture is waited on as a hand over the board before the players are
+    #: asked (a hand rarely holds that still; a change of light the checks took for one does).
+    ASK_AFTER = 3.0
 
     def __init__(
         self, camera: ResilientCamera, watcher: BoardWatcher, game: str, period: float = 0.1,
@@ -84,6 +89,8 @@ class LiveCamera:
         self._status = "starting"
         self._synced: str | None = None
         self._stop = threading.Event()
+        self._say_clear = threading.Event()  # the players said nothing is over the board
+        self._waiting = False
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
     # ------------------------------------------------------------------ opening
@@ -184,19 +191,34 @@ class LiveCamera:
                 self._stop.wait(0.5)
                 continue
             try:
+                self._take_as_clear(frame)
                 reading = self.watcher.feed(frame, time.monotonic())
             except Exception:  # a bad frame must not stop the camera
                 log.exception("reading a camera frame")
                 reading = None
             self._keep_light(frame)
             self._learn_thickness(frame)
+            state = self.watcher.last_state
+            waiting = state is not None and state.state == "obstructed" and state.quiet >= self.ASK_AFTER
+            changed |= waiting != self._waiting
             with self._lock:
                 self._frame = frame
+                self._waiting = waiting
                 if reading is not None:
                     self._reading = reading
             if reading is not None or changed:
                 self._tell()
             self._stop.wait(self.period)
+
+    def _take_as_clear(self, frame: np.ndarray) -> None:
+        """The players' word that nothing is over the board, on the first frame after they gave it."""
+        if not self._say_clear.is_set():
+            return
+        self._say_clear.clear()
+        if self.watcher.gate.take_as_clear(frame):
+            log.info("the players say nothing is over the board: this picture is the clear one")
+        else:
+            log.info("the players say nothing is over the board, but the picture moves: still waiting")
 
     def _keep_light(self, frame: np.ndarray) -> None:
         """Let the held controls follow a lasting change of the room's light (steady pictures only:
@@ -229,6 +251,18 @@ class LiveCamera:
     def status(self) -> str:
         """'ok', or 'lost: <why>' (the banner says it; the game goes on by touch)."""
         return self._status
+
+    @property
+    def waiting_on_hand(self) -> bool:
+        """Whether the camera has waited :attr:`ASK_AFTER` seconds on a still picture it takes for
+        a hand over the board (the screen then asks the players; :meth:`say_clear`)."""
+        with self._lock:
+            return self._waiting
+
+    def say_clear(self) -> None:
+        """The players say nothing is over the board: the next frame, if the picture is still, is
+        taken as clear (:meth:`vision.stability.SteadinessGate.take_as_clear`)."""
+        self._say_clear.set()
 
     def sync(self, game: Game[Any]) -> None:
         """The game's own board (or street) is the history the next reading is compared with."""
