@@ -24,7 +24,12 @@ over a cell the kiosk let through). Baselines in
 the same run, same frames: the same path with the hand check judging every frame alone (without
 :mod:`vision.stillness` carrying a clear frame forward while nothing comes in), and the play's last
 frame alone, read with the same history (what ``bench plays`` measures), so the figures say what
-the stream's path costs or gains.
+the stream's path costs or gains. And the kiosk's path with players who answer its question: when
+a play's frames end with the kiosk waiting on a hand and none is in the picture, the camera films
+the settled board on; once the screen asks (:attr:`kiosk.camera.live.LiveCamera.ASK_AFTER` seconds
+of a still picture) the players say nothing is over the board. That row counts the plays the
+kiosk offers with one tap, never without; a question on a picture with a hand in it is not
+answered.
 """
 
 from __future__ import annotations
@@ -32,16 +37,17 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 
 from bench import options
 from bench.bench_plays import KINDS, PLAYS, _boards, _judge
-from kiosk.camera.live import stacks_read
+from kiosk.camera.live import LiveCamera, stacks_read
 from kiosk.camera.view import history
 from vision.hands import UNDER_HAND, hand_over_board
-from vision.stability import BoardWatcher, SteadinessGate
+from vision.stability import BoardWatcher, Reading, SteadinessGate
 from vision.stillness import stillness_beyond_decision, stillness_decision
 from vision.synthetic.scenes import grid_scene
-from vision.synthetic.stream import film
+from vision.synthetic.stream import FPS, SETTLED_FRAMES, StreamFrame, film
 from vision.synthetic.train import taught_grid_reader
 from vision.upwords_reader import UpwordsReader
 
@@ -61,12 +67,50 @@ def _watcher(reader: UpwordsReader, stillness: bool = True) -> BoardWatcher:
     return BoardWatcher(gate, stacks_read(reader))
 
 
-def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before, placed, frames) -> None:
-    """Feed one play's frames; judge the first board the watcher reports."""
+@dataclass
+class Players:
+    """The players at the filmed table, answering the kiosk's question truthfully."""
+
+    #: Seconds the film's clock has been put forward by the waits the players sat through.
+    waited: float = 0.0
+    #: The most they wait for the question before they type the play in (seconds).
+    patience: float = 10.0
+
+    def answer(self, tally: Counter, watcher: BoardWatcher, frames: tuple[StreamFrame, ...]
+               ) -> Reading | None:
+        """After a play's frames, the kiosk waiting: film the settled board on until the screen
+        asks, say nothing is over the board, film on; the first board reported, or None."""
+        last = watcher.last_state
+        if last is None or last.state != "obstructed" or frames[-1].hand_in_picture > 0.0:
+            return None
+        settled, start = frames[-SETTLED_FRAMES:], frames[-1].timestamp + self.waited
+        now, answered, result = start, False, None
+        for k in range(int(2 * self.patience * FPS)):
+            now += 1 / FPS
+            frame = settled[k % len(settled)].image
+            state = watcher.last_state
+            if not answered and state is not None and state.state == "obstructed" \
+                    and state.quiet >= LiveCamera.ASK_AFTER:
+                answered = watcher.gate.take_as_clear(frame)
+                tally["asked"] += 1
+            elif not answered and k >= self.patience * FPS:
+                break
+            result = watcher.feed(frame, now)
+            if result is not None:
+                break
+        self.waited += now - start
+        return result
+
+
+def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before, placed, frames,
+          players: Players | None = None) -> None:
+    """Feed one play's frames; judge the first board the watcher reports. ``players``: asked,
+    they answer (:class:`Players`)."""
     watcher.accepted = history(before)  # the players confirmed the board before this play
     reported = None
+    shift = 0.0 if players is None else players.waited
     for frame in frames:
-        result = watcher.feed(frame.image, frame.timestamp)
+        result = watcher.feed(frame.image, frame.timestamp + shift)
         waiting = watcher.last_state is not None and watcher.last_state.state == "obstructed"
         if frame.hand_over_cells >= UNDER_HAND:
             frames_tally["hand frames"] += 1
@@ -76,6 +120,8 @@ def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before, 
             frames_tally["false alarms"] += waiting
         if result is not None and reported is None:
             reported = result
+    if reported is None and players is not None:
+        reported = players.answer(tally, watcher, frames)
     if reported is None:
         last = watcher.last_state
         tally["hand" if last is not None and last.state == "obstructed" else "nothing"] += 1
@@ -85,15 +131,17 @@ def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before, 
 
 def run(kind: str, family: str, seeds: range, light_change: bool = False
         ) -> dict[str, tuple[Counter, Counter]]:
-    out = {"stream (kiosk)": (Counter(), Counter()), "each frame's hand check": (Counter(), Counter()),
-           "last frame alone": (Counter(), Counter())}
+    out = {"stream (kiosk)": (Counter(), Counter()), "players answer the kiosk": (Counter(), Counter()),
+           "each frame's hand check": (Counter(), Counter()), "last frame alone": (Counter(), Counter())}
     for seed in seeds:
         s = grid_scene(seed, family, kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
                        light_change=light_change, clean_frames=True)
         reader = taught_grid_reader(s)
         watcher, per_frame = _watcher(reader), _watcher(reader, stillness=False)
+        answered, players = _watcher(reader), Players()
         for (before, placed), play in zip(_boards(s), film(s, seed), strict=True):
             _play(*out["stream (kiosk)"], watcher, before, placed, play.frames)
+            _play(*out["players answer the kiosk"], answered, before, placed, play.frames, players)
             _play(*out["each frame's hand check"], per_frame, before, placed, play.frames)
             _judge(out["last frame alone"][0], before, placed,
                    reader.read(play.frames[-1].image, previous=history(before)))
@@ -101,11 +149,12 @@ def run(kind: str, family: str, seeds: range, light_change: bool = False
 
 
 def _line(name: str, t: Counter, f: Counter) -> str:
-    n = max(sum(t.values()), 1)
+    n = max(sum(v for k, v in t.items() if k != "asked"), 1)
     return (f"  {name:<24} offered exactly {t['exact']:>3}/{n} ({t['exact'] / n:5.1%})  WRONG {t['WRONG']:>2}"
             f"  not offered: hand {t['hand']:>3}, doubt {t['doubt']:>3}, nothing {t['nothing']:>2}"
             + (f"  | frames: false alarms {f['false alarms']}/{f['frames without hand']},"
-               f" hands missed {f['hands missed']}/{f['hand frames']}" if f else ""))
+               f" hands missed {f['hands missed']}/{f['hand frames']}" if f else "")
+            + (f"  | asked {t['asked']}" if "asked" in t else ""))
 
 
 def main() -> None:

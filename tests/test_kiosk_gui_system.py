@@ -105,23 +105,25 @@ def test_demo_camera_reads_the_street_after_each_word(data: Path) -> None:
     assert found["photo_kind"] == "photo"
 
 
-def test_a_play_the_camera_sees_is_offered_and_confirmed_then_the_camera_is_lost(data: Path) -> None:
-    """The live camera path end to end: a recording as the camera, a real calibration file and
-    taught letters, the steadiness gate, the proposal, and the players' confirmation."""
+def _recorded_table(data: Path) -> None:
+    """A recording as the camera (the empty board; MOOD to put down, in the room's light and under
+    a warm lamp), a real calibration file and taught letters."""
     cv2 = pytest.importorskip("cv2")
     if importlib.util.find_spec("vision.letters") is None:
         pytest.skip("the letter reader (vision/letters.py) is not installed")
     from calibration.file import Calibration, save_calibration
     from vision.letters import LetterClassifier
-    from vision.synthetic.render import render_upwords
+    from vision.synthetic.render import Effects, render_upwords
     from vision.synthetic.teach import teaching_samples
 
     empty = render_upwords({}, seed=1)
-    mood = render_upwords({(3, c): (ch, 1) for c, ch in zip(range(1, 5), "MOOD", strict=True)}, seed=2)
+    cells = {(3, c): (ch, 1) for c, ch in zip(range(1, 5), "MOOD", strict=True)}
     frames = data / "frames"
     frames.mkdir()
     cv2.imwrite(str(frames / "board.png"), empty.image)
-    cv2.imwrite(str(data / "mood.png"), mood.image)
+    cv2.imwrite(str(data / "mood.png"), render_upwords(cells, seed=2).image)
+    warm = Effects(white_balance=(0.8, 0.95, 1.2))  # more red, less blue
+    cv2.imwrite(str(data / "mood-warm.png"), render_upwords(cells, seed=2, effects=warm).image)
     images, labels = teaching_samples()
     LetterClassifier().fit(images, labels).save(data / "letters.npz")
     corners = tuple(tuple(float(v) for v in point) for point in empty.corners)
@@ -130,6 +132,12 @@ def test_a_play_the_camera_sees_is_offered_and_confirmed_then_the_camera_is_lost
         data / "calibration.json",
     )
     (data / "tablekeeper.toml").write_text(f'[camera]\nsource = "{frames}"\n')
+
+
+def test_a_play_the_camera_sees_is_offered_and_confirmed_then_the_camera_is_lost(data: Path) -> None:
+    """The live camera path end to end: a recording as the camera, a real calibration file and
+    taught letters, the steadiness gate, the proposal, and the players' confirmation."""
+    _recorded_table(data)
     found = run("live_camera", data)
     assert "camera" not in found["before"]  # the empty board: nothing to offer
     assert found["news"] == "The camera sees MOOD: tap Turn to check it, Done to score it."
@@ -137,6 +145,21 @@ def test_a_play_the_camera_sees_is_offered_and_confirmed_then_the_camera_is_lost
     assert found["entry_preview"] == "row 4, col 2, across: places M O O D for 8 points"
     assert found["scores"] == ["8", "0"]
     assert found["lost_banner"].startswith("The camera is lost (")
+
+
+def test_a_camera_that_waits_on_a_still_board_it_takes_for_a_hand_asks_and_the_players_answer(
+        data: Path) -> None:
+    """A warm lamp comes on as MOOD goes down; without the calibration's picture of the board the
+    hand check is a colour rule, and it takes the warm board for a hand. The game screen asks in
+    the caption's place after a still wait; the players' tap has the play offered."""
+    from kiosk.app.screens.tables import CAMERA_ASKS
+
+    _recorded_table(data)
+    found = run("live_camera_asks", data)
+    assert found["asked"] and found["question"] == CAMERA_ASKS
+    assert "camera sees" not in found["news_while_asked"]  # nothing offered while it waits
+    assert not found["asked_after_tap"] and not found["photo_after_tap"]  # the tap went to the question
+    assert found["news"] == "The camera sees MOOD: tap Turn to check it, Done to score it."
 
 
 def test_a_camera_whose_import_never_returns_does_not_hold_up_the_kiosk(data: Path, tmp_path: Path) -> None:

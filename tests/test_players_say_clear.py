@@ -65,7 +65,7 @@ def test_the_players_word_clears_a_still_changed_light_and_the_next_hand_is_wait
     assert waited[-1].quiet >= 3.0, "a still picture: the screen may ask"
     assert gate.take_as_clear(film["bright"][35])
     after = [gate.update(f, next(clock)) for f in film["bright"][35:]]
-    assert all(s.state != "obstructed" for s in after)
+    assert all(s.hand_free and s.state != "obstructed" for s in after)  # the reader is told so too
     assert after[-1].steady
     dimmer = [gate.update(f, next(clock)) for f in film["dimmer"]]
     if kind == "none":  # nothing carries the clear frame past a change of the picture

@@ -46,7 +46,8 @@ class Steadiness:
     cells that differ from the last steady picture (only meaningful when steady).
     ``hand_free``: the frame differs by the light alone from one the hand check passed, in which
     nothing moved (:mod:`vision.stillness`), so no hand can be in it, whatever the check would
-    say of it alone. ``quiet``: seconds the picture has not moved, whatever the state (a hand
+    say of it alone; or from one the players said was clear (:meth:`SteadinessGate.take_as_clear`).
+    ``quiet``: seconds the picture has not moved, whatever the state (a hand
     that holds still over the board for long is rare: a picture waited on that long may be a
     change of light the checks could not tell, which the players can settle).
     """
@@ -124,7 +125,8 @@ class SteadinessGate:
                      and stillness.nothing_came_in(self._clear, now, beyond))
         if self._vouched is not None and self._motion(gray, self._vouched) > self.motion_level:
             self._vouched = None  # the picture changed since the players said it was clear
-        obstructed = False if hand_free or self._vouched is not None else self._hand_check(frame, top)
+        hand_free = hand_free or self._vouched is not None
+        obstructed = False if hand_free else self._hand_check(frame, top)
         if stillness is not None and now is not None and not hand_free:
             # Carried from a frame the check passed only if nothing moved into it from a frame
             # that was clear too: a hand the check missed while it moved is no clear frame to

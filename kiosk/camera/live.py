@@ -261,7 +261,11 @@ class LiveCamera:
 
     def say_clear(self) -> None:
         """The players say nothing is over the board: the next frame, if the picture is still, is
-        taken as clear (:meth:`vision.stability.SteadinessGate.take_as_clear`)."""
+        taken as clear (:meth:`vision.stability.SteadinessGate.take_as_clear`). The question is
+        off the screen at once; the camera asks again after another still wait if it still sees a
+        hand (the picture moved, say)."""
+        with self._lock:
+            self._waiting = False
         self._say_clear.set()
 
     def sync(self, game: Game[Any]) -> None:

@@ -397,6 +397,33 @@ def live_camera(ui: Any) -> Steps:
     ui.note("lost_banner", ui.app.banner.showing)
 
 
+def live_camera_asks(ui: Any) -> Steps:
+    """The table's camera (a recording): the players put MOOD down as a warm lamp comes on, and
+    the camera takes the warm board for a hand. After a still wait it asks; a tap on its question
+    and the play is offered."""
+    import shutil
+
+    frames = Path(ui.app.settings.section("camera")["source"])
+    data = frames.parent
+    yield
+    yield from pick_game(ui, "upwords", ["Ann", "Bob"])
+    yield 1.5  # the camera settles on the empty board
+    shutil.copyfile(data / "mood-warm.png", data / "next.png")
+    (data / "next.png").replace(frames / "board.png")
+    table = ui.app.screens["game"].table
+    yield from ui.wait_for(lambda: ui.has("game.table.clear"), 80, 0.2)
+    ui.note("asked", ui.has("game.table.clear"))
+    ui.note("question", table.clear_button.text)
+    ui.note("news_while_asked", ui.text("game.news"))
+    yield from ui.shot("game-live-camera-asks")
+    yield from ui.press("game.table.clear")
+    ui.note("asked_after_tap", ui.has("game.table.clear"))
+    ui.note("photo_after_tap", table.photo)
+    yield from ui.wait_for(lambda: "camera sees" in ui.text("game.news"), 80, 0.2)
+    ui.note("news", ui.text("game.news"))
+    yield from ui.shot("game-live-camera-answered")
+
+
 def overlaps_known(ui: Any) -> Steps:
     """The overlaps the audit once let through, as a family met them: a start-up problem's
     banner on the start screen, and a W stacked on an M on the Upwords board."""

@@ -3,7 +3,9 @@
 The engines expose read-only views (``positions()``, ``board``, ``retired()``,
 ``spiral``, ``hands()``); this module turns them into the plain data the board widgets
 draw. When a camera reader is running its latest read replaces the engine's board, with
-the uncertain cells framed in red.
+the uncertain cells framed in red. When the camera has waited a while on a still picture it
+takes for a hand over the board, the caption says so and a button lets the players say nothing
+is there (a change of light the camera could not tell from an arm would keep it waiting).
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.app.widgets import theme
-from kiosk.app.widgets.basics import Text
+from kiosk.app.widgets.basics import BigButton, Text
 from kiosk.app.widgets.boards import GridView, PhotoView, StreetView, TilesView
 from kiosk.play.wording import plural
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: The camera's question when it has waited on a still picture it takes for a hand.
+CAMERA_ASKS = "The camera waits for a hand to go.\nNothing over the board? Tap here."
 
 
 class TablePanel(BoxLayout):
@@ -34,7 +38,15 @@ class TablePanel(BoxLayout):
         self.flagged: frozenset[str] = frozenset()
         self._last: tuple[Any, Any] = (None, None)
         # Two lines at most: the camera's summary plus what a tap does must show whole.
-        self.caption = Text("", size=theme.SMALL, color=theme.MUTED, size_hint_y=None, height=48)
+        self.caption = Text("", size=theme.SMALL, color=theme.MUTED)
+        self.caption.tid = "game.table.caption"
+        #: In the caption's place while the camera asks whether anything is over the board.
+        self.clear_button = BigButton(CAMERA_ASKS, tid="game.table.clear", on_tap=self._say_clear,
+                                      size=theme.SMALL, face=theme.INFO)
+        self.foot = BoxLayout(size_hint_y=None, height=48)
+        self.foot.add_widget(self.caption)
+        #: Whether the camera is asking (see :attr:`kiosk.camera.live.LiveCamera.waiting_on_hand`).
+        self.asking = False
 
     def _use(self, kind: str, factory: Any) -> Any:
         if kind != self.kind:
@@ -43,11 +55,22 @@ class TablePanel(BoxLayout):
             self.view.tid = f"game.table.{kind}"
             self.kind = kind
             self.add_widget(self.view)
-            self.add_widget(self.caption)
+            self.add_widget(self.foot)
         return self.view
+
+    def _say_clear(self) -> None:
+        """The players say nothing is over the board: the camera takes the picture as it is."""
+        game, camera = self._last
+        if camera is None or not hasattr(camera, "say_clear"):
+            return
+        camera.say_clear()
+        if game is not None:
+            self.show(game, camera)
 
     def on_touch_down(self, touch: Any) -> bool:
         game, camera = self._last
+        if self.asking and self.clear_button.collide_point(*touch.pos):
+            return bool(super().on_touch_down(touch))  # the question's button, not the photo
         if self.collide_point(*touch.pos) and camera is not None and hasattr(camera, "latest_image"):
             self.photo = not self.photo
             if game is not None:
@@ -58,15 +81,25 @@ class TablePanel(BoxLayout):
     def show(self, game: Any, camera: Any = None) -> None:
         self._last = (game, camera)
         self._show(game, camera)
+        shown = self.clear_button if self.asking else self.caption
+        if shown.parent is None:
+            self.foot.clear_widgets()
+            self.foot.add_widget(shown)
         # No caption, no room taken; the street's caption (the camera's read) is one line: the
-        # street needs every pixel of height.
-        self.caption.height = (26 if self.kind == "street" else 48) if self.caption.text else 0
-        self.caption.opacity = 1 if self.caption.text else 0
+        # street needs every pixel of height. A question for the players is a button's height.
+        if self.asking:
+            self.foot.height, self.foot.opacity = theme.TOUCH, 1
+            return
+        self.foot.height = (26 if self.kind == "street" else 48) if self.caption.text else 0
+        self.foot.opacity = 1 if self.caption.text else 0
 
     def _show(self, game: Any, camera: Any = None) -> None:
         name = game.name
         if camera is not None:
             camera.sync(game)
+        self.asking = (camera is not None and name in ("upwords", "word-on-the-street")
+                       and getattr(camera, "game", name) == name
+                       and bool(getattr(camera, "waiting_on_hand", False)))
         image = camera.latest_image() if self.photo and hasattr(camera, "latest_image") else None
         if image is not None:
             self._use("photo", PhotoView).set(image)
