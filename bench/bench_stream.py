@@ -25,11 +25,10 @@ the same run, same frames: the same path with the hand check judging every frame
 :mod:`vision.stillness` carrying a clear frame forward while nothing comes in), and the play's last
 frame alone, read with the same history (what ``bench plays`` measures), so the figures say what
 the stream's path costs or gains. And the kiosk's path with players who answer its question: when
-a play's frames end with the kiosk waiting on a hand and none is in the picture, the camera films
-the settled board on; once the screen asks (:attr:`kiosk.camera.live.LiveCamera.ASK_AFTER` seconds
-of a still picture) the players say nothing is over the board. That row counts the plays the
-kiosk offers with one tap, never without; a question on a picture with a hand in it is not
-answered.
+a play's frames end with the kiosk not steady and no hand in the picture, the camera films the
+settled board on (at most 10 s); once the screen asks (:attr:`kiosk.camera.live.LiveCamera.ASK_AFTER`
+seconds of a still picture not steady) the players say nothing is over the board. The row says how
+often they were asked, and how many plays were read in that time unasked.
 """
 
 from __future__ import annotations
@@ -81,7 +80,7 @@ class Players:
         """After a play's frames, the kiosk waiting: film the settled board on until the screen
         asks, say nothing is over the board, film on; the first board reported, or None."""
         last = watcher.last_state
-        if last is None or last.state != "obstructed" or frames[-1].hand_in_picture > 0.0:
+        if last is None or last.steady or frames[-1].hand_in_picture > 0.0:
             return None
         settled, start = frames[-SETTLED_FRAMES:], frames[-1].timestamp + self.waited
         now, answered, result = start, False, None
@@ -89,7 +88,7 @@ class Players:
             now += 1 / FPS
             frame = settled[k % len(settled)].image
             state = watcher.last_state
-            if not answered and state is not None and state.state == "obstructed" \
+            if not answered and state is not None and not state.steady \
                     and state.quiet >= LiveCamera.ASK_AFTER:
                 answered = watcher.gate.take_as_clear(frame)
                 tally["asked"] += 1
@@ -97,6 +96,7 @@ class Players:
                 break
             result = watcher.feed(frame, now)
             if result is not None:
+                tally["later"] += not answered  # read given more time, unasked
                 break
         self.waited += now - start
         return result
@@ -149,12 +149,13 @@ def run(kind: str, family: str, seeds: range, light_change: bool = False
 
 
 def _line(name: str, t: Counter, f: Counter) -> str:
-    n = max(sum(v for k, v in t.items() if k != "asked"), 1)
+    n = max(sum(v for k, v in t.items() if k not in ("asked", "later")), 1)
     return (f"  {name:<24} offered exactly {t['exact']:>3}/{n} ({t['exact'] / n:5.1%})  WRONG {t['WRONG']:>2}"
             f"  not offered: hand {t['hand']:>3}, doubt {t['doubt']:>3}, nothing {t['nothing']:>2}"
             + (f"  | frames: false alarms {f['false alarms']}/{f['frames without hand']},"
                f" hands missed {f['hands missed']}/{f['hand frames']}" if f else "")
-            + (f"  | asked {t['asked']}" if "asked" in t else ""))
+            + (f"  | asked {t['asked']}, read later unasked {t['later']}" if name.startswith("players")
+               else ""))
 
 
 def main() -> None:

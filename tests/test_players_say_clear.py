@@ -141,3 +141,40 @@ def test_the_kiosk_asks_after_a_still_wait_and_reads_the_play_once_the_players_s
         live.close()
     play = play_from_reading(before, watcher.accepted)
     assert play.ok and set(play.tiles) == placed, play
+
+
+def test_the_kiosk_asks_too_when_its_check_takes_the_still_board_for_a_hand_now_and_then(film) -> None:
+    """A check that flags every other frame of a still board never lets it be steady: the kiosk asks
+    as it does for a hand seen on every frame, and reads the board on the players' word."""
+    import itertools
+    import time
+
+    from polling import wait_until
+
+    from kiosk.camera.live import LiveCamera, stacks_read
+    from vision.camera import ResilientCamera
+    from vision.camera_sources import SyntheticSource
+    from vision.stability import BoardWatcher
+    from vision.upwords_reader import UpwordsReader
+
+    shot = render_upwords(BOARD, pose=POSE, seed=3, board_seed=5)
+    calls = itertools.count()
+    gate = SteadinessGate(lambda f: f, 8, 8, hand_over_board=lambda f: next(calls) % 2 == 0)
+    watcher = BoardWatcher(gate, stacks_read(UpwordsReader(shot.corners, shot.image_size)))
+    frames = film["clear"]
+    live = LiveCamera(ResilientCamera(lambda: SyntheticSource(lambda n: frames[n % len(frames)]),
+                                      clock=time.monotonic), watcher, "upwords", period=0.02)
+    live.start()
+    try:
+        assert wait_until(lambda: live.waiting_on_hand, 30)
+        asked = []
+        for _ in range(10):  # the question stays on the screen, whatever the check says frame by frame
+            asked.append(live.waiting_on_hand)
+            time.sleep(0.05)
+        assert all(asked), asked
+        assert watcher.accepted is None
+        live.say_clear()
+        assert wait_until(lambda: watcher.accepted is not None, 30), "read on the players' word"
+    finally:
+        live.close()
+    assert {(c.row, c.col) for c in watcher.accepted.cells if c.height} == set(BOARD)  # no letters taught

@@ -199,7 +199,8 @@ class LiveCamera:
             self._keep_light(frame)
             self._learn_thickness(frame)
             state = self.watcher.last_state
-            waiting = state is not None and state.state == "obstructed" and state.quiet >= self.ASK_AFTER
+            # still, and not steady all that while: a hand seen on every frame, or now and then
+            waiting = state is not None and not state.steady and state.quiet >= self.ASK_AFTER
             changed |= waiting != self._waiting
             with self._lock:
                 self._frame = frame
@@ -254,8 +255,9 @@ class LiveCamera:
 
     @property
     def waiting_on_hand(self) -> bool:
-        """Whether the camera has waited :attr:`ASK_AFTER` seconds on a still picture it takes for
-        a hand over the board (the screen then asks the players; :meth:`say_clear`)."""
+        """Whether the camera has waited :attr:`ASK_AFTER` seconds on a still picture it has taken
+        for a hand over the board, on every frame or now and then (the screen then asks the
+        players; :meth:`say_clear`)."""
         with self._lock:
             return self._waiting
 
