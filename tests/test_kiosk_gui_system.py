@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from gui import harness
-from gui.harness import GUI, ROOT, clean_env, run
+from gui.harness import GUI, ROOT, assert_street_readable, clean_env, run
 
 data, display = harness.data, harness.display  # a data folder per test, one screen per module
 
@@ -160,6 +160,32 @@ def test_a_camera_that_waits_on_a_still_board_it_takes_for_a_hand_asks_and_the_p
     assert "camera sees" not in found["news_while_asked"]  # nothing offered while it waits
     assert not found["asked_after_tap"] and not found["photo_after_tap"]  # the tap went to the question
     assert found["news"] == "The camera sees MOOD: tap Turn to check it, Done to score it."
+
+
+def test_the_camera_asks_under_the_street_on_one_line_and_the_street_stays_readable(data: Path) -> None:
+    cv2 = pytest.importorskip("cv2")
+    from calibration.file import Calibration, save_calibration
+    from kiosk.app.screens.tables import CAMERA_ASKS_ONE_LINE
+    from vision.synthetic.render import Effects, render_street
+
+    start = render_street({}, seed=5)
+    frames = data / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "board.png"), start.image)
+    warm = Effects(white_balance=(0.8, 0.95, 1.2))
+    cv2.imwrite(str(data / "street-warm.png"), render_street({}, seed=5, effects=warm).image)
+    corners = tuple(tuple(float(v) for v in point) for point in start.corners)
+    save_calibration(Calibration("wots", 5, 17, corners, start.image_size), data / "calibration.json")
+    (data / "tablekeeper.toml").write_text(f'[camera]\nsource = "{frames}"\n')
+    found = run("live_street_asks", data)
+    assert found["caption_before"].startswith("camera: ")
+    assert found["asked"] and found["question"] == CAMERA_ASKS_ONE_LINE
+    # While the question is up the street gives it a finger's height: its letters stay as large
+    # as ever against the scores, the street a little shorter than its usual 44 % of the screen.
+    measured = found["street_measured"]
+    assert_street_readable({**measured, "street_share": 0.44})
+    assert measured["street_share"] >= 0.40, measured["street_share"]
+    assert not found["asked_after_tap"] and found["caption_after"].startswith("camera: ")
 
 
 def test_a_camera_whose_import_never_returns_does_not_hold_up_the_kiosk(data: Path, tmp_path: Path) -> None:

@@ -424,6 +424,35 @@ def live_camera_asks(ui: Any) -> Steps:
     yield from ui.shot("game-live-camera-answered")
 
 
+def live_street_asks(ui: Any) -> Steps:
+    """Word on the Street with the table's camera (a recording): a warm lamp comes on over the
+    street, which the colour rule takes for a hand. The question takes the caption's line and
+    leaves the street readable; a tap and the street is read again."""
+    import shutil
+
+    from play_steps import street_measured
+
+    frames = Path(ui.app.settings.section("camera")["source"])
+    data = frames.parent
+    yield
+    yield from pick_game(ui, "word-on-the-street", ["Reds", "Blues"])
+    table = ui.app.screens["game"].table
+    yield from ui.wait_for(lambda: table.caption.text.startswith("camera:"), 80, 0.2)
+    ui.note("caption_before", table.caption.text)
+    shutil.copyfile(data / "street-warm.png", data / "next.png")
+    (data / "next.png").replace(frames / "board.png")
+    yield from ui.wait_for(lambda: ui.has("game.table.clear"), 80, 0.2)
+    ui.note("asked", ui.has("game.table.clear"))
+    ui.note("question", table.clear_button.text)
+    ui.note("street_measured", street_measured(ui))
+    yield from ui.shot("game-wots-camera-asks")
+    yield from ui.press("game.table.clear")
+    yield from ui.wait_for(lambda: not ui.has("game.table.clear") and table.caption.text, 20, 0.2)
+    yield 1.0  # the camera reads the street on its worker: the question does not come back
+    ui.note("asked_after_tap", ui.has("game.table.clear"))
+    ui.note("caption_after", table.caption.text)
+
+
 def overlaps_known(ui: Any) -> Steps:
     """The overlaps the audit once let through, as a family met them: a start-up problem's
     banner on the start screen, and a W stacked on an M on the Upwords board."""

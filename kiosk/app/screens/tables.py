@@ -20,8 +20,12 @@ from kiosk.app.widgets.boards import GridView, PhotoView, StreetView, TilesView
 from kiosk.play.wording import plural
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-#: The camera's question when it has waited on a still picture it takes for a hand.
+#: The question's height under the street: a finger's width (9 mm on the 7" screen), one line.
+STREET_QUESTION = 44
+#: The camera's question when it has waited on a still picture it takes for a hand; on one line
+#: under the street, which needs every pixel of height.
 CAMERA_ASKS = "The camera waits for a hand to go.\nNothing over the board? Tap here."
+CAMERA_ASKS_ONE_LINE = "The camera waits for a hand to go: nothing over the board? Tap here."
 
 
 class TablePanel(BoxLayout):
@@ -42,7 +46,7 @@ class TablePanel(BoxLayout):
         self.caption.tid = "game.table.caption"
         #: In the caption's place while the camera asks whether anything is over the board.
         self.clear_button = BigButton(CAMERA_ASKS, tid="game.table.clear", on_tap=self._say_clear,
-                                      size=theme.SMALL, face=theme.INFO)
+                                      size=theme.SMALL, face=theme.INFO, min_height=STREET_QUESTION)
         self.foot = BoxLayout(size_hint_y=None, height=48)
         self.foot.add_widget(self.caption)
         #: Whether the camera is asking (see :attr:`kiosk.camera.live.LiveCamera.waiting_on_hand`).
@@ -88,7 +92,9 @@ class TablePanel(BoxLayout):
         # No caption, no room taken; the street's caption (the camera's read) is one line: the
         # street needs every pixel of height. A question for the players is a button's height.
         if self.asking:
-            self.foot.height, self.foot.opacity = theme.TOUCH, 1
+            street = self.kind == "street"
+            self.clear_button.text = CAMERA_ASKS_ONE_LINE if street else CAMERA_ASKS
+            self.foot.height, self.foot.opacity = (STREET_QUESTION if street else theme.TOUCH), 1
             return
         self.foot.height = (26 if self.kind == "street" else 48) if self.caption.text else 0
         self.foot.opacity = 1 if self.caption.text else 0
