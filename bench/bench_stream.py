@@ -36,22 +36,25 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bench import options
 from bench.bench_plays import KINDS, PLAYS, _boards, _judge
-from kiosk.camera.live import LiveCamera, stacks_read
+from kiosk.camera.live import LiveCamera, stacks_read, street_read
 from kiosk.camera.view import history
 from vision.hands import UNDER_HAND, hand_over_board
+from vision.reading import BoardReading
 from vision.stability import BoardWatcher, Reading, SteadinessGate
 from vision.stillness import stillness_beyond_decision, stillness_decision
+from vision.street import StreetReader
 from vision.synthetic.scenes import grid_scene
 from vision.synthetic.stream import FPS, SETTLED_FRAMES, StreamFrame, film
 from vision.synthetic.train import taught_grid_reader
 from vision.upwords_reader import UpwordsReader
 
 
-def _watcher(reader: UpwordsReader, stillness: bool = True) -> BoardWatcher:
+def _watcher(reader: UpwordsReader | StreetReader, stillness: bool = True) -> BoardWatcher:
     """The kiosk's watcher over ``reader``, with the calibration's hand check; ``stillness``:
     carrying a clear frame forward while nothing comes in (:mod:`vision.stillness`), as the kiosk
     does, or the hand check on every frame alone (the baseline)."""
@@ -63,7 +66,8 @@ def _watcher(reader: UpwordsReader, stillness: bool = True) -> BoardWatcher:
                                                                     appearance),
                           stillness=stillness_decision() if stillness else None, corners=reader.corners,
                           stillness_beyond=stillness_beyond_decision() if stillness else None)
-    return BoardWatcher(gate, stacks_read(reader))
+    read = stacks_read(reader) if isinstance(reader, UpwordsReader) else street_read(reader)
+    return BoardWatcher(gate, read)
 
 
 @dataclass
@@ -102,11 +106,16 @@ class Players:
         return result
 
 
-def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before, placed, frames,
-          players: Players | None = None) -> None:
-    """Feed one play's frames; judge the first board the watcher reports. ``players``: asked,
-    they answer (:class:`Players`)."""
-    watcher.accepted = history(before)  # the players confirmed the board before this play
+#: Judges the first reading reported after a play into the tally.
+Judge = Callable[[Counter, Reading], None]
+
+
+def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before: Reading, judge: Judge,
+          frames: tuple[StreamFrame, ...], players: Players | None = None) -> None:
+    """Feed one play's frames, ``before`` (the board the players confirmed before it) as the
+    watcher's history; judge the first board the watcher reports. ``players``: asked, they answer
+    (:class:`Players`)."""
+    watcher.accepted = before
     reported = None
     shift = 0.0 if players is None else players.waited
     for frame in frames:
@@ -126,25 +135,35 @@ def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before, 
         last = watcher.last_state
         tally["hand" if last is not None and last.state == "obstructed" else "nothing"] += 1
         return
-    _judge(tally, before, placed, reported)
+    judge(tally, reported)
+
+
+def _ways() -> dict[str, tuple[Counter, Counter]]:
+    """Each way's tallies of plays and frames, in the order printed."""
+    return {name: (Counter(), Counter()) for name in
+            ("stream (kiosk)", "players answer the kiosk", "each frame's hand check", "last frame alone")}
 
 
 def run(kind: str, family: str, seeds: range, light_change: bool = False
         ) -> dict[str, tuple[Counter, Counter]]:
-    out = {"stream (kiosk)": (Counter(), Counter()), "players answer the kiosk": (Counter(), Counter()),
-           "each frame's hand check": (Counter(), Counter()), "last frame alone": (Counter(), Counter())}
+    out = _ways()
     for seed in seeds:
         s = grid_scene(seed, family, kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
                        light_change=light_change, clean_frames=True)
         reader = taught_grid_reader(s)
         watcher, per_frame = _watcher(reader), _watcher(reader, stillness=False)
         answered, players = _watcher(reader), Players()
-        for (before, placed), play in zip(_boards(s), film(s, seed), strict=True):
-            _play(*out["stream (kiosk)"], watcher, before, placed, play.frames)
-            _play(*out["players answer the kiosk"], answered, before, placed, play.frames, players)
-            _play(*out["each frame's hand check"], per_frame, before, placed, play.frames)
-            _judge(out["last frame alone"][0], before, placed,
-                   reader.read(play.frames[-1].image, previous=history(before)))
+        for (board, placed), play in zip(_boards(s), film(s, seed), strict=True):
+            before = history(board)
+
+            def judge(tally: Counter, reading: Reading, board=board, placed=placed) -> None:
+                assert isinstance(reading, BoardReading)
+                _judge(tally, board, placed, reading)
+
+            _play(*out["stream (kiosk)"], watcher, before, judge, play.frames)
+            _play(*out["players answer the kiosk"], answered, before, judge, play.frames, players)
+            _play(*out["each frame's hand check"], per_frame, before, judge, play.frames)
+            judge(out["last frame alone"][0], reader.read(play.frames[-1].image, previous=before))
     return out
 
 

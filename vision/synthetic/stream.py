@@ -10,9 +10,9 @@ while it is there, and it leaves; the room's light changes to the next picture's
 it left, or gradually over half a second (the old light's shadow and glare fading as the new
 one's come); then the board stands still long enough for the kiosk to read it.
 
-The board itself is drawn once per play (:func:`vision.synthetic.scenes.grid_scene` with
-``clean_frames``); each frame adds its light, hand, noise and compression to it, as a camera that
-does not move would see it.
+The board itself is drawn once per play (:func:`vision.synthetic.scenes.grid_scene` or
+:func:`~vision.synthetic.scenes.street_scene` with ``clean_frames``); each frame adds its light,
+hand, noise and compression to it, as a camera that does not move would see it.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import numpy as np
 from vision.synthetic.effects import Effects, Hand, hand_outline, lit, sensor
 from vision.synthetic.render import Rendered
 from vision.synthetic.scenes import Scene
+from vision.synthetic.textures import STREET_LETTERS
 
 #: Frames a second.
 FPS = 10.0
@@ -117,11 +118,15 @@ class _Camera:
 
 def _hand(rng: np.random.Generator, shot: Rendered, skin: tuple[int, int, int]) -> tuple[Hand, np.ndarray]:
     """The play's hand (its fingertip at one of the board's tiles after the play, drawn at
-    random) and that tile's middle in the picture."""
-    placed = [(r, c) for r in range(shot.rows) for c in range(shot.cols) if shot.heights[r][c]]
+    random: an Upwords stack, a street tile) and that tile's middle in the picture."""
+    if shot.kind == "street":
+        placed = [(at + 2, STREET_LETTERS.index(letter)) for letter, at in sorted(shot.positions.items())
+                  if at is not None and -2 <= at <= 2]
+    else:
+        placed = [(r, c) for r in range(shot.rows) for c in range(shot.cols) if shot.heights[r][c]]
     r, c = placed[int(rng.integers(0, len(placed)))] if placed else (shot.rows // 2, shot.cols // 2)
-    pitch = shot.cell_mm[0]
-    cell = shot.camera.project(np.array([[(c + 0.5) * pitch, (r + 0.5) * pitch, 0.0]]))[0]
+    across, down = shot.cell_mm
+    cell = shot.camera.project(np.array([[(c + 0.5) * across, (r + 0.5) * down, 0.0]]))[0]
     w = shot.image.shape[1]
     hand = Hand(tip=(float(cell[0]), float(cell[1])), angle_deg=float(rng.uniform(0, 360)),
                 width_px=float(rng.uniform(0.09, 0.14) * w), colour=skin)
