@@ -178,3 +178,36 @@ def test_the_kiosk_asks_too_when_its_check_takes_the_still_board_for_a_hand_now_
     finally:
         live.close()
     assert {(c.row, c.col) for c in watcher.accepted.cells if c.height} == set(BOARD)  # no letters taught
+
+
+def test_a_camera_lost_while_it_asks_takes_the_question_off(film) -> None:
+    """No picture, no question: the screen says the camera is lost instead."""
+    import time
+
+    from polling import wait_until
+
+    from kiosk.camera.live import LiveCamera, stacks_read
+    from vision.camera import ResilientCamera
+    from vision.camera_sources import SyntheticSource
+    from vision.stability import BoardWatcher
+    from vision.upwords_reader import UpwordsReader
+
+    shot = render_upwords(BOARD, pose=POSE, seed=3, board_seed=5)
+    gate = SteadinessGate(lambda f: f, 8, 8, hand_over_board=lambda f: True)
+    watcher = BoardWatcher(gate, stacks_read(UpwordsReader(shot.corners, shot.image_size)))
+    unplugged = False
+    frames = film["clear"]
+
+    def render(n: int) -> np.ndarray | None:
+        return None if unplugged else frames[n % len(frames)]
+
+    live = LiveCamera(ResilientCamera(lambda: SyntheticSource(render), clock=time.monotonic), watcher,
+                      "upwords", period=0.02)
+    live.start()
+    try:
+        assert wait_until(lambda: live.waiting_on_hand, 30)
+        unplugged = True
+        assert wait_until(lambda: live.status.startswith("lost"), 30)
+        assert not live.waiting_on_hand
+    finally:
+        live.close()

@@ -186,6 +186,9 @@ class LiveCamera:
             changed = status != self._status
             self._status = status
             if frame is None:
+                with self._lock:  # no picture, no question about it
+                    changed |= self._waiting
+                    self._waiting = False
                 if changed:
                     self._tell()
                 self._stop.wait(0.5)

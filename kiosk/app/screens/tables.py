@@ -4,8 +4,8 @@ The engines expose read-only views (``positions()``, ``board``, ``retired()``,
 ``spiral``, ``hands()``); this module turns them into the plain data the board widgets
 draw. When a camera reader is running its latest read replaces the engine's board, with
 the uncertain cells framed in red. When the camera has waited a while on a still picture it
-takes for a hand over the board, the caption says so and a button lets the players say nothing
-is there (a change of light the camera could not tell from an arm would keep it waiting).
+takes for a hand over the board, a button in the caption's place asks the players whether
+anything is there (a change of light the camera could not tell from an arm would keep it waiting).
 """
 
 from __future__ import annotations
