@@ -111,10 +111,12 @@ Judge = Callable[[Counter, Reading], None]
 
 
 def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before: Reading, judge: Judge,
-          frames: tuple[StreamFrame, ...], players: Players | None = None) -> None:
+          frames: tuple[StreamFrame, ...], players: Players | None = None, may_not_change: bool = False
+          ) -> None:
     """Feed one play's frames, ``before`` (the board the players confirmed before it) as the
     watcher's history; judge the first board the watcher reports. ``players``: asked, they answer
-    (:class:`Players`)."""
+    (:class:`Players`). ``may_not_change``: a turn may leave the board as it was (a street word whose
+    letters are all off the street), so a board read steady and reported as no change is judged."""
     watcher.accepted = before
     reported = None
     shift = 0.0 if players is None else players.waited
@@ -131,8 +133,11 @@ def _play(tally: Counter, frames_tally: Counter, watcher: BoardWatcher, before: 
             reported = result
     if reported is None and players is not None:
         reported = players.answer(tally, watcher, frames)
+    last = watcher.last_state
+    read_again = watcher.accepted is not before  # a steady board was read during the play
+    if reported is None and may_not_change and last is not None and last.steady and read_again:
+        reported = watcher.accepted  # read the same as before: what the screen shows
     if reported is None:
-        last = watcher.last_state
         tally["hand" if last is not None and last.state == "obstructed" else "nothing"] += 1
         return
     judge(tally, reported)

@@ -15,9 +15,11 @@ Every frame goes through the kiosk's own path (:class:`vision.stability.BoardWat
 calibration's hand check, the stillness decisions fitted on filmed *Upwords* games, and
 :func:`kiosk.camera.live.street_read`), the game's street before the turn as history; the first
 street it reports after a turn is judged as ``bench turns`` judges it (the kiosk's rules and
-dictionary): offered exactly, **offered wrong**, or not offered. Per frame: false alarms and hands
-missed, as ``bench stream`` counts them. Baselines in the same run, same frames, as there: players
-who answer the kiosk's question, the hand check on every frame alone, the turn's last frame alone.
+dictionary): offered exactly, **offered wrong**, or not offered; a turn that moves no tile (its
+letters all off the street) is judged on the street the kiosk read steady after it. Per frame: false
+alarms and hands missed, as ``bench stream`` counts them. Baselines in the same run, same frames, as
+there: players who answer the kiosk's question, the hand check on every frame alone, the turn's last
+frame alone.
 """
 
 from __future__ import annotations
@@ -52,9 +54,9 @@ def run(family: str, seeds: range, light_change: bool, dictionary: list[str]
                 assert isinstance(reading, StreetReading)
                 judge(tally, street, reading, after, team, words=dictionary)
 
-            _play(*out["stream (kiosk)"], watcher, before, judged, play.frames)
-            _play(*out["players answer the kiosk"], answered, before, judged, play.frames, players)
-            _play(*out["each frame's hand check"], per_frame, before, judged, play.frames)
+            _play(*out["stream (kiosk)"], watcher, before, judged, play.frames, None, True)
+            _play(*out["players answer the kiosk"], answered, before, judged, play.frames, players, True)
+            _play(*out["each frame's hand check"], per_frame, before, judged, play.frames, None, True)
             judged(out["last frame alone"][0], reader.read(play.frames[-1].image, previous=before))
     return out
 
