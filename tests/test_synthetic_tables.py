@@ -9,7 +9,7 @@ import pytest
 
 from vision.synthetic.render import _table
 from vision.synthetic.scenes import LIGHT_CHANGE_TABLES, grid_scene, street_scene
-from vision.synthetic.style import ANY_TABLE_KINDS, BoardStyle, random_style, with_any_table
+from vision.synthetic.style import ANY_TABLE_KINDS, BoardStyle, random_style, with_any_table, with_table_skin
 
 
 def test_any_table_draws_every_make_and_tones_beyond_the_families_but_not_the_held_out_makes() -> None:
@@ -53,3 +53,25 @@ def test_any_table_changes_the_table_alone(make: str) -> None:
         assert (repr(a.letters), repr(a.heights), repr(a.positions), repr(a.hand_drawn)) == (
             repr(b.letters), repr(b.heights), repr(b.positions), repr(b.hand_drawn))
         assert a.image.tobytes() != b.image.tobytes()
+
+
+def test_table_skin_gives_the_hands_the_tables_colour_and_changes_nothing_else() -> None:
+    """An arm of the table's own colour, for the fits that must not take it for a change of light:
+    the skin within a jitter of the table's colour, the rest of the scene as without."""
+    def scene(table_skin: bool):
+        return grid_scene(43, "train", "upwords8", n_frames=2, sequence=True, light_change=True,
+                          hand_chance=0.5, any_table=True, table_skin=table_skin)
+    plain, skinned = scene(False), scene(True)
+    assert skinned.style.skin != plain.style.skin
+    rng = np.random.default_rng(5)
+    table = np.array(plain.style.table_colour, float)
+    off = np.array([with_table_skin(rng, plain.style).skin for _ in range(300)], float) - table
+    assert np.abs(off.mean(axis=0)).max() < 3 and off.std(axis=0).min() > 8 and off.std(axis=0).max() < 16
+    assert replace(skinned.style, skin=plain.style.skin) == plain.style
+
+    def uncoloured(fx):  # the same hands, where they are, of another colour
+        return repr(replace(fx, hand=None if fx.hand is None else replace(fx.hand, colour=None)))
+    assert [uncoloured(f) for f in plain.frame_effects] == [uncoloured(f) for f in skinned.frame_effects]
+    for a, b in zip(plain.frames, skinned.frames, strict=True):
+        assert (repr(a.letters), repr(a.heights), a.corners.tolist()) == (repr(b.letters), repr(b.heights),
+                                                                          b.corners.tolist())

@@ -205,3 +205,33 @@ def test_a_hand_the_check_missed_once_while_it_held_still_is_not_carried_as_clea
         later = states[missed + 1:]
         assert all(s.state == "obstructed" and not s.hand_free for s in later), [s.state for s in later]
         assert not any(s.steady for s in states[4:])
+
+
+@pytest.mark.slow
+def test_an_arm_of_the_tables_own_colour_the_check_sees_is_never_carried_as_clear() -> None:
+    """A held-out game on a plain peach table, the players' arms pale and nearly its colour:
+    beyond the cells the arm changes little but its shading and its edge. Wherever the arm check
+    on each frame alone sees the arm over the cells, the kiosk's gate waits for it too: carrying a
+    clear frame forward adds no hand the check alone would not miss."""
+    from bench.bench_plays import _boards
+    from bench.bench_stream import _watcher
+    from kiosk.camera.view import history
+    from vision.synthetic.train import taught_grid_reader
+
+    scene = grid_scene(2020001, "held_out", "upwords8", n_frames=8, hand_chance=0.0, sequence=True,
+                       light_change=True, clean_frames=True)
+    table, skin = np.array(scene.style.table_colour, float), np.array(scene.style.skin, float)
+    assert np.abs(table - skin).max() < 20  # the arm is nearly the table's colour
+    reader = taught_grid_reader(scene)
+    kiosk, alone = _watcher(reader), _watcher(reader, stillness=False)
+    seen, carried = 0, []
+    for n, ((board, _), play) in enumerate(zip(_boards(scene), film(scene, 2020001), strict=True)):
+        kiosk.accepted = alone.accepted = history(board)
+        for k, frame in enumerate(play.frames):
+            kiosk.feed(frame.image, frame.timestamp)
+            alone.feed(frame.image, frame.timestamp)
+            if frame.hand_over_cells >= UNDER_HAND and alone.last_state.state == "obstructed":
+                seen += 1
+                if kiosk.last_state.state != "obstructed":
+                    carried.append((n, k, kiosk.last_state.state))
+    assert seen > 10 and carried == []

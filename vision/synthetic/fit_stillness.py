@@ -6,7 +6,8 @@ Filmed ``train``-family Upwords games (:mod:`vision.synthetic.stream`: 8x8 and 1
 on a skin-toned table with the light changed between plays, a hand coming and going each play; in
 every other pair of games the hands are of any skin tone, darker and paler than the family's two:
 :func:`vision.synthetic.style.with_any_skin`; in every other four, on a table of any make and tone:
-:func:`vision.synthetic.style.with_any_table`).
+:func:`vision.synthetic.style.with_any_table`; in about one changed-light game in four, the hands
+of the table's own colour: :func:`vision.synthetic.style.with_table_skin`).
 Each run of frames with no hand in the picture starts from its first frame, as the kiosk starts
 from a still frame its arm check passes; the rest of the run are examples of light and noise
 alone, and every frame of the next play whose hand is over the cells is an example of a hand
@@ -49,13 +50,15 @@ TAIL_HANDS = 20
 
 def filmed_scene(seed: int) -> Scene:
     """The game a seed films: 8x8 or 10x10, its light changed between plays in two of three, the
-    hands of any skin tone in every other pair of games (an arm of the table's own colour comes in
-    changing little beyond the cells), a table of any make and tone in every other four (a new light
-    changes a check or a stripe band by band)."""
+    hands of any skin tone in every other pair of games, a table of any make and tone in every other
+    four (a new light changes a check or a stripe band by band), and in one changed-light game in
+    four the hands of the table's own colour (an arm that changes little beyond the cells but its
+    shading and its edge)."""
     kind = ("upwords8", "upwords10")[seed % 2]
+    light_change = (seed // 2) % 3 != 0
     return grid_scene(seed, "train", kind, n_frames=PLAYS, hand_chance=0.0, sequence=True,
-                      light_change=(seed // 2) % 3 != 0, clean_frames=True, any_skin=(seed // 2) % 2 == 1,
-                      any_table=(seed // 4) % 2 == 1)
+                      light_change=light_change, clean_frames=True, any_skin=(seed // 2) % 2 == 1,
+                      any_table=(seed // 4) % 2 == 1, table_skin=light_change and (seed // 8) % 4 == 0)
 
 
 def per_game(seed: int) -> tuple[np.ndarray, np.ndarray]:

@@ -32,6 +32,7 @@ from vision.synthetic.style import (
     random_tile_shape,
     with_any_skin,
     with_any_table,
+    with_table_skin,
     with_wider_faces,
 )
 from vision.synthetic.teach import layout as teaching_layout
@@ -114,6 +115,11 @@ def _light_table(rng: np.random.Generator, style: BoardStyle, family: str, seed:
     return with_any_table(np.random.default_rng([seed, 0x7AB1E]), style) if any_table else style
 
 
+def _table_skin(seed: int, style: BoardStyle, table_skin: bool) -> BoardStyle:
+    """``style``, its skin of its table's colour with ``table_skin`` (its own generator)."""
+    return with_table_skin(np.random.default_rng([seed, 0x5A3E]), style) if table_skin else style
+
+
 #: A harsh lamp's glare (:func:`changed_light` with ``harsh_glare``): on every picture, up to this
 #: strong and this wide (a share of the picture's shorter side).
 HARSH_GLARE = (0.3, 0.9)
@@ -189,7 +195,8 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
                max_tilt: float = 35.0, hand_chance: float = 0.15, sequence: bool = False,
                fill: float | None = None, any_set: bool = False, min_tilt: float = 0.0,
                light_change: bool = False, clean_frames: bool = False, wider_faces: bool = False,
-               harsh_glare: bool = False, any_skin: bool = False, any_table: bool = False) -> Scene:
+               harsh_glare: bool = False, any_skin: bool = False, any_table: bool = False,
+               table_skin: bool = False) -> Scene:
     """An Upwords (8x8, 10x10, stacks) or crossword-style 15x15 (loose flat tiles) scene.
 
     ``sequence``: the frames are one game, turn by turn (for reading with history); otherwise
@@ -209,8 +216,9 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
     without. ``harsh_glare``: with ``light_change``, a lamp's glare on every picture, stronger and
     wider than the benchmarks' (:func:`changed_light`). ``any_skin``: the hands' skin of any tone
     (:func:`vision.synthetic.style.with_any_skin`); ``any_table``: with ``light_change``, a table of
-    any make and tone (:func:`vision.synthetic.style.with_any_table`); the rest of the scene is as
-    without."""
+    any make and tone (:func:`vision.synthetic.style.with_any_table`); ``table_skin``: with
+    ``light_change``, the hands' skin of the table's own colour
+    (:func:`vision.synthetic.style.with_table_skin`); the rest of the scene is as without."""
     rng = np.random.default_rng(seed)
     style = _skin(seed, random_style(rng, family), any_skin)
     faces_rng = np.random.default_rng([seed, 0x1E77])
@@ -218,7 +226,7 @@ def grid_scene(seed: int, family: str = "train", kind: str = "upwords8", n_frame
         style = with_wider_faces(faces_rng, style)
     light_rng = _light_rng(seed)
     if light_change:
-        style = _light_table(light_rng, style, family, seed, any_table)
+        style = _table_skin(seed, _light_table(light_rng, style, family, seed, any_table), table_skin)
     shape = random_tile_shape(rng, family)
     if wider_faces:
         shape = {"face_frac": float(faces_rng.uniform(*WIDER_FACE_FRAC)),

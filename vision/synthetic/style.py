@@ -165,6 +165,18 @@ def with_any_skin(rng: np.random.Generator, style: BoardStyle) -> BoardStyle:
     return replace(style, skin=_jitter(rng, tone, 8))
 
 
+def with_table_skin(rng: np.random.Generator, style: BoardStyle) -> BoardStyle:
+    """``style`` with its players' skin of its table's own colour, give or take a little.
+
+    Why: an arm that crosses the table beyond the board changes the picture there by its colour,
+    its shading and its edge; of the table's own colour only the shading and the edge are left. A
+    decision that says whether anything came in, fitted without such arms, may take one for a
+    change of light. A style with no table colour is returned as it is."""
+    if style.table_colour is None:
+        return style
+    return replace(style, skin=_jitter(rng, style.table_colour, 12))
+
+
 #: The makes of table :func:`with_any_table` draws. The held-out family's printed motif and plain
 #: top are not among them, so the benchmarks still stand some scenes on tables no fit has seen.
 ANY_TABLE_KINDS = ("wood", "cork", "cloth", "check", "stripes")
