@@ -182,6 +182,16 @@ def _line(name: str, t: Counter, f: Counter) -> str:
                else ""))
 
 
+def report(what: str, seeds: range, games: str, light_change: bool, started: float,
+           out: dict[str, tuple[Counter, Counter]]) -> None:
+    """One run's table: what was filmed (``games``: how many of what), then each way's line."""
+    light = ", light changed since calibration" if light_change else ""
+    print(f"\n{what}, seeds {seeds.start}-{seeds.stop - 1} ({games} filmed{light};"
+          f" {time.perf_counter() - started:.0f} s)")
+    for name, (tally, frames) in out.items():
+        print(_line(name, tally, frames))
+
+
 def main() -> None:
     args = options(seeds=0, seeds_help="first game seed (held-out runs: 810000 and up)")
     light_change = "--light-change" in sys.argv
@@ -191,11 +201,8 @@ def main() -> None:
             seeds = range(args.seeds, args.seeds + games)
             start = time.perf_counter()
             out = run(kind, family, seeds, light_change)
-            print(f"\n{kind}, {family} family, seeds {seeds.start}-{seeds.stop - 1} ({games} games of {PLAYS}"
-                  f" plays filmed{', light changed since calibration' if light_change else ''};"
-                  f" {time.perf_counter() - start:.0f} s)")
-            for name, (tally, frames) in out.items():
-                print(_line(name, tally, frames))
+            report(f"{kind}, {family} family", seeds, f"{games} games of {PLAYS} plays", light_change, start,
+                   out)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from collections import Counter
 
 from bench import options
 from bench.bench_hands import _street_reader
-from bench.bench_stream import Players, _line, _play, _watcher, _ways
+from bench.bench_stream import Players, _play, _watcher, _ways, report
 from bench.bench_turns import TURNS, judge, kiosk_dictionary, turns
 from vision.reading import StreetReading
 from vision.stability import Reading
@@ -70,11 +70,8 @@ def main() -> None:
         seeds = range(args.seeds, args.seeds + games)
         start = time.perf_counter()
         out = run(family, seeds, light_change, dictionary)
-        print(f"\nWord on the Street, {family} family, seeds {seeds.start}-{seeds.stop - 1} ({games} games of"
-              f" {TURNS} turns filmed{', light changed since calibration' if light_change else ''};"
-              f" {time.perf_counter() - start:.0f} s)")
-        for name, (tally, frames) in out.items():
-            print(_line(name, tally, frames))
+        report(f"Word on the Street, {family} family", seeds, f"{games} games of {TURNS} turns", light_change,
+               start, out)
 
 
 if __name__ == "__main__":
