@@ -8,10 +8,17 @@ the screen asks the players; their word makes that picture the gate's clear fram
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import numpy as np
 import pytest
+from polling import wait_until
 
-from vision.stability import SteadinessGate
+from kiosk.camera.live import LiveCamera, stacks_read
+from vision.camera import ResilientCamera
+from vision.camera_sources import SyntheticSource
+from vision.stability import BoardWatcher, SteadinessGate
 from vision.stillness import stillness_beyond_decision, stillness_decision
 from vision.synthetic.render import Effects, Hand, Pose, render_upwords
 
@@ -39,6 +46,21 @@ def film() -> dict[str, list[np.ndarray]]:
             "hand": _shots(rooms(80, 6, brightness=1.1, hand=HAND, **glare)),
             "moving": _shots([Effects(noise_sigma=2.0, noise_seed=90 + k, hand=h)
                               for k, h in enumerate(moving)])}
+
+
+def _camera(watcher: BoardWatcher, render: Callable[[int], np.ndarray | None]) -> LiveCamera:
+    """The kiosk's camera worker over ``watcher``, its frames drawn by ``render`` (frame number)."""
+    return LiveCamera(ResilientCamera(lambda: SyntheticSource(render), clock=time.monotonic), watcher,
+                      "upwords", period=0.02)
+
+
+def _board_watcher(check: Callable[[np.ndarray], bool]) -> BoardWatcher:
+    """A watcher over the rendered board with ``check`` as its hand check (no stillness)."""
+    from vision.upwords_reader import UpwordsReader
+
+    shot = render_upwords(BOARD, pose=POSE, seed=3, board_seed=5)
+    return BoardWatcher(SteadinessGate(lambda f: f, 8, 8, hand_over_board=check),
+                        stacks_read(UpwordsReader(shot.corners, shot.image_size)))
 
 
 def _gate(film: dict[str, list[np.ndarray]], kind: str) -> SteadinessGate:
@@ -99,16 +121,9 @@ def test_the_kiosk_asks_after_a_still_wait_and_reads_the_play_once_the_players_s
     changed at once after the hand left and its glare moved, and the calibration's checks take the
     settled board for an arm. The kiosk's camera worker waits, asks after ``ASK_AFTER`` seconds of
     a still picture, and on the players' word reads the play, exactly."""
-    import time
-
-    from polling import wait_until
-
     from bench.bench_plays import _boards
     from bench.bench_stream import _watcher
-    from kiosk.camera.live import LiveCamera
     from kiosk.camera.view import history
-    from vision.camera import ResilientCamera
-    from vision.camera_sources import SyntheticSource
     from vision.synthetic.scenes import grid_scene
     from vision.synthetic.stream import SETTLED_FRAMES, film
     from vision.synthetic.train import taught_grid_reader
@@ -126,8 +141,7 @@ def test_the_kiosk_asks_after_a_still_wait_and_reads_the_play_once_the_players_s
 
     watcher = _watcher(reader)  # the kiosk's watcher, with the calibration's checks
     history_before = watcher.accepted = history(before)
-    live = LiveCamera(ResilientCamera(lambda: SyntheticSource(render), clock=time.monotonic), watcher,
-                      "upwords", period=0.02)
+    live = _camera(watcher, render)
     live.start()
     try:
         assert wait_until(lambda: live.waiting_on_hand, 60), "the kiosk asks the players"
@@ -147,23 +161,11 @@ def test_the_kiosk_asks_too_when_its_check_takes_the_still_board_for_a_hand_now_
     """A check that flags every other frame of a still board never lets it be steady: the kiosk asks
     as it does for a hand seen on every frame, and reads the board on the players' word."""
     import itertools
-    import time
 
-    from polling import wait_until
-
-    from kiosk.camera.live import LiveCamera, stacks_read
-    from vision.camera import ResilientCamera
-    from vision.camera_sources import SyntheticSource
-    from vision.stability import BoardWatcher
-    from vision.upwords_reader import UpwordsReader
-
-    shot = render_upwords(BOARD, pose=POSE, seed=3, board_seed=5)
     calls = itertools.count()
-    gate = SteadinessGate(lambda f: f, 8, 8, hand_over_board=lambda f: next(calls) % 2 == 0)
-    watcher = BoardWatcher(gate, stacks_read(UpwordsReader(shot.corners, shot.image_size)))
+    watcher = _board_watcher(lambda f: next(calls) % 2 == 0)
     frames = film["clear"]
-    live = LiveCamera(ResilientCamera(lambda: SyntheticSource(lambda n: frames[n % len(frames)]),
-                                      clock=time.monotonic), watcher, "upwords", period=0.02)
+    live = _camera(watcher, lambda n: frames[n % len(frames)])
     live.start()
     try:
         assert wait_until(lambda: live.waiting_on_hand, 30)
@@ -182,27 +184,14 @@ def test_the_kiosk_asks_too_when_its_check_takes_the_still_board_for_a_hand_now_
 
 def test_a_camera_lost_while_it_asks_takes_the_question_off(film) -> None:
     """No picture, no question: the screen says the camera is lost instead."""
-    import time
-
-    from polling import wait_until
-
-    from kiosk.camera.live import LiveCamera, stacks_read
-    from vision.camera import ResilientCamera
-    from vision.camera_sources import SyntheticSource
-    from vision.stability import BoardWatcher
-    from vision.upwords_reader import UpwordsReader
-
-    shot = render_upwords(BOARD, pose=POSE, seed=3, board_seed=5)
-    gate = SteadinessGate(lambda f: f, 8, 8, hand_over_board=lambda f: True)
-    watcher = BoardWatcher(gate, stacks_read(UpwordsReader(shot.corners, shot.image_size)))
+    watcher = _board_watcher(lambda f: True)
     unplugged = False
     frames = film["clear"]
 
     def render(n: int) -> np.ndarray | None:
         return None if unplugged else frames[n % len(frames)]
 
-    live = LiveCamera(ResilientCamera(lambda: SyntheticSource(render), clock=time.monotonic), watcher,
-                      "upwords", period=0.02)
+    live = _camera(watcher, render)
     live.start()
     try:
         assert wait_until(lambda: live.waiting_on_hand, 30)

@@ -49,8 +49,6 @@ class TablePanel(BoxLayout):
                                       size=theme.SMALL, face=theme.INFO, min_height=STREET_QUESTION)
         self.foot = BoxLayout(size_hint_y=None, height=48)
         self.foot.add_widget(self.caption)
-        #: Whether the camera is asking (see :attr:`kiosk.camera.live.LiveCamera.waiting_on_hand`).
-        self.asking = False
 
     def _use(self, kind: str, factory: Any) -> Any:
         if kind != self.kind:
@@ -73,7 +71,7 @@ class TablePanel(BoxLayout):
 
     def on_touch_down(self, touch: Any) -> bool:
         game, camera = self._last
-        if self.asking and self.clear_button.collide_point(*touch.pos):
+        if self.clear_button.parent is not None and self.clear_button.collide_point(*touch.pos):
             return bool(super().on_touch_down(touch))  # the question's button, not the photo
         if self.collide_point(*touch.pos) and camera is not None and hasattr(camera, "latest_image"):
             self.photo = not self.photo
@@ -85,13 +83,17 @@ class TablePanel(BoxLayout):
     def show(self, game: Any, camera: Any = None) -> None:
         self._last = (game, camera)
         self._show(game, camera)
-        shown = self.clear_button if self.asking else self.caption
+        # the camera asks (kiosk.camera.live.LiveCamera.waiting_on_hand) about the game it reads
+        asking = (camera is not None and game.name in ("upwords", "word-on-the-street")
+                  and getattr(camera, "game", game.name) == game.name
+                  and bool(getattr(camera, "waiting_on_hand", False)))
+        shown = self.clear_button if asking else self.caption
         if shown.parent is None:
             self.foot.clear_widgets()
             self.foot.add_widget(shown)
         # No caption, no room taken; the street's caption (the camera's read) is one line: the
         # street needs every pixel of height. A question for the players is a button's height.
-        if self.asking:
+        if asking:
             street = self.kind == "street"
             self.clear_button.text = CAMERA_ASKS_ONE_LINE if street else CAMERA_ASKS
             self.foot.height, self.foot.opacity = (STREET_QUESTION if street else theme.TOUCH), 1
@@ -103,9 +105,6 @@ class TablePanel(BoxLayout):
         name = game.name
         if camera is not None:
             camera.sync(game)
-        self.asking = (camera is not None and name in ("upwords", "word-on-the-street")
-                       and getattr(camera, "game", name) == name
-                       and bool(getattr(camera, "waiting_on_hand", False)))
         image = camera.latest_image() if self.photo and hasattr(camera, "latest_image") else None
         if image is not None:
             self._use("photo", PhotoView).set(image)
