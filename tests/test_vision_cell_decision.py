@@ -35,6 +35,9 @@ def test_the_evidence_is_the_look_the_letter_read_and_how_much_the_face_shows() 
     cut = cell_evidence(0.4, None, 0.05, CUT_WHITE)
     assert cut[1] == 0.0  # no letter, however sure of it
     assert cut[_feature("the first plane's face: its share cut white")] == 0.95
+    fit = "the first plane's face: how closely a taught tile fits it (correlation)"
+    assert read[_feature(fit)] == 0.0  # the second look did not look
+    assert cell_evidence(0.4, "L", 0.25, SEEN, fit=0.93)[_feature(fit)] == pytest.approx(0.93)
 
 
 def test_the_versioned_decision_says_what_it_was_fitted_on_and_weighs_the_face() -> None:
@@ -47,19 +50,21 @@ def test_the_versioned_decision_says_what_it_was_fitted_on_and_weighs_the_face()
     assert judged["wrong_and_sure"] < facts["spaces"] / 400
     assert json.loads(CELL_FILE.read_text())["features"] == list(FEATURES)
 
-    def decided(chance: float, letter: str | None, confidence: float, seen: np.ndarray = SEEN
+    def decided(chance: float, letter: str | None, confidence: float, fit: float, seen: np.ndarray = SEEN
                 ) -> tuple[float, bool]:
-        evidence = cell_evidence(chance, letter, confidence, seen)
+        evidence = cell_evidence(chance, letter, confidence, seen, fit)
         return model.chance(float(model.probability(evidence[None])[0]))
 
     # a new tile the look half believes in: its face reading a letter plainly settles it
-    assert decided(0.7, "M", 1.0) >= (0.8, False)
+    assert decided(0.7, "M", 1.0, fit=0.95) >= (0.8, False)
     # an empty cell beside a new stack that looks a little like a tile: no letter on it, empty
-    assert decided(0.35, None, 0.0) <= (0.2, False)
-    # a tile the look leans to whose letter reads at half sure, as a set lettered unlike the
-    # training's can: asked, not settled empty
-    for confidence in (0.53, 0.57):
-        assert decided(0.75, "F", confidence) == (0.45, True)
+    assert decided(0.35, None, 0.0, fit=0.0) <= (0.2, False)
+    # the board's print read as a letter, unsurely, and fitting no taught tile closely: empty
+    assert decided(0.35, "E", 0.2, fit=0.5) <= (0.2, False)
+    # a glare washed a new tile's ink: its letter reads barely, yet its face fits a taught tile
+    assert decided(0.44, "L", 0.25, fit=0.96, seen=np.array([0.14, 0.0])) >= (0.8, False)
+    # a letter at half sure on a face that fits no taught tile closely: asked, not settled
+    assert decided(0.75, "F", 0.55, fit=0.7)[1]
 
 
 @pytest.fixture(scope="module")
@@ -92,6 +97,26 @@ def test_a_picture_read_alone_is_not_decided(a_game_in_a_changing_light) -> None
         assert reader.read(frame.image) == with_decision
     finally:
         reader.cell_decision = decision
+
+
+@pytest.mark.slow
+def test_letters_taught_before_the_second_look_leave_cells_to_their_look(a_game_in_a_changing_light) -> None:
+    """Letters taught before the second look match no face against the taught tiles, so every
+    face, a tile's as the bare board's, would fit none: the decision is not asked."""
+    s, reader = a_game_in_a_changing_light
+    classifier = reader.letters.classifier
+    matcher, classifier.matcher = classifier.matcher, None
+    try:
+        before = history(_boards(s)[-1][0])
+        without_matching = reader.read(s.frames[-1].image, previous=before)
+        assert reader.cell_evidence
+        decision, reader.cell_decision = reader.cell_decision, None
+        try:
+            assert reader.read(s.frames[-1].image, previous=before) == without_matching
+        finally:
+            reader.cell_decision = decision
+    finally:
+        classifier.matcher = matcher
 
 
 @pytest.mark.slow

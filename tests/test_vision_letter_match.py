@@ -338,3 +338,19 @@ def test_a_glyph_matched_at_the_edge_of_the_room_is_in_doubt(alphabet) -> None:
     assert len(sure) >= 15
     far = matcher.match_many([moved(images[26 + i], 5) for i in sure], [None] * len(sure))
     assert all(confidence < 0.6 for _, confidence in far), far
+
+
+@needs_crops
+def test_a_read_the_match_checked_says_how_closely_its_best_tile_fits(alphabet) -> None:
+    """A face the second look matched carries its best taught tile's correlation (what the cell
+    decision weighs beside the letter); a read the second look never saw carries 0."""
+    crops, labels = alphabet
+    model = teach(crops[:26], labels[:26])
+    checked = model.classify_many(crops[26:], careful=True)
+    right = [read for read, label in zip(checked, labels[26:], strict=True)
+             if read.letter == label and read.confidence >= 0.6]
+    assert len(right) >= 20 and all(read.fit >= 0.85 for read in right)  # real tiles: 0.87-0.99
+    assert all(0.0 <= read.fit <= 1.0 for read in checked)
+    quick = model.classify_many(crops[26:])
+    assert any(read.fit == 0.0 for read in quick if read.confidence >= 0.9)  # sure: never matched
+    assert model.classify_many([np.full((40, 40), 200, np.uint8)])[0].fit == 0.0  # no glyph

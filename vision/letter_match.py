@@ -199,7 +199,13 @@ class TileMatcher:
                    ) -> list[tuple[str | None, float]]:
         """Each crop's nearest letter among its ``candidates`` (None: every taught letter) and how
         sure: (None, 0.0) when the crop cannot be looked at or matches no letter."""
-        out: list[tuple[str | None, float]] = [(None, 0.0)] * len(crops)
+        return [(letter, confidence) for letter, confidence, _ in self.match_many_fitting(crops, candidates)]
+
+    def match_many_fitting(self, crops: Sequence[np.ndarray], candidates: Sequence[Sequence[str] | None]
+                           ) -> list[tuple[str | None, float, float]]:
+        """:meth:`match_many`, with how well the best letter fits each crop (its correlation; 0
+        where the crop cannot be looked at): a lead means more where the best fits closely."""
+        out: list[tuple[str | None, float, float]] = [(None, 0.0, 0.0)] * len(crops)
         squares = [_square(crop) for crop in crops]
         live = [i for i, square in enumerate(squares) if square is not None]
         if not live:
@@ -215,7 +221,8 @@ class TileMatcher:
             best = self._best(rows, scales, wanted)
         for i, names, (per_letter, on_edge) in zip(live, wanted, best, strict=True):
             letter, confidence = _verdict(names, per_letter)
-            out[i] = (letter, min(confidence, EDGE_CONFIDENCE) if on_edge else confidence)
+            out[i] = (letter, min(confidence, EDGE_CONFIDENCE) if on_edge else confidence,
+                      round(float(per_letter.max()), 4))
         return out
 
     def _best(self, rows: np.ndarray, scales: np.ndarray, wanted: list[list[str]]

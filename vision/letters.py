@@ -22,7 +22,7 @@ import contextlib
 import io
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -101,6 +101,9 @@ class LetterRead:
     #: Whether the middle of the face carries no ink (:func:`bare_face`), when the reader looked
     #: (None: not looked). The classifier answers it from the binarisation it reads from.
     bare: bool | None = None
+    #: How closely the taught tile the second look matched best fits the face (its correlation;
+    #: 0 where it did not look): a washed-out face can read its letter barely, yet fit closely.
+    fit: float = 0.0
 
 
 #: Cells from which a read's two views are measured against the taught set on two threads at once
@@ -280,10 +283,13 @@ class LetterClassifier:
                         names += [n for n in self.matcher.look_alikes(best.letter) if n not in names]
                     nearest[i] = names
         checked.update((i, 0.0) for i, read in enumerate(reads) if read.letter is None)  # no glyph
-        return self._second_look(images, reads, nearest, checked)
+        fits: dict[int, float] = {}
+        reads = self._second_look(images, reads, nearest, checked, fits)
+        return [replace(read, fit=fits[i]) if i in fits else read for i, read in enumerate(reads)]
 
     def _second_look(self, images: Sequence[np.ndarray], reads: list[LetterRead],
-                     nearest: dict[int, list[str]], checked: dict[int, float]) -> list[LetterRead]:
+                     nearest: dict[int, list[str]], checked: dict[int, float],
+                     fits: dict[int, float] | None = None) -> list[LetterRead]:
         """The doubted reads settled, and the less than certain checked, by matching the cell
         against the taught crops (:mod:`vision.letter_match`), among the letters the first look
         found nearest and the read letter's look-alikes (all of them where it found no glyph, and
@@ -297,16 +303,20 @@ class LetterClassifier:
         confidence. A sure one checked that the match contradicts keeps the
         surer look's letter, in doubt; so does one that matches none of the letters the first
         look found nearest (an O cut off by the board's edge can be read as E at 0.88, its
-        nearest letters E F I L J). Where the two agree, the surer says how sure."""
+        nearest letters E F I L J). Where the two agree, the surer says how sure. ``fits``, when
+        given, is filled with how closely each matched read's best taught tile fits it."""
         if self.matcher is None:
             return reads
         looked_at = sorted(i for i in checked if reads[i].bare is not True)
         if not looked_at:
             return reads
         with _one_blas_thread():
-            matched = self.matcher.match_many([images[i] for i in looked_at],
-                                              [nearest.get(i) for i in looked_at])
+            fitting = self.matcher.match_many_fitting([images[i] for i in looked_at],
+                                                      [nearest.get(i) for i in looked_at])
+            matched = [(letter, confidence) for letter, confidence, _ in fitting]
             self._match_the_rest(images, reads, nearest, checked, looked_at, matched)
+        if fits is not None:
+            fits.update((i, fit) for i, (_, _, fit) in zip(looked_at, fitting, strict=True))
         for i, (letter, confidence) in zip(looked_at, matched, strict=True):
             first = reads[i]
             if letter is None:  # like no taught tile of the letters the first look found nearest
@@ -552,6 +562,12 @@ class LetterReader:
     def __init__(self, classifier: LetterClassifier, threshold: float = 0.5) -> None:
         self.classifier = classifier
         self.threshold = threshold
+
+    @property
+    def matches_tiles(self) -> bool:
+        """Whether the second look can match a face against the taught tiles (not with letters
+        taught before it existed): what a decision weighing :attr:`LetterRead.fit` needs."""
+        return self.classifier.matcher is not None
 
     def read(self, image: np.ndarray, careful: bool = False) -> LetterRead:
         """One cell; ``careful``: checked by the second look however sure the first is (where a

@@ -297,6 +297,9 @@ class UpwordsReader:
                                                    else None)
         #: what the cell decision weighed on each cell it was asked about in the last read
         self.cell_evidence: dict[tuple[int, int], np.ndarray] = {}
+        # how closely a taught tile fits each face read in the last read (plane, row and col in the
+        # warped window): the letters' second look's best correlation, where it looked
+        self._fits: dict[tuple[int, int, int], float] = {}
         self.kept_decision: KeptDecision | None = (kept_decision() if appearance is not None and decide_cells
                                                    else None)
         #: what the kept decision weighed on each stack of the history's it was asked about in the last read
@@ -510,6 +513,7 @@ class UpwordsReader:
         self._p_occ = None
         self._brighter = None
         self.cell_evidence = {}
+        self._fits = {}
         self.kept_evidence = {}
         self.height_evidence = {}
         # Every plane's face score for every cell at once (the heights' evidence), not cell by cell.
@@ -725,12 +729,14 @@ class UpwordsReader:
     def _decided_with_its_face(self, r: int, c: int, warps: list, p: float) -> float:
         """The tile chance of a cell the history has empty and the occupancy model leaves at ``p``,
         in doubt: the fitted :mod:`vision.cell_decision` weighs it with the first plane's face
-        (sure outside its band, 0.45 or 0.55 within it)."""
+        (sure outside its band, 0.45 or 0.55 within it). Not where the letters cannot match a face
+        against the taught tiles: every face would then fit none, a tile's as the bare board's."""
         wr, wc = r - self._origin[0], c - self._origin[1]
         letter, confidence, _ = self._read_letter(warps, 1, wr, wc, careful=True)
-        evidence = cell_evidence(p, letter, confidence, self._face_visibility(1, wr, wc))
+        evidence = cell_evidence(p, letter, confidence, self._face_visibility(1, wr, wc),
+                                 self._fits.get((1, wr, wc), 0.0))
         self.cell_evidence[(r, c)] = evidence
-        if self.cell_decision is None:
+        if self.cell_decision is None or not getattr(self.letters, "matches_tiles", False):
             return p
         chance, _ = self.cell_decision.chance(float(self.cell_decision.probability(evidence[None])[0]))
         return chance
@@ -1041,6 +1047,7 @@ class UpwordsReader:
                 return None, 0.0, []
             read = self.letters.read(crop, careful=careful)
         letter, letter_conf = read.letter, float(read.confidence)
+        self._fits[(k, wr, wc)] = float(getattr(read, "fit", 0.0))
         bare = getattr(read, "bare", None)
         if self.loose_tiles and (letter is None or (bare_face(crop) if bare is None else bare)):
             # No glyph at all, or no ink in the face's middle (the classifier may still "read"

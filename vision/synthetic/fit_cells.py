@@ -9,7 +9,9 @@ each calibrated and taught as a family would, read after every play with the boa
 history; half of them on a skin-toned table with the light changed from picture to picture
 (``light_change``), and half of them with tiles' faces from a wider domain than the family's
 (:func:`vision.synthetic.style.with_wider_faces`: other typefaces, sizes, inks and tiles), so that
-the fit sees real tiles whose faces read weakly, as a set lettered unlike the training's does.
+the fit sees real tiles whose faces read weakly, as a set lettered unlike the training's does;
+half the games in a changed light under a lamp's harsh glare, which washes a face's ink out
+without cutting it white, so that the fit sees tiles the glare leaves barely readable.
 Only the cells the decision is asked about count: the history has them empty
 and the occupancy model's chance is within its band. A small network weighs the evidence and its
 band is chosen out of fold (:mod:`vision.synthetic.fitting`), a cell wrong and sure costing
@@ -83,7 +85,7 @@ def read_games(seed: int, decide_cells: bool = False, harsh_glare: bool = False
 def game_examples(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(evidence, labels) for every cell the decision is asked about in one seed's games."""
     xs, ys = [], []
-    for reader, frame, _ in read_games(seed):
+    for reader, frame, _ in read_games(seed, harsh_glare=True):
         for (r, c), evidence in reader.cell_evidence.items():
             xs.append(evidence)
             ys.append(float(frame.heights[r][c] > 0))
