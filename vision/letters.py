@@ -283,13 +283,10 @@ class LetterClassifier:
                         names += [n for n in self.matcher.look_alikes(best.letter) if n not in names]
                     nearest[i] = names
         checked.update((i, 0.0) for i, read in enumerate(reads) if read.letter is None)  # no glyph
-        fits: dict[int, float] = {}
-        reads = self._second_look(images, reads, nearest, checked, fits)
-        return [replace(read, fit=fits[i]) if i in fits else read for i, read in enumerate(reads)]
+        return self._second_look(images, reads, nearest, checked)
 
     def _second_look(self, images: Sequence[np.ndarray], reads: list[LetterRead],
-                     nearest: dict[int, list[str]], checked: dict[int, float],
-                     fits: dict[int, float] | None = None) -> list[LetterRead]:
+                     nearest: dict[int, list[str]], checked: dict[int, float]) -> list[LetterRead]:
         """The doubted reads settled, and the less than certain checked, by matching the cell
         against the taught crops (:mod:`vision.letter_match`), among the letters the first look
         found nearest and the read letter's look-alikes (all of them where it found no glyph, and
@@ -303,8 +300,8 @@ class LetterClassifier:
         confidence. A sure one checked that the match contradicts keeps the
         surer look's letter, in doubt; so does one that matches none of the letters the first
         look found nearest (an O cut off by the board's edge can be read as E at 0.88, its
-        nearest letters E F I L J). Where the two agree, the surer says how sure. ``fits``, when
-        given, is filled with how closely each matched read's best taught tile fits it."""
+        nearest letters E F I L J). Where the two agree, the surer says how sure. Every read
+        matched carries how closely its best taught tile fits it (:attr:`LetterRead.fit`)."""
         if self.matcher is None:
             return reads
         looked_at = sorted(i for i in checked if reads[i].bare is not True)
@@ -315,8 +312,6 @@ class LetterClassifier:
                                                       [nearest.get(i) for i in looked_at])
             matched = [(letter, confidence) for letter, confidence, _ in fitting]
             self._match_the_rest(images, reads, nearest, checked, looked_at, matched)
-        if fits is not None:
-            fits.update((i, fit) for i, (_, _, fit) in zip(looked_at, fitting, strict=True))
         for i, (letter, confidence) in zip(looked_at, matched, strict=True):
             first = reads[i]
             if letter is None:  # like no taught tile of the letters the first look found nearest
@@ -337,6 +332,8 @@ class LetterClassifier:
             elif first.letter is not None and confidence - first.confidence < OVERRULE_LEAD:
                 confidence = round(confidence * DISAGREEMENT, 4)  # the looks disagree: asked
             reads[i] = LetterRead(letter, confidence, "match", first.bare)
+        for i, (_, _, fit) in zip(looked_at, fitting, strict=True):
+            reads[i] = replace(reads[i], fit=fit)
         return reads
 
     def _match_the_rest(self, images: Sequence[np.ndarray], reads: list[LetterRead],
